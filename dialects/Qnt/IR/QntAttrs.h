@@ -1,0 +1,46 @@
+//===- QntAttrs.h - Attributes of the qnt dialect ---------------*- C++ -*-===//
+//
+// Observer configuration / state attributes and the enums they use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNT_IR_QNTATTRS_H
+#define QNT_IR_QNTATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include <optional>
+
+#include "dialects/Qnt/IR/QntEnums.h.inc"
+
+namespace mlir::qnt {
+/// Parses a float literal into a FloatAttr of `width` bits (32 or 64).
+FailureOr<FloatAttr> parseFloatParameter(AsmParser &parser, unsigned width);
+/// Prints the shortest decimal that parses back to exactly `value`.
+void printFloatParameter(AsmPrinter &printer, FloatAttr value);
+/// Prints `[v0, v1, ...]` with every value exact (parses back bit-exactly).
+void printF32Array(AsmPrinter &printer, DenseF32ArrayAttr values);
+} // namespace mlir::qnt
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Qnt/IR/QntAttrs.h.inc"
+
+#include "quantc/Calibration/Observer.h"
+
+namespace mlir::qnt {
+/// The observer-library configuration an attribute describes (defaults
+/// applied).
+quantc::calib::ObserverConfig toObserverConfig(ObserverConfigAttr attr);
+/// The attribute for `config`; options equal to their defaults, and options
+/// that do not apply to the kind, are left out.
+ObserverConfigAttr getObserverConfigAttr(MLIRContext *ctx,
+                                         const quantc::calib::ObserverConfig &config);
+/// The observer-library state an attribute holds.
+quantc::calib::ObserverState toObserverState(ObserverStateAttr attr);
+/// The attribute for a state that has seen at least one batch.
+ObserverStateAttr getObserverStateAttr(MLIRContext *ctx,
+                                       const quantc::calib::ObserverState &state);
+} // namespace mlir::qnt
+
+#endif // QNT_IR_QNTATTRS_H

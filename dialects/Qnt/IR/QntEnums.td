@@ -1,0 +1,55 @@
+//===- QntEnums.td - Enumerations of the qnt dialect -------*- tablegen -*-===//
+//
+// Observer kinds, quantized dtypes, quantization schemes and fused
+// activations. Spellings follow PyTorch's torch.ao.quantization names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNT_ENUMS_TD
+#define QNT_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "QntDialect.td"
+
+def Qnt_ObserverKind : I32EnumAttr<"ObserverKind", "statistics an observer collects", [
+    I32EnumAttrCase<"min_max", 0>,
+    I32EnumAttrCase<"moving_average_min_max", 1>,
+    I32EnumAttrCase<"histogram", 2>,
+    I32EnumAttrCase<"per_channel_min_max", 3>,
+    I32EnumAttrCase<"per_channel_moving_average_min_max", 4>,
+    I32EnumAttrCase<"percentile", 5>,
+    I32EnumAttrCase<"entropy", 6>,
+    I32EnumAttrCase<"mse", 7>]> {
+  let cppNamespace = "::mlir::qnt";
+  let genSpecializedAttr = 0;
+}
+
+def Qnt_QuantDtype : I32EnumAttr<"QuantDtype", "quantized storage type", [
+    I32EnumAttrCase<"quint8", 0>,
+    I32EnumAttrCase<"qint8", 1>]> {
+  let cppNamespace = "::mlir::qnt";
+  let genSpecializedAttr = 0;
+}
+
+def Qnt_QScheme : I32EnumAttr<"QScheme", "quantization scheme", [
+    I32EnumAttrCase<"affine", 0>,
+    I32EnumAttrCase<"symmetric", 1>]> {
+  let cppNamespace = "::mlir::qnt";
+  let genSpecializedAttr = 0;
+}
+
+def Qnt_Activation : I32EnumAttr<"Activation",
+    "activation fused into a quantized op's requantization epilogue", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"relu", 1>,
+    I32EnumAttrCase<"relu6", 2>,
+    I32EnumAttrCase<"clamp", 3>]> {
+  let cppNamespace = "::mlir::qnt";
+  let genSpecializedAttr = 0;
+}
+
+def Qnt_ActivationAttr : EnumAttr<Qnt_Dialect, Qnt_Activation, "activation"> {
+  let assemblyFormat = "$value";
+}
+
+#endif // QNT_ENUMS_TD

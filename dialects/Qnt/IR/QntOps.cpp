@@ -1,0 +1,320 @@
+//===- QntOps.cpp - Operations of the qnt dialect -------------------------===//
+//
+// Verifiers: everything the operand types cannot say on their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quant::QuantizedType;
+using quant::UniformQuantizedPerAxisType;
+using quant::UniformQuantizedType;
+
+#define GET_OP_CLASSES
+#include "dialects/Qnt/IR/QntOps.cpp.inc"
+
+/// Returns `axis` in [0, rank) or nullopt when it is outside [-rank, rank).
+static std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// ObserveOp
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> ObserveOp::getNormalizedChannelAxis() {
+  std::optional<int64_t> axis = getConfig().getChAxis();
+  if (!axis)
+    return std::nullopt;
+  return normalizeAxis(*axis, getInput().getType().getRank());
+}
+
+LogicalResult ObserveOp::verify() {
+  ObserverConfigAttr config = getConfig();
+  RankedTensorType type = getInput().getType();
+  int64_t channels = 1;
+  if (config.isPerChannel()) {
+    std::optional<int64_t> axis = getNormalizedChannelAxis();
+    if (!axis)
+      return emitOpError() << "ch_axis " << *config.getChAxis()
+                           << " is out of range for a tensor of rank "
+                           << type.getRank();
+    channels = type.getDimSize(*axis);
+  }
+
+  ObserverStateAttr state = getStateAttr();
+  if (!state)
+    return success();
+  StringRef kindName = stringifyObserverKind(config.getKind());
+  if (!ShapedType::isDynamic(channels) && state.getMin().size() != channels)
+    return emitOpError() << "state has " << state.getMin().size()
+                         << " min/max values but the observer has "
+                         << channels
+                         << (config.isPerChannel() ? " channels along ch_axis"
+                                                   : " (one per tensor)");
+  if (config.hasHistogram() && !state.getHistogram())
+    return emitOpError() << "observer kind '" << kindName
+                         << "' needs a histogram in its state";
+  if (!config.hasHistogram() && state.getHistogram())
+    return emitOpError() << "observer kind '" << kindName
+                         << "' keeps no histogram";
+  if (state.getHistogram() &&
+      state.getHistogram().size() != config.getBinsOrDefault())
+    return emitOpError() << "state histogram has "
+                         << state.getHistogram().size()
+                         << " bins but the observer has "
+                         << config.getBinsOrDefault();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FakeQuantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FakeQuantOp::verify() {
+  RankedTensorType type = getInput().getType();
+  Type qtype = getQtype();
+  if (!isa<UniformQuantizedType, UniformQuantizedPerAxisType>(qtype))
+    return emitOpError() << "qtype must be a !quant.uniform type, got "
+                         << qtype;
+  auto quantized = cast<QuantizedType>(qtype);
+  if (quantized.getExpressedType() != type.getElementType())
+    return emitOpError() << "expressed type " << quantized.getExpressedType()
+                         << " of qtype does not match the element type "
+                         << type.getElementType();
+
+  int64_t numScales = 1;
+  if (auto perAxis = dyn_cast<UniformQuantizedPerAxisType>(qtype)) {
+    int64_t dim = perAxis.getQuantizedDimension();
+    if (dim >= type.getRank())
+      return emitOpError() << "quantized dimension " << dim
+                           << " is out of range for a tensor of rank "
+                           << type.getRank();
+    numScales = perAxis.getScales().size();
+    if (!type.isDynamicDim(dim) && type.getDimSize(dim) != numScales)
+      return emitOpError() << "qtype has " << numScales
+                           << " scales but dimension " << dim << " has size "
+                           << type.getDimSize(dim);
+  }
+
+  DenseF32ArrayAttr lo = getRangeMinAttr(), hi = getRangeMaxAttr();
+  if (bool(lo) != bool(hi))
+    return emitOpError() << "range_min and range_max must be given together";
+  if (!lo)
+    return success();
+  if (lo.size() != numScales || hi.size() != numScales)
+    return emitOpError() << "range_min/range_max must have one value per "
+                            "scale ("
+                         << numScales << "), got " << lo.size() << " and "
+                         << hi.size();
+  for (int64_t i = 0; i < numScales; ++i)
+    if (!(lo[i] <= hi[i]))
+      return emitOpError() << "range_min must not exceed range_max, got ["
+                           << lo[i] << ", " << hi[i] << "] at index " << i;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BatchNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchNormOp::verify() {
+  RankedTensorType type = getInput().getType();
+  std::optional<int64_t> axis = normalizeAxis(getAxis(), type.getRank());
+  if (!axis)
+    return emitOpError() << "axis " << getAxis()
+                         << " is out of range for a tensor of rank "
+                         << type.getRank();
+  int64_t channels = type.getDimSize(*axis);
+  int64_t params = getGamma().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(params) &&
+      channels != params)
+    return emitOpError() << "parameters have " << params
+                         << " elements but the input has " << channels
+                         << " channels along axis " << *axis;
+  float eps = getEpsilon().convertToFloat();
+  if (!(eps >= 0.0f && std::isfinite(eps)))
+    return emitOpError() << "epsilon must be finite and non-negative, got "
+                         << eps;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+/// The per-tensor 8-bit f32 quantized element type of `value`, or null.
+static UniformQuantizedType getActivationType(Value value) {
+  auto type = dyn_cast<UniformQuantizedType>(
+      cast<ShapedType>(value.getType()).getElementType());
+  if (!type || type.getStorageTypeIntegralWidth() != 8 ||
+      !type.getExpressedType().isF32())
+    return nullptr;
+  return type;
+}
+
+/// Scales and zero points of a per-tensor or per-axis quantized type.
+static void getScalesAndZeroPoints(QuantizedType type,
+                                   SmallVectorImpl<double> &scales,
+                                   SmallVectorImpl<int64_t> &zeroPoints) {
+  if (auto perTensor = dyn_cast<UniformQuantizedType>(type)) {
+    scales.assign(1, perTensor.getScale());
+    zeroPoints.assign(1, perTensor.getZeroPoint());
+    return;
+  }
+  auto perAxis = cast<UniformQuantizedPerAxisType>(type);
+  scales.assign(perAxis.getScales().begin(), perAxis.getScales().end());
+  zeroPoints.assign(perAxis.getZeroPoints().begin(),
+                    perAxis.getZeroPoints().end());
+}
+
+/// Checks that `value` has a signed `width`-bit f32 !quant.uniform element
+/// type, per tensor or along dimension 0 with one scale per `channels`.
+static LogicalResult verifyPerChannelOperand(Operation *op, Value value,
+                                             StringRef what, unsigned width,
+                                             int64_t channels,
+                                             SmallVectorImpl<double> &scales,
+                                             SmallVectorImpl<int64_t> &zps) {
+  auto type = dyn_cast<QuantizedType>(
+      cast<ShapedType>(value.getType()).getElementType());
+  if (!type || !isa<UniformQuantizedType, UniformQuantizedPerAxisType>(type) ||
+      !type.isSigned() || type.getStorageTypeIntegralWidth() != width ||
+      !type.getExpressedType().isF32())
+    return op->emitOpError() << what << " element type must be a "
+                             << "!quant.uniform type with i" << width
+                             << " storage and f32 expressed type";
+  if (auto perAxis = dyn_cast<UniformQuantizedPerAxisType>(type))
+    if (perAxis.getQuantizedDimension() != 0)
+      return op->emitOpError()
+             << what << " must be quantized per output channel (dimension 0), "
+             << "got dimension " << perAxis.getQuantizedDimension();
+  getScalesAndZeroPoints(type, scales, zps);
+  if (scales.size() != 1 && (int64_t)scales.size() != channels)
+    return op->emitOpError() << what << " has " << scales.size()
+                             << " scales but " << channels
+                             << " output channels";
+  if (llvm::any_of(zps, [](int64_t zp) { return zp != 0; }))
+    return op->emitOpError() << what << " zero points must be 0";
+  return success();
+}
+
+LogicalResult Conv2DOp::verify() {
+  UniformQuantizedType inType = getActivationType(getInput());
+  if (!inType)
+    return emitOpError() << "input element type must be a per-tensor "
+                            "!quant.uniform type with 8-bit storage and f32 "
+                            "expressed type";
+  UniformQuantizedType outType = getActivationType(getOutput());
+  if (!outType)
+    return emitOpError() << "result element type must be a per-tensor "
+                            "!quant.uniform type with 8-bit storage and f32 "
+                            "expressed type";
+
+  ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
+                    pad = getPad();
+  auto positive = [](int64_t v) { return v > 0; };
+  if (strides.size() != 2 || !llvm::all_of(strides, positive))
+    return emitOpError() << "strides must be 2 positive values";
+  if (dilations.size() != 2 || !llvm::all_of(dilations, positive))
+    return emitOpError() << "dilations must be 2 positive values";
+  if (pad.size() != 4 || llvm::any_of(pad, [](int64_t v) { return v < 0; }))
+    return emitOpError()
+           << "pad must be 4 non-negative values [top, bottom, left, right]";
+  int64_t groups = getGroups();
+  if (groups < 1)
+    return emitOpError() << "groups must be positive, got " << groups;
+
+  auto inShape = getInput().getType().getShape();
+  auto filterShape = getFilter().getType().getShape();
+  auto outShape = getOutput().getType().getShape();
+  int64_t outChannels = filterShape[0];
+  if (ShapedType::isDynamicShape(filterShape))
+    return emitOpError() << "filter shape must be static";
+
+  SmallVector<double> filterScales, biasScales;
+  SmallVector<int64_t> filterZps, biasZps;
+  if (failed(verifyPerChannelOperand(*this, getFilter(), "filter", 8,
+                                     outChannels, filterScales, filterZps)))
+    return failure();
+
+  if (!ShapedType::isDynamic(inShape[3]) &&
+      inShape[3] != filterShape[3] * groups)
+    return emitOpError() << "input has " << inShape[3]
+                         << " channels but filter input channels ("
+                         << filterShape[3] << ") * groups (" << groups
+                         << ") = " << filterShape[3] * groups;
+  if (outChannels % groups != 0)
+    return emitOpError() << "output channels (" << outChannels
+                         << ") must be divisible by groups (" << groups << ")";
+
+  SmallVector<int64_t> expected{inShape[0], ShapedType::kDynamic,
+                                ShapedType::kDynamic, outChannels};
+  for (int i = 0; i < 2; ++i) {
+    if (ShapedType::isDynamic(inShape[1 + i]))
+      continue;
+    int64_t padded = inShape[1 + i] + pad[2 * i] + pad[2 * i + 1];
+    int64_t kernel = dilations[i] * (filterShape[1 + i] - 1) + 1;
+    if (kernel > padded)
+      return emitOpError() << "dilated kernel (" << kernel
+                           << ") is larger than the padded input (" << padded
+                           << ") along " << (i == 0 ? "height" : "width");
+    expected[1 + i] = (padded - kernel) / strides[i] + 1;
+  }
+  for (int i = 0; i < 4; ++i)
+    if (!ShapedType::isDynamic(expected[i]) &&
+        !ShapedType::isDynamic(outShape[i]) && expected[i] != outShape[i]) {
+      InFlightDiagnostic diag = emitOpError() << "result shape [";
+      llvm::interleaveComma(outShape, diag);
+      diag << "] does not match the expected [";
+      llvm::interleaveComma(expected, diag, [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          diag << "?";
+        else
+          diag << d;
+      });
+      return diag << "]";
+    }
+
+  if (Value bias = getBias()) {
+    int64_t biasSize = getBias().getType().getDimSize(0);
+    if (biasSize != outChannels)
+      return emitOpError() << "bias has " << biasSize
+                           << " elements but the filter has " << outChannels
+                           << " output channels";
+    if (failed(verifyPerChannelOperand(*this, bias, "bias", 32, outChannels,
+                                       biasScales, biasZps)))
+      return failure();
+    for (int64_t o = 0; o < outChannels; ++o) {
+      double want = inType.getScale() *
+                    filterScales[filterScales.size() == 1 ? 0 : o];
+      double got = biasScales[biasScales.size() == 1 ? 0 : o];
+      // Scales are products of f32 values: allow a few f32 roundings.
+      if (std::abs(got - want) > 1e-6 * std::abs(want))
+        return emitOpError()
+               << "bias scale " << got << " at output channel " << o
+               << " does not equal input scale * filter scale = " << want;
+    }
+  }
+
+  std::optional<APFloat> lo = getClampMin(), hi = getClampMax();
+  if (getActivation() == Activation::clamp) {
+    if (!lo || !hi)
+      return emitOpError() << "activation 'clamp' requires clamp_min and "
+                              "clamp_max";
+    if (lo->convertToFloat() > hi->convertToFloat())
+      return emitOpError() << "clamp_min must not exceed clamp_max";
+  } else if (lo || hi) {
+    return emitOpError() << "clamp_min/clamp_max apply only to activation "
+                            "'clamp'";
+  }
+  return success();
+}

@@ -1,0 +1,20 @@
+//===- Passes.h - Passes of the qnt dialect ---------------------*- C++ -*-===//
+
+#ifndef QNT_TRANSFORMS_PASSES_H
+#define QNT_TRANSFORMS_PASSES_H
+
+#include "dialects/Qnt/IR/QntDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::qnt {
+
+#define GEN_PASS_DECL
+#include "dialects/Qnt/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dialects/Qnt/Transforms/Passes.h.inc"
+
+} // namespace mlir::qnt
+
+#endif // QNT_TRANSFORMS_PASSES_H

@@ -1,0 +1,50 @@
+//===- Passes.td - Passes of the qnt dialect ---------------*- tablegen -*-===//
+
+#ifndef QNT_TRANSFORMS_PASSES_TD
+#define QNT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
+  let summary = "Insert qnt.observe ops where PyTorch's prepare puts observers";
+  let description = [{
+    Inserts a `qnt.observe` op on every float tensor argument of the function
+    (the model inputs), on the result of every op that produces a new
+    quantized value (convolutions, matmul, add, average pooling, concat,
+    clamp and standalone batch norm), and on the constant weights of
+    convolutions and matmuls. As after PyTorch's `fuse_modules`, an op whose
+    only user is a clamp or batch norm it will be fused with is not observed:
+    the observer goes after the fused chain. Ops that keep their input's
+    quantization (max pooling, reshape, transpose) get no observer.
+
+    Activation observers use `activation-kind`, `activation-dtype`,
+    `activation-qscheme` and `reduce-range`; weight observers use
+    `weight-kind` (per-channel kinds observe the output-channel axis 0),
+    `weight-dtype` and `weight-qscheme`. Each observer is named after the
+    location of the value it observes (`NameLoc`s from the importer), made
+    unique within the function. Values that are already observed are left
+    alone, so the pass is idempotent.
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect"];
+  let options = [
+    Option<"activationKind", "activation-kind", "std::string",
+           /*default=*/"\"histogram\"",
+           "Observer kind for activations (min_max, moving_average_min_max, "
+           "histogram, percentile, entropy, mse)">,
+    Option<"activationDtype", "activation-dtype", "std::string",
+           /*default=*/"\"quint8\"", "quint8 or qint8">,
+    Option<"activationQScheme", "activation-qscheme", "std::string",
+           /*default=*/"\"affine\"", "affine or symmetric">,
+    Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
+           "Use 7-bit activations (x86 without VNNI)">,
+    Option<"weightKind", "weight-kind", "std::string",
+           /*default=*/"\"per_channel_min_max\"",
+           "Observer kind for weights (min_max or per_channel_min_max)">,
+    Option<"weightDtype", "weight-dtype", "std::string",
+           /*default=*/"\"qint8\"", "quint8 or qint8">,
+    Option<"weightQScheme", "weight-qscheme", "std::string",
+           /*default=*/"\"symmetric\"", "affine or symmetric">,
+  ];
+}
+
+#endif // QNT_TRANSFORMS_PASSES_TD

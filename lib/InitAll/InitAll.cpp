@@ -1,0 +1,22 @@
+//===- InitAll.cpp - Register everything the tools need -------------------===//
+
+#include "quantc/InitAll.h"
+
+#include "dialects/Qnt/IR/QntDialect.h"
+#include "dialects/Qnt/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::qnt::QntDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void quantc::registerAllPasses() {
+  mlir::registerAllPasses();
+  mlir::qnt::registerQntPasses();
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates the ODS documentation of the qnt dialect and its passes into
+# docs/Dialects/Qnt/ (the ctest `docs-up-to-date` fails when they are stale).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${QUANTC_BUILD_DIR:-$root/build}
+"$root/scripts/build.sh" mlir-doc >/dev/null
+mkdir -p "$root/docs/Dialects/Qnt"
+cp "$build"/docs/Qnt/*.md "$root/docs/Dialects/Qnt/"
+echo "updated: $(ls "$root"/docs/Dialects/Qnt/*.md | xargs -n1 basename | tr '\n' ' ')"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages this project needs, only those that are missing.
+# Usage: scripts/install-deps.sh [--with-reference]
+#   --with-reference  also install PyTorch/numpy/ONNX python packages used to
+#                     regenerate golden data (not needed to build or test).
+set -euo pipefail
+
+pkgs=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+      clang-22 lld-22 libgtest-dev python3)
+if [[ "${1:-}" == "--with-reference" ]]; then
+  pkgs+=(python3-torch python3-numpy python3-onnx)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

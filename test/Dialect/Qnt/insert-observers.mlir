@@ -1,0 +1,73 @@
+// RUN: quant-opt %s --split-input-file --qnt-insert-observers | FileCheck %s
+// RUN: quant-opt %s --split-input-file --qnt-insert-observers="activation-kind=moving_average_min_max activation-dtype=qint8 activation-qscheme=symmetric reduce-range=true weight-kind=min_max weight-qscheme=affine" | FileCheck %s --check-prefix=OPTS
+// Idempotent: a second run adds nothing.
+// RUN: quant-opt %s --split-input-file --qnt-insert-observers --qnt-insert-observers | FileCheck %s
+// RUN: not quant-opt %s --split-input-file --qnt-insert-observers="activation-kind=minmax" 2>&1 | FileCheck %s --check-prefix=BADKIND
+// RUN: not quant-opt %s --split-input-file --qnt-insert-observers="activation-kind=per_channel_min_max" 2>&1 | FileCheck %s --check-prefix=PERCHANNEL
+
+// BADKIND: qnt-insert-observers: unknown observer kind 'minmax'
+// PERCHANNEL: qnt-insert-observers: per-channel observer kind 'per_channel_min_max' is only available for weights
+
+// conv -> bn -> relu is one fused layer: the weight and the relu output are
+// observed, the conv and bn outputs are not.
+// CHECK-LABEL: func.func @conv_bn_relu
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x2xf32>
+// CHECK: %[[XO:.*]] = qnt.observe %[[X]] config <kind = histogram> {name = "input"}
+// CHECK: %[[W:.*]] = "tosa.const"() {{.*}} -> tensor<3x1x1x2xf32>
+// CHECK: %[[WO:.*]] = qnt.observe %[[W]] config <kind = per_channel_min_max, dtype = qint8, qscheme = symmetric, ch_axis = 0> {name = "conv1.weight"}
+// CHECK: %[[C:.*]] = tosa.conv2d %[[XO]], %[[WO]],
+// CHECK-NEXT: %[[BN:.*]] = qnt.batch_norm %[[C]],
+// CHECK-NEXT: %[[R:.*]] = tosa.clamp %[[BN]]
+// CHECK-NEXT: %[[RO:.*]] = qnt.observe %[[R]] config <kind = histogram> {name = "relu1"}
+// CHECK-NEXT: return %[[RO]]
+// OPTS-LABEL: func.func @conv_bn_relu
+// OPTS: qnt.observe %{{.*}} config <kind = moving_average_min_max, dtype = qint8, qscheme = symmetric, reduce_range = true> {name = "input"}
+// OPTS: qnt.observe %{{.*}} config <kind = min_max, dtype = qint8> {name = "conv1.weight"}
+// OPTS: qnt.observe %{{.*}} config <kind = moving_average_min_max, dtype = qint8, qscheme = symmetric, reduce_range = true> {name = "relu1"}
+func.func @conv_bn_relu(%x: tensor<1x4x4x2xf32> loc("input"), %p: tensor<3xf32>) -> tensor<1x4x4x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<3x1x1x2xf32>}> : () -> tensor<3x1x1x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<3x1x1x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32> loc("conv1")
+  %bn = qnt.batch_norm %c, %p, %p, %p, %p : tensor<1x4x4x3xf32>, tensor<3xf32> loc("bn1")
+  %r = tosa.clamp %bn {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> loc("relu1")
+  return %r : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// Residual block: add then relu is observed once, after the relu; max pooling
+// and reshape keep their input's parameters; a conv used twice is observed;
+// unnamed ops get <op>_<n> names; matmul + constant bias is one linear layer
+// with its weight observed per output feature (axis 2).
+// CHECK-LABEL: func.func @residual_pool_linear
+// CHECK: %[[XO:.*]] = qnt.observe %{{.*}} {name = "input0"}
+// CHECK: %[[C:.*]] = tosa.conv2d %[[XO]]
+// CHECK-NEXT: %[[CO:.*]] = qnt.observe %[[C]] config <kind = histogram> {name = "conv2d_0"}
+// CHECK-NEXT: %[[A:.*]] = tosa.add %[[CO]], %[[XO]]
+// CHECK-NEXT: %[[R:.*]] = tosa.clamp %[[A]]
+// CHECK-NEXT: %[[RO:.*]] = qnt.observe %[[R]] config <kind = histogram> {name = "clamp_0"}
+// CHECK-NEXT: %[[P:.*]] = tosa.max_pool2d %[[RO]]
+// CHECK-NOT: qnt.observe %[[P]]
+// CHECK: %[[F:.*]] = tosa.reshape %[[P]]
+// CHECK: qnt.observe %{{.*}} config <kind = per_channel_min_max, dtype = qint8, qscheme = symmetric, ch_axis = 2> {name = "fc.weight"}
+// CHECK: %[[M:.*]] = tosa.matmul %[[F]]
+// CHECK-NOT: qnt.observe %[[M]]
+// CHECK: %[[L:.*]] = tosa.add %[[M]]
+// CHECK-NEXT: qnt.observe %[[L]] config <kind = histogram> {name = "fc.bias"}
+func.func @residual_pool_linear(%x: tensor<1x4x4x2xf32>) -> tensor<1x1x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  %a = tosa.add %c, %x : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %r = tosa.clamp %a {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %p = tosa.max_pool2d %r {kernel = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>) -> tensor<1x1x1x2xf32>
+  %s = tosa.const_shape {values = dense<[1, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %f = tosa.reshape %p, %s : (tensor<1x1x1x2xf32>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+  %fw = "tosa.const"() <{values = dense<0.25> : tensor<1x2x3xf32>}> : () -> tensor<1x2x3xf32> loc("fc.weight")
+  %m = tosa.matmul %f, %fw, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32> loc("fc")
+  %fb = "tosa.const"() <{values = dense<0.1> : tensor<1x1x3xf32>}> : () -> tensor<1x1x3xf32>
+  %l = tosa.add %m, %fb : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32> loc("fc.bias")
+  return %l : tensor<1x1x3xf32>
+}

@@ -1,0 +1,27 @@
+# -*- Python -*-
+# The fast lit suite: FileCheck tests of quant-opt and the other tools.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QUANTC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.quantc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit",
+                   "Inputs"]
+
+config.substitutions.append(("%quantc_src_root", config.quantc_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+# `not` and `count` at the start of a RUN line are found on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.quantc_tools_dir, config.llvm_tools_dir]
+tools = ["quant-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
