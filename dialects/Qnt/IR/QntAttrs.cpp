@@ -88,6 +88,11 @@ static calib::Dtype toCalibDtype(QuantDtype dtype) {
 }
 
 /// Our enum and the library's list the kinds in the same order.
+static calib::QScheme toCalibQScheme(QScheme qscheme) {
+  return qscheme == QScheme::affine ? calib::QScheme::Affine
+                                    : calib::QScheme::Symmetric;
+}
+
 static calib::ObserverKind toCalibKind(ObserverKind kind) {
   return static_cast<calib::ObserverKind>(static_cast<int>(kind));
 }
@@ -98,9 +103,7 @@ calib::ObserverConfig mlir::qnt::toObserverConfig(ObserverConfigAttr attr) {
   calib::ObserverConfig config;
   config.kind = toCalibKind(attr.getKind());
   config.dtype = toCalibDtype(attr.getDtype());
-  config.qscheme = attr.getQscheme() == QScheme::affine
-                       ? calib::QScheme::Affine
-                       : calib::QScheme::Symmetric;
+  config.qscheme = toCalibQScheme(attr.getQscheme());
   config.quantMin = attr.getQuantMin();
   config.quantMax = attr.getQuantMax();
   config.reduceRange = attr.getReduceRange();
@@ -216,64 +219,48 @@ LogicalResult ObserverConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ObserverKind kind,
     QuantDtype dtype, QScheme qscheme, std::optional<int64_t> quantMin,
     std::optional<int64_t> quantMax, bool reduceRange,
-    std::optional<int64_t> chAxis, FloatAttr averagingConstantAttr,
+    std::optional<int64_t> chAxis, FloatAttr averagingConstant,
     std::optional<int64_t> bins, std::optional<int64_t> upsampleRate,
-    FloatAttr percentileAttr, FloatAttr epsAttr) {
-  auto asDouble = [](FloatAttr attr) -> std::optional<double> {
-    if (!attr)
-      return std::nullopt;
-    return attr.getValueAsDouble();
-  };
-  std::optional<double> averagingConstant = asDouble(averagingConstantAttr),
-                        percentile = asDouble(percentileAttr),
-                        eps = asDouble(epsAttr);
+    FloatAttr percentile, FloatAttr eps) {
+  // Which options a kind takes is a property of the attribute syntax; the
+  // values themselves are checked by the observer library below.
   StringRef kindName = stringifyObserverKind(kind);
-  if (std::optional<std::string> error = quantc::calib::validateQuantRange(
-          toCalibDtype(dtype), quantMin, quantMax))
-    return emitError() << *error;
-
+  auto notApplicable = [&](StringRef option) {
+    return emitError() << option << " does not apply to observer kind '"
+                       << kindName << "'";
+  };
   bool perChannel = kind == ObserverKind::per_channel_min_max ||
                     kind == ObserverKind::per_channel_moving_average_min_max;
   if (perChannel && !chAxis)
     return emitError() << "observer kind '" << kindName << "' requires ch_axis";
   if (!perChannel && chAxis)
-    return emitError() << "ch_axis does not apply to observer kind '"
-                       << kindName << "'";
+    return notApplicable("ch_axis");
+  if (averagingConstant && !isMovingAverage(kind))
+    return notApplicable("averaging_constant");
+  if (bins && !keepsHistogram(kind))
+    return notApplicable("bins");
+  if (upsampleRate && kind != ObserverKind::histogram)
+    return notApplicable("upsample_rate");
+  if (percentile && kind != ObserverKind::percentile)
+    return notApplicable("percentile");
 
-  if (averagingConstant) {
-    if (!isMovingAverage(kind))
-      return emitError() << "averaging_constant does not apply to observer "
-                            "kind '"
-                         << kindName << "'";
-    if (!(*averagingConstant > 0.0 && *averagingConstant <= 1.0))
-      return emitError() << "averaging_constant must be in (0, 1], got "
-                         << *averagingConstant;
-  }
-  if (bins) {
-    if (!keepsHistogram(kind))
-      return emitError() << "bins does not apply to observer kind '"
-                         << kindName << "'";
-    if (*bins < 1)
-      return emitError() << "bins must be positive, got " << *bins;
-  }
-  if (upsampleRate) {
-    if (kind != ObserverKind::histogram)
-      return emitError() << "upsample_rate does not apply to observer kind '"
-                         << kindName << "'";
-    if (*upsampleRate < 1)
-      return emitError() << "upsample_rate must be positive, got "
-                         << *upsampleRate;
-  }
-  if (percentile) {
-    if (kind != ObserverKind::percentile)
-      return emitError() << "percentile does not apply to observer kind '"
-                         << kindName << "'";
-    if (!(*percentile > 0.0 && *percentile <= 100.0))
-      return emitError() << "percentile must be in (0, 100], got "
-                         << *percentile;
-  }
-  if (eps && !(*eps > 0.0 && std::isfinite(*eps)))
-    return emitError() << "eps must be positive and finite, got " << *eps;
+  calib::ObserverConfig config;
+  config.kind = toCalibKind(kind);
+  config.dtype = toCalibDtype(dtype);
+  config.qscheme = toCalibQScheme(qscheme);
+  config.quantMin = quantMin;
+  config.quantMax = quantMax;
+  config.reduceRange = reduceRange;
+  if (averagingConstant)
+    config.averagingConstant = averagingConstant.getValueAsDouble();
+  config.bins = bins.value_or(config.bins);
+  config.upsampleRate = upsampleRate.value_or(config.upsampleRate);
+  if (percentile)
+    config.percentile = percentile.getValueAsDouble();
+  if (eps)
+    config.eps = eps.getValueAsDouble();
+  if (std::optional<std::string> error = config.validate())
+    return emitError() << *error;
   return success();
 }
 

@@ -70,7 +70,7 @@ func.func @averaging_on_min_max(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @averaging_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{averaging_constant must be in (0, 1], got 1.500000e+00}}
+  // expected-error @+1 {{averaging_constant must be in [0, 1], got 1.500000}}
   %0 = qnt.observe %x config <kind = moving_average_min_max, averaging_constant = 1.5> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -86,7 +86,7 @@ func.func @bins_on_min_max(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @zero_bins(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{bins must be positive, got 0}}
+  // expected-error @+1 {{bins must be in [2, 2^20], got 0}}
   %0 = qnt.observe %x config <kind = entropy, bins = 0> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -102,7 +102,7 @@ func.func @upsample_on_percentile(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @zero_upsample(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{upsample_rate must be positive, got 0}}
+  // expected-error @+1 {{upsample_rate must be in [1, 2^20], got 0}}
   %0 = qnt.observe %x config <kind = histogram, upsample_rate = 0> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -118,7 +118,7 @@ func.func @percentile_on_histogram(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @percentile_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{percentile must be in (0, 100], got 1.005000e+02}}
+  // expected-error @+1 {{percentile must be in (0, 100], got 100.500000}}
   %0 = qnt.observe %x config <kind = percentile, percentile = 100.5> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -126,8 +126,16 @@ func.func @percentile_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @negative_eps(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{eps must be positive and finite, got -1.000000e+00}}
+  // expected-error @+1 {{eps must be positive and finite, got -1.000000}}
   %0 = qnt.observe %x config <kind = min_max, eps = -1.0> : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @symmetric_reduced_quint8(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{cannot reduce range for symmetric quantization for quint8}}
+  %0 = qnt.observe %x config <kind = min_max, qscheme = symmetric, reduce_range = true> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
