@@ -148,6 +148,31 @@ mlir::qnt::getObserverConfigAttr(MLIRContext *ctx,
       config.eps != defaults.eps ? b.getF32FloatAttr(config.eps) : FloatAttr());
 }
 
+quant::QuantizedType
+mlir::qnt::getQuantizedType(ObserverConfigAttr config,
+                            const calib::QParams &qparams,
+                            const calib::QuantRange &range,
+                            std::optional<int64_t> axis) {
+  MLIRContext *ctx = config.getContext();
+  unsigned flags = config.getDtype() == QuantDtype::qint8
+                       ? quant::QuantizationFlags::Signed
+                       : 0;
+  Type storage = IntegerType::get(ctx, 8);
+  Type expressed = Float32Type::get(ctx);
+  if (axis) {
+    SmallVector<double> scales(qparams.scale.begin(), qparams.scale.end());
+    SmallVector<int64_t> zeroPoints(qparams.zeroPoint.begin(),
+                                    qparams.zeroPoint.end());
+    return quant::UniformQuantizedPerAxisType::get(
+        flags, storage, expressed, scales, zeroPoints, *axis, range.qmin,
+        range.qmax);
+  }
+  return quant::UniformQuantizedType::get(flags, storage, expressed,
+                                          qparams.scale[0],
+                                          qparams.zeroPoint[0], range.qmin,
+                                          range.qmax);
+}
+
 calib::ObserverState mlir::qnt::toObserverState(ObserverStateAttr attr) {
   calib::ObserverState state;
   state.batches = attr.getBatches();

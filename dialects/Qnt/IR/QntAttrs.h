@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include <optional>
 
@@ -41,6 +42,13 @@ quantc::calib::ObserverState toObserverState(ObserverStateAttr attr);
 /// The attribute for a state that has seen at least one batch.
 ObserverStateAttr getObserverStateAttr(MLIRContext *ctx,
                                        const quantc::calib::ObserverState &state);
+/// The !quant.uniform element type for quantization parameters computed by
+/// an observer with `config`: u8/i8 storage limited to `range`, f32
+/// expressed type, per axis along `axis` when given.
+quant::QuantizedType getQuantizedType(ObserverConfigAttr config,
+                                      const quantc::calib::QParams &qparams,
+                                      const quantc::calib::QuantRange &range,
+                                      std::optional<int64_t> axis);
 } // namespace mlir::qnt
 
 #endif // QNT_IR_QNTATTRS_H

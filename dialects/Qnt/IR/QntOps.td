@@ -83,7 +83,8 @@ def Qnt_FakeQuantOp : Qnt_Op<"fake_quant", [Pure, SameOperandsAndResultType]> {
 
     `range_min` / `range_max` keep the float range the parameters were
     derived from (one value per scale) so that the origin of every scale
-    stays visible after calibration has been folded away.
+    stays visible after calibration has been folded away; `name` is the name
+    of the observer it came from.
 
     Example:
     ```mlir
@@ -96,7 +97,8 @@ def Qnt_FakeQuantOp : Qnt_Op<"fake_quant", [Pure, SameOperandsAndResultType]> {
     Qnt_F32Tensor:$input,
     TypeAttrOf<quant_QuantizedType>:$qtype,
     OptionalAttr<DenseF32ArrayAttr>:$range_min,
-    OptionalAttr<DenseF32ArrayAttr>:$range_max
+    OptionalAttr<DenseF32ArrayAttr>:$range_max,
+    OptionalAttr<StrAttr>:$name
   );
   let results = (outs Qnt_F32Tensor:$output);
   let assemblyFormat = "$input `to` $qtype attr-dict `:` type($input)";

@@ -47,4 +47,25 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
   ];
 }
 
+def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
+  let summary = "Replace calibrated observers by constant fake quantization";
+  let description = [{
+    Replaces every `qnt.observe` by a `qnt.fake_quant` whose
+    `!quant.uniform` type holds the scale(s) and zero point(s) computed from
+    the observer's calibrated state exactly as PyTorch's `calculate_qparams`
+    computes them (per tensor, or per channel along `ch_axis`), with the
+    effective quantized range (`reduce_range`, custom `quant_min` /
+    `quant_max`) as the storage range. The float range the parameters were
+    derived from (the running min/max, or the range a histogram search chose)
+    is kept as `range_min` / `range_max`, so every scale can be traced back to
+    the FP32 range that produced it.
+
+    An observer of a constant (a weight) needs no calibration data: if it has
+    no state, the pass observes the constant itself. Any other observer
+    without state is an error: the model has not been calibrated.
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::quant::QuantDialect"];
+}
+
 #endif // QNT_TRANSFORMS_PASSES_TD
