@@ -23,6 +23,10 @@ Files:
     hist <offset in floats in hist.bin> <histMin bits> <histMax bits>   (or "hist -")
     range <n> <lo bits...> <hi bits...>
     qparams <n> <scale bits...> <zero points...>
+  Kernel records (ATen CPU kernels the observers depend on):
+    sum <offset> <n> <torch.sum bits>
+    histc <offset> <n> <bins> <min> <max> <hist offset>   (min/max as float64 hex)
+    divfloor <a bits> <b bits> <torch.div(a, b, rounding_mode='floor') bits>
 """
 import math
 import os
@@ -349,8 +353,43 @@ def calib_case(w, kind, ds, batches, cfg, pct, hist_cache):
     w.lines.append("qparams 1 %s %d" % (bits(s), z))
 
 
+def kernel_records(w):
+    """torch.sum, torch.histc and floor division on inputs where the rounding
+    order matters (non-integral values, odd bin counts)."""
+    r = np.random.default_rng(7)
+    for n in (1, 5, 8, 31, 64, 100, 257, 1000, 2048, 4099):
+        x = f32(r.standard_normal(n) * 10.0 ** r.uniform(-3, 3, n))
+        off = w.ninputs
+        w.inputs.append(x.astype("<f4").tobytes())
+        w.ninputs += n
+        w.lines.append("sum %d %d %s" % (off, n, bits(torch.sum(torch.from_numpy(x)).item())))
+    for bins, lo, hi in ((2048, -3, 4), (2048, 0, 0), (15, -98, 31), (31, -2, 7),
+                         (47, 1, 3), (100, -5, 5), (2047, -1, 2), (16, 0, 1)):
+        n = 3000
+        x = f32(r.uniform(lo - 1, hi + 1, n))
+        x[:50] = np.round(x[:50] * 4) / 4  # exact edges
+        # Just above max: counted only when linspace's last edge rounds up
+        # (bins + 1 a multiple of 16, e.g. 15 bins over [-98, 31]).
+        x[50:60] = np.nextafter(np.float32(hi), np.float32(np.inf))
+        x[60:70] = np.float32(lo)
+        off = w.ninputs
+        w.inputs.append(x.astype("<f4").tobytes())
+        w.ninputs += n
+        h = torch.histc(torch.from_numpy(x), bins, min=lo, max=hi).numpy()
+        w.lines.append("histc %d %d %d %s %s %d" % (off, n, bins, hex64(lo), hex64(hi),
+                                                    w.hist(h)))
+    for _ in range(300):
+        a = np.float32(r.standard_normal() * 100)
+        b = np.float32(abs(r.standard_normal()) * 3 + 1e-3)
+        if r.random() < 0.5:
+            a = np.float32(r.integers(-50, 50) * b)
+        q = torch.div(torch.tensor([a]), torch.tensor([b]), rounding_mode="floor")
+        w.lines.append("divfloor %s %s %s" % (bits(a), bits(b), bits(q.item())))
+
+
 def main():
     w = Writer()
+    kernel_records(w)
     hist_cache = {}
     cfgs = configs()
     for ds, batches in per_tensor_datasets().items():

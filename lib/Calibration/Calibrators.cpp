@@ -194,8 +194,10 @@ void detail::calibratorObserve(ObserverState &st, const ObserverConfig &cfg,
   }
   std::vector<int64_t> counts(bins, 0);
   for (int64_t i = 0; i < n; ++i) {
-    double idx = std::floor(std::ldexp(std::fabs(static_cast<double>(x[i])), -k));
-    counts[static_cast<int64_t>(std::min(idx, static_cast<double>(bins - 1)))]++;
+    double idx =
+        std::floor(std::ldexp(std::fabs(static_cast<double>(x[i])), -k));
+    counts[static_cast<int64_t>(
+        std::min(idx, static_cast<double>(bins - 1)))]++;
   }
   for (int64_t i = 0; i < bins; ++i)
     st.histogram[i] += static_cast<float>(counts[i]);

@@ -1,4 +1,5 @@
-//===- Histogram.cpp - PyTorch 1.13 HistogramObserver ----------------------===//
+//===- Histogram.cpp - PyTorch 1.13 HistogramObserver
+//----------------------===//
 //
 // HistogramObserver.forward (`_adjust_min_max`, `_combine_histograms`),
 // `_non_linear_param_search` and `_compute_quantization_error`, reproduced
@@ -66,9 +67,10 @@ std::optional<std::string> boundsError(float lo, float hi) {
 }
 } // namespace
 
-std::optional<std::string>
-detail::histogramObserve(ObserverState &st, const ObserverConfig &cfg,
-                         const float *x, int64_t n, float bmin, float bmax) {
+std::optional<std::string> detail::histogramObserve(ObserverState &st,
+                                                    const ObserverConfig &cfg,
+                                                    const float *x, int64_t n,
+                                                    float bmin, float bmax) {
   const int64_t bins = cfg.bins;
   if (st.batches == 0 || st.min[0] == st.max[0]) {
     if (auto err = boundsError(bmin, bmax))
@@ -81,12 +83,13 @@ detail::histogramObserve(ObserverState &st, const ObserverConfig &cfg,
     const float minVal = st.min[0], maxVal = st.max[0];
     float cmin = std::min(bmin, minVal), cmax = std::max(bmax, maxVal);
     // _adjust_min_max.
-    const float hbw = (maxVal - minVal) / static_cast<float>(bins * cfg.upsampleRate);
+    const float hbw =
+        (maxVal - minVal) / static_cast<float>(bins * cfg.upsampleRate);
     const float coarse = static_cast<float>(bins) * hbw;
     const double downF = std::ceil((cmax - cmin) / coarse);
-    if (!(downF >= 1 && downF <= static_cast<double>(
-                                      std::numeric_limits<int64_t>::max() /
-                                      (2 * bins))))
+    if (!(downF >= 1 &&
+          downF <= static_cast<double>(std::numeric_limits<int64_t>::max() /
+                                       (2 * bins))))
       return std::string("histogram observer: new range is too wide relative "
                          "to the old one to combine the histograms");
     const int64_t down = static_cast<int64_t>(downF);
@@ -136,7 +139,8 @@ double quantizationError(const ObserverState &st, int64_t dstBins,
     float dstBegin =
         std::min(std::max(torchDivFloor(srcBegin, dbwF), 0.0f), lastDst);
     float dstBeginCenter = (dstBegin + 0.5f) * dbwF;
-    float dstEnd = std::min(std::max(torchDivFloor(srcEnd, dbwF), 0.0f), lastDst);
+    float dstEnd =
+        std::min(std::max(torchDivFloor(srcEnd, dbwF), 0.0f), lastDst);
     float density = st.histogram[i] / bwF;
     float v = 0.0f;
     float db = srcBegin - dstBeginCenter, de = halfF;

@@ -1,4 +1,5 @@
-//===- Observer.cpp - Observer front end and min/max kinds -----------------===//
+//===- Observer.cpp - Observer front end and min/max kinds
+//-----------------===//
 //
 // Configuration checks, input checks, state bookkeeping, merging and the
 // min/max observers (PyTorch MinMaxObserver, MovingAverageMinMaxObserver,
@@ -95,9 +96,9 @@ std::optional<std::string> ObserverConfig::validate() const {
 }
 
 Observer::Observer(const ObserverConfig &config)
-    : cfg(config), range(effectiveQuantRange(config.dtype, config.reduceRange,
-                                             config.quantMin,
-                                             config.quantMax)) {}
+    : cfg(config),
+      range(effectiveQuantRange(config.dtype, config.reduceRange,
+                                config.quantMin, config.quantMax)) {}
 
 ErrorOr<Observer> Observer::create(const ObserverConfig &config) {
   if (auto err = config.validate())
@@ -207,8 +208,10 @@ std::optional<std::string> Observer::merge(const Observer &other) {
     const double na = static_cast<double>(st.batches);
     const double nb = static_cast<double>(o.batches);
     for (size_t c = 0; c < st.min.size(); ++c) {
-      st.min[c] = static_cast<float>((st.min[c] * na + o.min[c] * nb) / (na + nb));
-      st.max[c] = static_cast<float>((st.max[c] * na + o.max[c] * nb) / (na + nb));
+      st.min[c] =
+          static_cast<float>((st.min[c] * na + o.min[c] * nb) / (na + nb));
+      st.max[c] =
+          static_cast<float>((st.max[c] * na + o.max[c] * nb) / (na + nb));
     }
     break;
   }
@@ -277,9 +280,11 @@ Observer::computeRange() const {
   case ObserverKind::Percentile:
   case ObserverKind::Entropy:
   case ObserverKind::MSE: {
-    const float amax = static_cast<float>(detail::calibratorAmax(st, cfg, range));
+    const float amax =
+        static_cast<float>(detail::calibratorAmax(st, cfg, range));
     if (cfg.qscheme == QScheme::Symmetric)
-      return std::make_pair(std::vector<float>{-amax}, std::vector<float>{amax});
+      return std::make_pair(std::vector<float>{-amax},
+                            std::vector<float>{amax});
     return std::make_pair(std::vector<float>{std::max(st.min[0], -amax)},
                           std::vector<float>{std::min(st.max[0], amax)});
   }

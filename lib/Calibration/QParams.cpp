@@ -92,10 +92,11 @@ QuantRange quantc::calib::effectiveQuantRange(Dtype dtype, bool reduceRange,
   return r;
 }
 
-ErrorOr<QParams> quantc::calib::calculateQParams(
-    const std::vector<float> &minVals, const std::vector<float> &maxVals,
-    Dtype dtype, QScheme qscheme, const QuantRange &range, float eps,
-    bool perChannel) {
+ErrorOr<QParams>
+quantc::calib::calculateQParams(const std::vector<float> &minVals,
+                                const std::vector<float> &maxVals, Dtype dtype,
+                                QScheme qscheme, const QuantRange &range,
+                                float eps, bool perChannel) {
   using R = ErrorOr<QParams>;
   if (minVals.size() != maxVals.size())
     return R::makeError("min and max have different sizes");
@@ -109,10 +110,9 @@ ErrorOr<QParams> quantc::calib::calculateQParams(
     return QParams{{1.0f}, {0}};
   for (size_t i = 0; i < minVals.size(); ++i)
     if (!(minVals[i] <= maxVals[i]))
-      return R::makeError("min " + std::to_string(minVals[i]) +
-                          " should be less than max " +
-                          std::to_string(maxVals[i]) + " (channel " +
-                          std::to_string(i) + ")");
+      return R::makeError(
+          "min " + std::to_string(minVals[i]) + " should be less than max " +
+          std::to_string(maxVals[i]) + " (channel " + std::to_string(i) + ")");
 
   const int64_t qmin = range.qmin, qmax = range.qmax;
   QParams out;

@@ -159,7 +159,8 @@ std::vector<float> detail::torchHistc(const float *x, int64_t n, int64_t bins,
   }
   // The edges are torch.linspace(lo, hi, bins + 1) in float32; the kernel only
   // reads the first (exactly float(lo)) and the last.
-  const float left = static_cast<float>(lo), right = linspaceLast(lo, hi, bins + 1);
+  const float left = static_cast<float>(lo),
+              right = linspaceLast(lo, hi, bins + 1);
   const float width = right - left;
   const float binsF = static_cast<float>(bins);
   std::vector<float> hist(bins, 0.0f);

@@ -68,4 +68,34 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
                            "::mlir::quant::QuantDialect"];
 }
 
+def QntLowerBatchNorm : Pass<"qnt-lower-batch-norm", "func::FuncOp"> {
+  let summary = "Lower qnt.batch_norm to a linalg.generic";
+  let description = [{
+    Computes `(x - mean) * (gamma / sqrt(var + epsilon)) + beta` element-wise
+    with the parameters broadcast along the op's axis, so that a model whose
+    batch norms were not fused into convolutions can still be compiled.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def QntInstrumentObservers : Pass<"qnt-instrument-observers", "ModuleOp"> {
+  let summary = "Turn observers into calls to the calibration runtime";
+  let description = [{
+    Replaces each `qnt.observe` by its input and a call
+    `func.call @qnt_rt_observe(%id, %x)` that hands the tensor (as an
+    unranked, read-only tensor) to the calibration runtime, which updates the
+    observer's statistics. Observers are numbered 0, 1, ... in the order a
+    module walk visits them; the calibration driver numbers the observers of
+    the original module the same way. The runtime function is declared with
+    `llvm.emit_c_interface`, so the compiled code calls
+    `_mlir_ciface_qnt_rt_observe(int64_t, UnrankedMemRefType<float> *)`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // QNT_TRANSFORMS_PASSES_TD

@@ -156,6 +156,35 @@ static GoldenData load() {
         ls >> tok, s = parseBits(tok);
       for (int32_t &z : c.zeroPoint)
         ls >> z;
+    } else if (tag == "sum") {
+      int64_t off = 0, n = 0;
+      std::string want;
+      ls >> off >> n >> want;
+      if (off + n > static_cast<int64_t>(inputs.size())) {
+        d.error = "sum record out of range in inputs.bin";
+        return d;
+      }
+      d.sums.push_back(
+          {{inputs.begin() + off, inputs.begin() + off + n}, parseBits(want)});
+    } else if (tag == "histc") {
+      int64_t off = 0, n = 0, hoff = 0;
+      std::string lo, hi;
+      HistcRecord r;
+      ls >> off >> n >> r.bins >> lo >> hi >> hoff;
+      if (off + n > static_cast<int64_t>(inputs.size()) ||
+          hoff + r.bins > static_cast<int64_t>(hists.size())) {
+        d.error = "histc record out of range";
+        return d;
+      }
+      r.values.assign(inputs.begin() + off, inputs.begin() + off + n);
+      r.lo = std::strtod(lo.c_str(), nullptr);
+      r.hi = std::strtod(hi.c_str(), nullptr);
+      r.hist.assign(hists.begin() + hoff, hists.begin() + hoff + r.bins);
+      d.histcs.push_back(std::move(r));
+    } else if (tag == "divfloor") {
+      std::string a, b, q;
+      ls >> a >> b >> q;
+      d.divFloors.push_back({parseBits(a), parseBits(b), parseBits(q)});
     } else {
       d.error = "unknown record '" + tag + "' in goldens.txt";
       return d;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,35 @@ struct GoldenCase {
   std::vector<int32_t> zeroPoint;
 };
 
+/// gtest prints the case by name (not as a byte dump).
+inline void PrintTo(const GoldenCase &c, std::ostream *os) { *os << c.name; }
+
+/// torch.sum of `values`.
+struct SumRecord {
+  std::vector<float> values;
+  float sum = 0;
+};
+
+/// torch.histc(values, bins, min=lo, max=hi).
+struct HistcRecord {
+  std::vector<float> values;
+  int64_t bins = 0;
+  double lo = 0, hi = 0;
+  std::vector<float> hist;
+};
+
+/// torch.div(a, b, rounding_mode='floor') on float32.
+struct DivFloorRecord {
+  float a = 0, b = 0, result = 0;
+};
+
 /// All golden data.
 struct GoldenData {
   std::map<std::string, std::vector<Batch>> datasets;
   std::vector<GoldenCase> cases;
+  std::vector<SumRecord> sums;
+  std::vector<HistcRecord> histcs;
+  std::vector<DivFloorRecord> divFloors;
   std::string error; ///< Non-empty if loading failed.
 };
 

@@ -73,8 +73,7 @@ TEST_P(GoldenTest, MatchesReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Observers, GoldenTest, ::testing::ValuesIn(allCases()),
-    [](const ::testing::TestParamInfo<GoldenCase> &info) {
-      return info.param.name;
-    });
+INSTANTIATE_TEST_SUITE_P(Observers, GoldenTest, ::testing::ValuesIn(allCases()),
+                         [](const ::testing::TestParamInfo<GoldenCase> &info) {
+                           return info.param.name;
+                         });
