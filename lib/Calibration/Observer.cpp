@@ -251,9 +251,15 @@ std::optional<std::string> Observer::setState(ObserverState state) {
   } else {
     if (static_cast<int64_t>(state.histogram.size()) != cfg.bins)
       return "histogram must have " + std::to_string(cfg.bins) + " bins";
+    // PyTorch's histogram combining interpolates counts in float32 and can
+    // leave tiny negative counts (cancellation in cumsum differences); they
+    // are part of its state. The calibrators count exactly.
+    bool exactCounts = cfg.kind != ObserverKind::Histogram;
     for (float h : state.histogram)
-      if (!(h >= 0 && std::isfinite(h)))
-        return std::string("histogram counts must be finite and >= 0");
+      if (!std::isfinite(h) || (exactCounts && h < 0))
+        return std::string(exactCounts
+                               ? "histogram counts must be finite and >= 0"
+                               : "histogram counts must be finite");
     if (cfg.kind == ObserverKind::Histogram) {
       if (state.histMin != state.min[0] || state.histMax != state.max[0])
         return std::string("histogram range must equal min/max");

@@ -4,6 +4,7 @@
 
 #include "dialects/Qnt/IR/QntDialect.h"
 #include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -19,4 +20,5 @@ void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
 void quantc::registerAllPasses() {
   mlir::registerAllPasses();
   mlir::qnt::registerQntPasses();
+  quantc::registerPipelines();
 }

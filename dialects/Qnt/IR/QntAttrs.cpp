@@ -324,10 +324,12 @@ LogicalResult ObserverStateAttr::verify(
   if (histogram) {
     if (histogram.empty())
       return emitError() << "histogram must have at least one bin";
+    // PyTorch's histogram combining can leave tiny negative counts, so only
+    // finiteness is a property of every state; the observer library checks
+    // the rest per kind.
     for (float count : histogram.asArrayRef())
-      if (!(count >= 0.0f && std::isfinite(count)))
-        return emitError() << "histogram counts must be finite and "
-                              "non-negative, got "
+      if (!std::isfinite(count))
+        return emitError() << "histogram counts must be finite, got "
                            << count;
     if (!std::isfinite(*histMin) || !std::isfinite(*histMax) ||
         *histMin > *histMax)

@@ -1,0 +1,33 @@
+//===- Npy.h - Reading NumPy .npy files -------------------------*- C++ -*-===//
+//
+// Calibration data comes as float32 .npy files (numpy.save). Only what
+// calibration needs is supported: little-endian float32, C order, any rank.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_CALIBRATE_NPY_H
+#define QUANTC_CALIBRATE_NPY_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <vector>
+
+namespace quantc {
+
+/// A float32 array read from a .npy file.
+struct NpyArray {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
+
+/// Reads `path`. Errors name the file and the problem: unreadable, not a
+/// .npy file, truncated, a dtype other than float32 ('<f4'), Fortran order.
+llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
+
+/// Writes `array` as a version 1.0 .npy file (used by tests and tools).
+llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
+
+} // namespace quantc
+
+#endif // QUANTC_CALIBRATE_NPY_H

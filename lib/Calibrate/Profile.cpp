@@ -1,0 +1,314 @@
+//===- Profile.cpp - Calibration profiles (JSON) --------------------------===//
+
+#include "quantc/Calibrate/Profile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace quantc;
+
+const char *const quantc::kToolVersion = "quantc 0.1.0";
+
+static constexpr StringLiteral kFormat = "quantc-calibration-profile";
+static constexpr int64_t kVersion = 1;
+
+static Error fail(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+template <typename T> static json::Array toArray(const std::vector<T> &values) {
+  json::Array array;
+  for (const T &v : values)
+    array.push_back(v);
+  return array;
+}
+
+static json::Value toJSON(const calib::ObserverConfig &c) {
+  return json::Object{
+      {"kind", calib::toString(c.kind)},
+      {"dtype", calib::toString(c.dtype)},
+      {"qscheme", calib::toString(c.qscheme)},
+      {"quant_min", c.quantMin ? json::Value(*c.quantMin) : nullptr},
+      {"quant_max", c.quantMax ? json::Value(*c.quantMax) : nullptr},
+      {"reduce_range", c.reduceRange},
+      {"ch_axis", c.chAxis},
+      {"averaging_constant", c.averagingConstant},
+      {"bins", c.bins},
+      {"upsample_rate", c.upsampleRate},
+      {"percentile", c.percentile},
+      {"eps", c.eps},
+  };
+}
+
+static json::Value toJSON(const calib::ObserverState &s) {
+  json::Object state{{"batches", s.batches},
+                     {"min", toArray(s.min)},
+                     {"max", toArray(s.max)}};
+  if (!s.histogram.empty()) {
+    state["histogram"] = toArray(s.histogram);
+    state["hist_min"] = s.histMin;
+    state["hist_max"] = s.histMax;
+  }
+  return state;
+}
+
+json::Value quantc::toJSON(const Profile &profile) {
+  json::Array observers;
+  for (const ProfileObserver &o : profile.observers) {
+    json::Object entry{{"name", o.name},
+                       {"location", o.location},
+                       {"shape", toArray(o.shape)},
+                       {"config", ::toJSON(o.config)},
+                       {"state", ::toJSON(o.state)}};
+    // Derived numbers, for the reader: the float range each scale came from.
+    calib::ErrorOr<calib::Observer> observer =
+        calib::Observer::create(o.config);
+    if (observer && o.state.batches > 0 && !observer->setState(o.state)) {
+      auto range = observer->computeRange();
+      auto qparams = observer->computeQParams();
+      if (range && qparams) {
+        entry["range"] = json::Object{{"min", toArray(range->first)},
+                                      {"max", toArray(range->second)}};
+        entry["qparams"] =
+            json::Object{{"scale", toArray(qparams->scale)},
+                         {"zero_point", toArray(qparams->zeroPoint)}};
+      }
+    }
+    observers.push_back(std::move(entry));
+  }
+  return json::Object{
+      {"format", kFormat},
+      {"version", kVersion},
+      {"tool", profile.tool},
+      {"model", json::Object{{"hash", profile.modelHash},
+                             {"function", profile.function}}},
+      {"samples", profile.samples},
+      {"batch_size", profile.batchSize},
+      {"sources", toArray(profile.sources)},
+      {"observers", std::move(observers)},
+  };
+}
+
+Error quantc::writeProfile(StringRef path, const Profile &profile) {
+  SmallString<128> tmp(path);
+  tmp += ".tmp";
+  {
+    std::error_code ec;
+    raw_fd_ostream os(tmp, ec, sys::fs::OF_Text);
+    if (ec)
+      return fail(path + ": cannot write: " + ec.message());
+    os << formatv("{0:2}", toJSON(profile)) << "\n";
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      sys::fs::remove(tmp);
+      return fail(path + ": write failed");
+    }
+  }
+  if (std::error_code ec = sys::fs::rename(tmp, path)) {
+    sys::fs::remove(tmp);
+    return fail(path + ": cannot write: " + ec.message());
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads fields of one JSON object, recording the first problem.
+class Reader {
+public:
+  Reader(const json::Object *object, std::string where)
+      : object(object), where(std::move(where)) {}
+
+  template <typename T> T get(StringRef key) {
+    const json::Value *value = object ? object->get(key) : nullptr;
+    T result{};
+    if (!value) {
+      problem("missing '" + key + "'");
+      return result;
+    }
+    json::Path::Root root;
+    if (!json::fromJSON(*value, result, json::Path(root)))
+      problem("'" + key + "' has the wrong type");
+    return result;
+  }
+
+  const json::Object *object;
+  std::string where;
+  std::string error;
+
+  void problem(const Twine &message) {
+    if (error.empty())
+      error = where + ": " + message.str();
+  }
+};
+} // namespace
+
+static Expected<ProfileObserver> readObserver(const json::Value &value,
+                                              size_t index) {
+  ProfileObserver o;
+  Reader r(value.getAsObject(), "observer #" + std::to_string(index));
+  o.name = r.get<std::string>("name");
+  o.location = r.get<std::string>("location");
+  o.shape = r.get<std::vector<int64_t>>("shape");
+  Reader c(r.object ? r.object->getObject("config") : nullptr,
+           r.where + " config");
+  std::string kind = c.get<std::string>("kind");
+  std::string dtype = c.get<std::string>("dtype");
+  std::string qscheme = c.get<std::string>("qscheme");
+  o.config.quantMin = c.get<std::optional<int64_t>>("quant_min");
+  o.config.quantMax = c.get<std::optional<int64_t>>("quant_max");
+  o.config.reduceRange = c.get<bool>("reduce_range");
+  o.config.chAxis = c.get<int64_t>("ch_axis");
+  o.config.averagingConstant = c.get<double>("averaging_constant");
+  o.config.bins = c.get<int64_t>("bins");
+  o.config.upsampleRate = c.get<int64_t>("upsample_rate");
+  o.config.percentile = c.get<double>("percentile");
+  o.config.eps = static_cast<float>(c.get<double>("eps"));
+  Reader s(r.object ? r.object->getObject("state") : nullptr,
+           r.where + " state");
+  o.state.batches = s.get<int64_t>("batches");
+  auto toFloats = [](const std::vector<double> &v) {
+    return std::vector<float>(v.begin(), v.end());
+  };
+  o.state.min = toFloats(s.get<std::vector<double>>("min"));
+  o.state.max = toFloats(s.get<std::vector<double>>("max"));
+  if (s.object && s.object->get("histogram")) {
+    o.state.histogram = toFloats(s.get<std::vector<double>>("histogram"));
+    o.state.histMin = static_cast<float>(s.get<double>("hist_min"));
+    o.state.histMax = static_cast<float>(s.get<double>("hist_max"));
+  }
+  for (const std::string &e : {r.error, c.error, s.error})
+    if (!e.empty())
+      return fail(e);
+
+  std::optional<calib::ObserverKind> k = calib::parseObserverKind(kind);
+  std::optional<calib::Dtype> d = calib::parseDtype(dtype);
+  std::optional<calib::QScheme> q = calib::parseQScheme(qscheme);
+  if (!k || !d || !q)
+    return fail(r.where + " ('" + o.name + "'): unknown " +
+                (!k ? "kind '" + kind + "'"
+                    : !d ? "dtype '" + dtype + "'" : "qscheme '" + qscheme + "'"));
+  o.config.kind = *k;
+  o.config.dtype = *d;
+  o.config.qscheme = *q;
+  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+  if (!observer)
+    return fail(r.where + " ('" + o.name + "'): " + observer.error());
+  if (o.state.batches > 0)
+    if (std::optional<std::string> error = observer->setState(o.state))
+      return fail(r.where + " ('" + o.name + "'): " + *error);
+  return o;
+}
+
+Expected<Profile> quantc::readProfile(StringRef path) {
+  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return fail(path + ": cannot read: " + buffer.getError().message());
+  Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  if (!parsed)
+    return fail(path + ": invalid JSON: " + toString(parsed.takeError()));
+  Reader r(parsed->getAsObject(), path.str());
+  if (r.get<std::string>("format") != kFormat || !r.error.empty())
+    return fail(path + ": not a quantc calibration profile");
+  if (int64_t version = r.get<int64_t>("version"); version != kVersion)
+    return fail(path + ": unsupported profile version " + Twine(version));
+  Profile profile;
+  profile.tool = r.get<std::string>("tool");
+  Reader m(r.object->getObject("model"), path.str() + " model");
+  profile.modelHash = m.get<std::string>("hash");
+  profile.function = m.get<std::string>("function");
+  profile.samples = r.get<int64_t>("samples");
+  profile.batchSize = r.get<int64_t>("batch_size");
+  profile.sources = r.get<std::vector<std::string>>("sources");
+  if (!r.error.empty() || !m.error.empty())
+    return fail(r.error.empty() ? m.error : r.error);
+  const json::Array *observers = r.object->getArray("observers");
+  if (!observers)
+    return fail(path + ": missing 'observers'");
+  for (auto [i, value] : llvm::enumerate(*observers)) {
+    Expected<ProfileObserver> o = readObserver(value, i);
+    if (!o)
+      return fail(path + ": " + toString(o.takeError()));
+    profile.observers.push_back(std::move(*o));
+  }
+  return profile;
+}
+
+//===----------------------------------------------------------------------===//
+// Merging
+//===----------------------------------------------------------------------===//
+
+Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
+  if (profiles.empty())
+    return fail("no profiles to merge");
+  // A canonical order (by content) makes the result independent of the order
+  // the profiles were given in, also for merges that are not associative.
+  std::vector<std::pair<std::string, const Profile *>> ordered;
+  for (const Profile &p : profiles)
+    ordered.emplace_back(formatv("{0}", toJSON(p)).str(), &p);
+  llvm::sort(ordered, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+
+  const Profile &first = *ordered.front().second;
+  Profile merged = first;
+  merged.tool = kToolVersion;
+  std::vector<calib::Observer> observers;
+  for (const ProfileObserver &o : first.observers) {
+    calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+    if (!observer)
+      return fail("observer '" + o.name + "': " + observer.error());
+    if (o.state.batches > 0)
+      if (auto error = observer->setState(o.state))
+        return fail("observer '" + o.name + "': " + *error);
+    observers.push_back(std::move(*observer));
+  }
+  for (size_t p = 1; p < ordered.size(); ++p) {
+    const Profile &other = *ordered[p].second;
+    if (other.modelHash != first.modelHash || other.function != first.function)
+      return fail("profiles come from different models (hash " +
+                  first.modelHash.substr(0, 12) + "... vs " +
+                  other.modelHash.substr(0, 12) + "...)");
+    if (other.observers.size() != first.observers.size())
+      return fail("profiles have different observers");
+    if (other.batchSize != first.batchSize)
+      return fail("profiles were calibrated with different batch sizes (" +
+                  Twine(first.batchSize) + " and " + Twine(other.batchSize) +
+                  ")");
+    for (size_t i = 0; i < observers.size(); ++i) {
+      const ProfileObserver &o = other.observers[i];
+      if (o.name != first.observers[i].name ||
+          o.shape != first.observers[i].shape)
+        return fail("profiles have different observers ('" +
+                    first.observers[i].name + "' vs '" + o.name + "')");
+      calib::ErrorOr<calib::Observer> observer =
+          calib::Observer::create(o.config);
+      if (!observer)
+        return fail("observer '" + o.name + "': " + observer.error());
+      if (o.state.batches > 0)
+        if (auto error = observer->setState(o.state))
+          return fail("observer '" + o.name + "': " + *error);
+      if (auto error = observers[i].merge(*observer))
+        return fail("observer '" + o.name + "': " + *error);
+    }
+    merged.samples += other.samples;
+    merged.sources.insert(merged.sources.end(), other.sources.begin(),
+                          other.sources.end());
+  }
+  for (size_t i = 0; i < observers.size(); ++i)
+    merged.observers[i].state = observers[i].state();
+  llvm::sort(merged.sources);
+  return merged;
+}

@@ -1,0 +1,61 @@
+//===- Pipelines.cpp - Named pass pipelines -------------------------------===//
+
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "dialects/Qnt/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+
+/// Upstream passes are composed by name: it keeps the pipeline readable and
+/// identical to what `quant-opt --pass-pipeline=...` runs.
+static constexpr const char *kFloatToLLVM =
+    "func.func(qnt-lower-batch-norm,tosa-to-linalg-named,tosa-to-linalg,"
+    "tosa-to-arith,tosa-to-tensor),"
+    "canonicalize,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions "
+    "hoist-static-allocs},"
+    "buffer-deallocation-pipeline,"
+    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "expand-strided-metadata,convert-to-llvm,reconcile-unrealized-casts";
+
+void quantc::buildFloatToLLVMPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kFloatToLLVM, pm)))
+    llvm::report_fatal_error("quantc-float-to-llvm: invalid pipeline");
+}
+
+void quantc::buildCalibrationPipeline(OpPassManager &pm) {
+  pm.addPass(qnt::createQntInstrumentObservers());
+  buildFloatToLLVMPipeline(pm);
+}
+
+void quantc::stripBufferizationAttrs(Operation *module) {
+  module->walk([](LLVM::LLVMFuncOp fn) {
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      SmallVector<NamedAttribute> kept;
+      for (NamedAttribute attr : fn.getArgAttrDict(i)
+                                     ? fn.getArgAttrDict(i).getValue()
+                                     : ArrayRef<NamedAttribute>())
+        if (!attr.getName().getValue().starts_with("bufferization."))
+          kept.push_back(attr);
+      fn.setArgAttrs(i, kept);
+    }
+  });
+}
+
+void quantc::registerPipelines() {
+  PassPipelineRegistration<>(
+      "quantc-float-to-llvm",
+      "Lower a float TOSA model on tensors to the LLVM dialect",
+      buildFloatToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "quantc-calibration-build",
+      "Instrument observers with runtime calls and lower to the LLVM dialect",
+      buildCalibrationPipeline);
+}

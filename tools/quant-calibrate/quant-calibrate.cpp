@@ -1,0 +1,268 @@
+//===- quant-calibrate.cpp - Calibrate a model by running it compiled -----===//
+//
+//   quant-calibrate model.mlir --data calib.npy -o calibrated.mlir
+//       [--save-profile profile.json]
+//   quant-calibrate model.mlir --profile a.json --profile b.json -o out.mlir
+//   quant-calibrate --merge a.json b.json -o merged.json
+//
+// A thin driver over quantc::Calibrator and the profile functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Calibrate/Calibrator.h"
+#include "quantc/InitAll.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlir;
+
+static cl::OptionCategory category("quant-calibrate options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    dataPaths("data",
+              cl::desc("Calibration samples: a float32 .npy file (samples "
+                       "stacked along the first dimension) or a directory of "
+                       "them; may be repeated"),
+              cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    saveProfile("save-profile",
+                cl::desc("Also write the calibration profile (JSON) here"),
+                cl::value_desc("file"), cl::cat(category));
+static cl::list<std::string>
+    profiles("profile",
+             cl::desc("Start from these profiles (merged); with --data, "
+                      "calibration continues from them"),
+             cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> mergeMode(
+    "merge",
+    cl::desc("Merge the profiles given as positional arguments into -o"),
+    cl::cat(category));
+static cl::list<std::string> mergeInputs(cl::Sink, cl::cat(category));
+static cl::opt<std::string> functionName(
+    "function", cl::desc("Function to calibrate (default: the public one)"),
+    cl::init(""), cl::cat(category));
+static cl::opt<int64_t>
+    batchSize("batch-size",
+              cl::desc("Samples per observer batch (as a DataLoader batch)"),
+              cl::init(32), cl::cat(category));
+static cl::opt<int64_t> maxSamples("max-samples",
+                                   cl::desc("Use at most this many samples"),
+                                   cl::init(0), cl::cat(category));
+static cl::opt<bool> insertObservers(
+    "insert-observers",
+    cl::desc("Insert observers first (qnt-insert-observers with the options "
+             "below) when the model has none"),
+    cl::init(true), cl::cat(category));
+static cl::opt<std::string>
+    activationKind("activation-observer",
+                   cl::desc("Observer kind for activations"),
+                   cl::init("histogram"), cl::cat(category));
+static cl::opt<std::string> weightKind("weight-observer",
+                                       cl::desc("Observer kind for weights"),
+                                       cl::init("per_channel_min_max"),
+                                       cl::cat(category));
+static cl::opt<bool> reduceRange("reduce-range",
+                                 cl::desc("7-bit activations (x86 w/o VNNI)"),
+                                 cl::init(false), cl::cat(category));
+static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
+                           cl::init(false), cl::cat(category));
+
+static int error(const Twine &message) {
+  errs() << "quant-calibrate: error: " << message << "\n";
+  return 1;
+}
+
+static int error(Error e) { return error(toString(std::move(e))); }
+
+/// The .npy files of a --data argument: the file, or a directory's *.npy in
+/// name order.
+static Expected<std::vector<std::string>> expandData(StringRef path) {
+  if (!sys::fs::is_directory(path))
+    return std::vector<std::string>{path.str()};
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (sys::path::extension(it->path()) == ".npy")
+      files.push_back(it->path());
+  if (ec)
+    return createStringError(ec, path + ": " + ec.message());
+  if (files.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": no .npy files in the directory");
+  llvm::sort(files);
+  return files;
+}
+
+static Expected<quantc::Profile> readMerged(ArrayRef<std::string> paths) {
+  std::vector<quantc::Profile> loaded;
+  for (const std::string &path : paths) {
+    Expected<quantc::Profile> p = quantc::readProfile(path);
+    if (!p)
+      return p.takeError();
+    loaded.push_back(std::move(*p));
+  }
+  return quantc::mergeProfiles(loaded);
+}
+
+static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
+  os << formatv("calibrated '{0}' on {1} samples ({2} per batch); model "
+                "{3}\n",
+                profile.function, profile.samples, profile.batchSize,
+                profile.modelHash.substr(0, 12));
+  os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", "observer", "kind",
+                "range [min, max]", "scale / zero point");
+  for (const quantc::ProfileObserver &o : profile.observers) {
+    auto observer = quantc::calib::Observer::create(o.config);
+    if (!observer || observer->setState(o.state))
+      continue;
+    auto range = observer->computeRange();
+    auto qp = observer->computeQParams();
+    if (!range || !qp)
+      continue;
+    std::string r, q;
+    raw_string_ostream rs(r), qs(q);
+    if (range->first.size() == 1) {
+      rs << "[" << format("%.6g", range->first[0]) << ", "
+         << format("%.6g", range->second[0]) << "]";
+      qs << format("%.6g", qp->scale[0]) << " / " << qp->zeroPoint[0];
+    } else {
+      auto [lo, hi] = std::minmax_element(qp->scale.begin(), qp->scale.end());
+      rs << range->first.size() << " channels";
+      qs << format("%.6g", *lo) << " .. " << format("%.6g", *hi) << " / "
+         << qp->zeroPoint[0];
+    }
+    os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", o.name,
+                  quantc::calib::toString(o.config.kind), r, q);
+  }
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  quantc::registerAllPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "quant-calibrate: run a model compiled to native code on calibration "
+      "data, record observer statistics in the IR and in a profile\n");
+
+  if (mergeMode) {
+    std::vector<std::string> inputs(mergeInputs.begin(), mergeInputs.end());
+    if (!inputFile.empty())
+      inputs.insert(inputs.begin(), inputFile);
+    if (inputs.size() < 2)
+      return error("--merge needs at least two profiles");
+    if (outputFile == "-")
+      return error("--merge needs -o <merged.json>");
+    Expected<quantc::Profile> merged = readMerged(inputs);
+    if (!merged)
+      return error(merged.takeError());
+    if (Error e = quantc::writeProfile(outputFile, *merged))
+      return error(std::move(e));
+    if (!quiet)
+      printSummary(outs(), *merged);
+    return 0;
+  }
+  if (!mergeInputs.empty())
+    return error("unexpected argument '" + mergeInputs.front() + "'");
+  if (inputFile.empty())
+    return error("no model given (quant-calibrate model.mlir --data ...)");
+  if (dataPaths.empty() && profiles.empty())
+    return error("nothing to calibrate with: give --data and/or --profile");
+
+  DialectRegistry registry;
+  quantc::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return error("cannot parse '" + inputFile + "'");
+  if (failed(verify(*module)))
+    return error("'" + inputFile + "' does not verify");
+
+  bool hasObservers = false;
+  module->walk([&](qnt::ObserveOp) { hasObservers = true; });
+  if (!hasObservers && insertObservers) {
+    PassManager pm(&context);
+    qnt::QntInsertObserversOptions opts;
+    opts.activationKind = activationKind;
+    opts.weightKind = weightKind;
+    opts.reduceRange = reduceRange;
+    pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(opts));
+    if (failed(pm.run(*module)))
+      return error("cannot insert observers");
+  }
+
+  quantc::CalibrationOptions options;
+  options.batchSize = batchSize;
+  options.maxSamples = maxSamples;
+  options.progress = !quiet;
+  auto calibrator =
+      quantc::Calibrator::create(*module, functionName, options);
+  if (!calibrator)
+    return error(calibrator.takeError());
+  if (!profiles.empty()) {
+    Expected<quantc::Profile> merged = readMerged(profiles);
+    if (!merged)
+      return error(merged.takeError());
+    if (Error e = (*calibrator)->loadProfile(*merged))
+      return error(std::move(e));
+  }
+  for (const std::string &path : dataPaths) {
+    Expected<std::vector<std::string>> files = expandData(path);
+    if (!files)
+      return error(files.takeError());
+    for (const std::string &file : *files) {
+      if ((*calibrator)->done())
+        break;
+      Expected<quantc::NpyArray> samples = quantc::readNpy(file);
+      if (!samples)
+        return error(samples.takeError());
+      if (Error e = (*calibrator)->run(*samples, file))
+        return error(std::move(e));
+    }
+  }
+  if (Error e = (*calibrator)->finish())
+    return error(std::move(e));
+  if (Error e = (*calibrator)->writeStates())
+    return error(std::move(e));
+
+  quantc::Profile profile = (*calibrator)->profile();
+  std::string errorMessage;
+  std::unique_ptr<ToolOutputFile> output =
+      openOutputFile(outputFile, &errorMessage);
+  if (!output)
+    return error(errorMessage);
+  if (!saveProfile.empty())
+    if (Error e = quantc::writeProfile(saveProfile, profile))
+      return error(std::move(e));
+  module->print(output->os());
+  output->keep();
+  if (!quiet)
+    printSummary(outputFile == "-" ? errs() : outs(), profile);
+  return 0;
+}
