@@ -34,8 +34,10 @@ using namespace llvm;
 using namespace mlir;
 
 static cl::OptionCategory category("quant-calibrate options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    positional(cl::Positional,
+               cl::desc("<model.mlir> | --merge <profile.json>..."),
+               cl::cat(category));
 static cl::list<std::string>
     dataPaths("data",
               cl::desc("Calibration samples: a float32 .npy file (samples "
@@ -58,7 +60,6 @@ static cl::opt<bool> mergeMode(
     "merge",
     cl::desc("Merge the profiles given as positional arguments into -o"),
     cl::cat(category));
-static cl::list<std::string> mergeInputs(cl::Sink, cl::cat(category));
 static cl::opt<std::string> functionName(
     "function", cl::desc("Function to calibrate (default: the public one)"),
     cl::init(""), cl::cat(category));
@@ -168,9 +169,7 @@ int main(int argc, char **argv) {
       "data, record observer statistics in the IR and in a profile\n");
 
   if (mergeMode) {
-    std::vector<std::string> inputs(mergeInputs.begin(), mergeInputs.end());
-    if (!inputFile.empty())
-      inputs.insert(inputs.begin(), inputFile);
+    std::vector<std::string> inputs(positional.begin(), positional.end());
     if (inputs.size() < 2)
       return error("--merge needs at least two profiles");
     if (outputFile == "-")
@@ -184,10 +183,11 @@ int main(int argc, char **argv) {
       printSummary(outs(), *merged);
     return 0;
   }
-  if (!mergeInputs.empty())
-    return error("unexpected argument '" + mergeInputs.front() + "'");
-  if (inputFile.empty())
-    return error("no model given (quant-calibrate model.mlir --data ...)");
+  if (positional.size() != 1)
+    return error(positional.empty()
+                     ? "no model given (quant-calibrate model.mlir --data ...)"
+                     : "give one model (or use --merge for profiles)");
+  const std::string &inputFile = positional.front();
   if (dataPaths.empty() && profiles.empty())
     return error("nothing to calibrate with: give --data and/or --profile");
 
