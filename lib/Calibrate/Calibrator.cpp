@@ -10,22 +10,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Calibrate/CompiledModel.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 
@@ -83,18 +79,12 @@ std::string describe(Location loc) {
 
 } // namespace
 
-/// Entry point the compiled model calls for every observer execution.
-extern "C" void quantc_rt_observe(int64_t id,
-                                  ::UnrankedMemRefType<float> *memref) {
-  if (!activeCalibrator)
-    return;
-  int64_t rank = memref->rank;
-  auto *desc = static_cast<StridedMemRefType<float, 1> *>(memref->descriptor);
-  const int64_t *sizes = desc->sizes;
-  const int64_t *strides = sizes + rank;
-  activeCalibrator->record(id, desc->data + desc->offset,
-                           llvm::ArrayRef<int64_t>(sizes, rank),
-                           llvm::ArrayRef<int64_t>(strides, rank));
+/// Forwards observer calls of the compiled model to the active calibrator.
+static void forwardObservation(int64_t id, const float *data,
+                               llvm::ArrayRef<int64_t> sizes,
+                               llvm::ArrayRef<int64_t> strides) {
+  if (activeCalibrator)
+    activeCalibrator->record(id, data, sizes, strides);
 }
 
 struct Calibrator::Impl {
@@ -102,10 +92,8 @@ struct Calibrator::Impl {
   std::string function;
   CalibrationOptions options;
   std::string hash;
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<CompiledModel> model;
   std::vector<Slot> slots;
-  std::vector<int64_t> inputShape;
-  std::vector<std::vector<int64_t>> outputShapes;
   int64_t samples = 0, samplesInBatch = 0;
   std::vector<std::string> sources;
   std::string runtimeError;
@@ -125,56 +113,19 @@ bool Calibrator::done() const {
          impl->samples >= impl->options.maxSamples;
 }
 
-static Expected<func::FuncOp> findFunction(ModuleOp module, StringRef name) {
-  func::FuncOp found;
-  int publicCount = 0;
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (fn.isDeclaration())
-      continue;
-    if (!name.empty() ? fn.getSymName() == name : fn.isPublic()) {
-      found = fn;
-      ++publicCount;
-    }
-  }
-  if (!found)
-    return fail(name.empty() ? "the module has no public function to calibrate"
-                             : "no function '" + name + "' in the module");
-  if (publicCount > 1)
-    return fail("the module has several public functions; choose one with "
-                "--function");
-  return found;
-}
-
 Expected<std::unique_ptr<Calibrator>>
 Calibrator::create(ModuleOp module, StringRef function,
                    const CalibrationOptions &options) {
   if (options.batchSize < 1)
     return fail("batch size must be positive");
-  Expected<func::FuncOp> fn = findFunction(module, function);
+  Expected<Operation *> fn = findModelFunction(module, function);
   if (!fn)
     return fn.takeError();
   auto impl = std::make_unique<Impl>();
   impl->module = module;
-  impl->function = fn->getSymName().str();
+  impl->function = cast<func::FuncOp>(*fn).getSymName().str();
   impl->options = options;
   impl->hash = modelHash(module);
-
-  FunctionType type = fn->getFunctionType();
-  if (type.getNumInputs() != 1)
-    return fail("'" + impl->function + "' has " + llvm::Twine(type.getNumInputs()) +
-                " inputs; quant-calibrate supports single-input models");
-  auto inputType = dyn_cast<RankedTensorType>(type.getInput(0));
-  if (!inputType || !inputType.hasStaticShape() ||
-      !inputType.getElementType().isF32())
-    return fail("the model input must be a statically shaped f32 tensor");
-  impl->inputShape.assign(inputType.getShape().begin(),
-                          inputType.getShape().end());
-  for (Type result : type.getResults()) {
-    auto t = dyn_cast<RankedTensorType>(result);
-    if (!t || !t.hasStaticShape())
-      return fail("model results must be statically shaped tensors");
-    impl->outputShapes.emplace_back(t.getShape().begin(), t.getShape().end());
-  }
 
   // Observers, numbered as qnt-instrument-observers numbers them.
   Error error = Error::success();
@@ -217,40 +168,11 @@ Calibrator::create(ModuleOp module, StringRef function,
                 "(quant-opt --qnt-insert-observers)");
 
   // The calibration build.
-  OwningOpRef<ModuleOp> build = module.clone();
-  MLIRContext *ctx = module.getContext();
-  DialectRegistry registry;
-  registerAllToLLVMIRTranslations(registry);
-  ctx->appendDialectRegistry(registry);
-  PassManager pm(ctx);
-  buildCalibrationPipeline(pm);
-  if (failed(pm.run(*build)))
-    return fail("cannot compile the model for calibration (see the errors "
-                "above)");
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  stripBufferizationAttrs(*build);
-  ExecutionEngineOptions engineOptions;
-  // `transformer` is a function_ref: keep the callable alive here.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(3, 0, nullptr);
-  engineOptions.transformer = optimize;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  std::string runtimeLib = QUANTC_C_RUNNER_UTILS;
-  SmallVector<StringRef> libs{runtimeLib};
-  engineOptions.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(*build, engineOptions);
-  if (!engine)
-    return fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
-  impl->engine = std::move(*engine);
-  impl->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    map[interner("_mlir_ciface_qnt_rt_observe")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&quantc_rt_observe),
-        llvm::JITSymbolFlags::Exported};
-    return map;
-  });
+  auto model = CompiledModel::create(module, impl->function,
+                                     buildCalibrationPipeline);
+  if (!model)
+    return model.takeError();
+  impl->model = std::move(*model);
   return std::unique_ptr<Calibrator>(new Calibrator(std::move(impl)));
 }
 
@@ -263,31 +185,38 @@ void Calibrator::record(int64_t id, const float *data,
   Slot &slot = impl->slots[id];
   if (slot.constant && slot.observer.state().batches > 0)
     return;
-  // Gather into contiguous row-major order (bufferization may hand over a
-  // strided view).
   int64_t count = 1;
-  for (int64_t s : sizes)
-    count *= s;
-  std::vector<float> &dense = impl->scratch;
-  dense.resize(count);
-  std::vector<int64_t> index(sizes.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < sizes.size(); ++d)
-      offset += index[d] * strides[d];
-    dense[i] = data[offset];
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d])
-        break;
-      index[d] = 0;
+  bool contiguous = true;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != count)
+      contiguous = false;
+    count *= sizes[d];
+  }
+  const float *dense = data;
+  if (!contiguous) {
+    // Bufferization may hand over a strided view: gather it row-major.
+    std::vector<float> &gathered = impl->scratch;
+    gathered.resize(count);
+    std::vector<int64_t> index(sizes.size(), 0);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < sizes.size(); ++d)
+        offset += index[d] * strides[d];
+      gathered[i] = data[offset];
+      for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+        if (++index[d] < sizes[d])
+          break;
+        index[d] = 0;
+      }
     }
+    dense = gathered.data();
   }
   if (slot.batched) {
-    slot.pending.insert(slot.pending.end(), dense.begin(), dense.end());
+    slot.pending.insert(slot.pending.end(), dense, dense + count);
     ++slot.pendingSamples;
     return;
   }
-  if (Error e = impl->observe(slot, dense.data(), slot.shape))
+  if (Error e = impl->observe(slot, dense, slot.shape))
     impl->runtimeError = llvm::toString(std::move(e));
 }
 
@@ -317,10 +246,8 @@ Error Calibrator::Impl::flush() {
 
 Error Calibrator::run(const NpyArray &samples, StringRef source) {
   Impl &m = *impl;
-  const std::vector<int64_t> &in = m.inputShape;
-  int64_t sampleSize = 1;
-  for (int64_t d : in)
-    sampleSize *= d;
+  const std::vector<int64_t> &in = m.model->inputShape();
+  int64_t sampleSize = m.model->inputSize();
   // Accept [k * batch, rest...] or, for a batch of 1, [rest...].
   std::vector<int64_t> rest(in.begin() + 1, in.end());
   bool stacked = samples.shape.size() == in.size() && !in.empty() &&
@@ -346,67 +273,36 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
   m.sources.push_back(source.str());
 
   std::vector<std::vector<float>> outputs;
-  for (const auto &shape : m.outputShapes) {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    outputs.emplace_back(n);
-  }
+  std::vector<float *> outputPtrs;
+  for (size_t o = 0; o < m.model->outputShapes().size(); ++o)
+    outputs.emplace_back(m.model->outputSize(o));
+  for (std::vector<float> &o : outputs)
+    outputPtrs.push_back(o.data());
   bool tty = llvm::sys::Process::StandardErrIsDisplayed();
   activeCalibrator = this;
+  CompiledModel::setObserveCallback(forwardObservation);
+  auto stop = [&](Error e) {
+    activeCalibrator = nullptr;
+    CompiledModel::setObserveCallback(nullptr);
+    return e;
+  };
   for (int64_t s = 0; s < count && !done(); ++s) {
-    // Expanded memref arguments: allocated, aligned, offset, sizes, strides.
-    std::vector<int64_t> storage;
-    std::vector<void *> args;
-    std::vector<float *> pointers;
-    pointers.reserve(2 * (1 + outputs.size()));
-    storage.reserve(64);
-    auto addMemref = [&](float *data, const std::vector<int64_t> &shape) {
-      pointers.push_back(data);
-      args.push_back(&pointers.back());
-      pointers.push_back(data);
-      args.push_back(&pointers.back());
-      storage.push_back(0);
-      size_t first = storage.size() - 1;
-      for (int64_t d : shape)
-        storage.push_back(d);
-      int64_t stride = 1;
-      std::vector<int64_t> strides(shape.size());
-      for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-        strides[d] = stride;
-        stride *= shape[d];
-      }
-      for (int64_t st : strides)
-        storage.push_back(st);
-      for (size_t k = first; k < storage.size(); ++k)
-        args.push_back(&storage[k]);
-    };
-    addMemref(const_cast<float *>(samples.data.data()) + s * sampleSize, in);
-    for (size_t o = 0; o < outputs.size(); ++o)
-      addMemref(outputs[o].data(), m.outputShapes[o]);
-    if (llvm::Error e = m.engine->invokePacked(m.function, args)) {
-      activeCalibrator = nullptr;
-      return fail("running the compiled model failed: " +
-                  llvm::toString(std::move(e)));
-    }
-    if (!m.runtimeError.empty()) {
-      activeCalibrator = nullptr;
-      return fail(source + ": " + m.runtimeError);
-    }
+    if (Error e = m.model->run(samples.data.data() + s * sampleSize,
+                               outputPtrs))
+      return stop(std::move(e));
+    if (!m.runtimeError.empty())
+      return stop(fail(source + ": " + m.runtimeError));
     ++m.samples;
     if (++m.samplesInBatch == m.options.batchSize)
-      if (Error e = m.flush()) {
-        activeCalibrator = nullptr;
-        return fail(source + ": " + llvm::toString(std::move(e)));
-      }
+      if (Error e = m.flush())
+        return stop(fail(source + ": " + llvm::toString(std::move(e))));
     if (m.options.progress && (tty ? true : m.samples % 1000 == 0))
       llvm::errs() << (tty ? "\r" : "") << "calibrating: " << m.samples
                    << " samples" << (tty ? "" : "\n");
   }
-  activeCalibrator = nullptr;
   if (m.options.progress && tty)
     llvm::errs() << "\n";
-  return Error::success();
+  return stop(Error::success());
 }
 
 Error Calibrator::finish() {

@@ -17,13 +17,6 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 
-namespace mlir {
-class ExecutionEngine;
-namespace func {
-class FuncOp;
-} // namespace func
-} // namespace mlir
-
 namespace quantc {
 
 /// SHA-256 (hex) of `module` with every observer's calibrated state removed:

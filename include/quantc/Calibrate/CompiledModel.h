@@ -1,0 +1,75 @@
+//===- CompiledModel.h - A model JIT-compiled to native code ----*- C++ -*-===//
+//
+// Lowers one function of a module with a pass pipeline to the LLVM dialect,
+// JIT-compiles it at -O3 with MLIR's ExecutionEngine and runs it on float32
+// buffers. Used by calibration (with observers instrumented) and to run the
+// float model itself (benchmarks, reference outputs).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_CALIBRATE_COMPILEDMODEL_H
+#define QUANTC_CALIBRATE_COMPILEDMODEL_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+class OpPassManager;
+} // namespace mlir
+
+namespace quantc {
+
+/// Entry point of the calibration runtime that instrumented code calls
+/// (`_mlir_ciface_qnt_rt_observe`); set by the Calibrator.
+using ObserveCallback = void (*)(int64_t id, const float *data,
+                                 llvm::ArrayRef<int64_t> sizes,
+                                 llvm::ArrayRef<int64_t> strides);
+
+class CompiledModel {
+public:
+  ~CompiledModel();
+
+  /// Compiles `function` of `module` (which is not modified) with
+  /// `pipeline`. The function must take one statically shaped f32 tensor
+  /// and return statically shaped f32 tensors.
+  static llvm::Expected<std::unique_ptr<CompiledModel>>
+  create(mlir::ModuleOp module, llvm::StringRef function,
+         llvm::function_ref<void(mlir::OpPassManager &)> pipeline);
+
+  /// Shape of the input / of each output.
+  const std::vector<int64_t> &inputShape() const { return input; }
+  const std::vector<std::vector<int64_t>> &outputShapes() const {
+    return outputs;
+  }
+  /// Number of floats in the input / in output `i`.
+  int64_t inputSize() const;
+  int64_t outputSize(size_t i) const;
+
+  /// Runs the model on `inputData` (inputSize() floats), writing each output
+  /// into `outputData[i]` (outputSize(i) floats).
+  llvm::Error run(const float *inputData,
+                  llvm::ArrayRef<float *> outputData) const;
+
+  /// Routes qnt_rt_observe calls of instrumented code to `callback` on the
+  /// calling thread (nullptr: ignore them).
+  static void setObserveCallback(ObserveCallback callback);
+
+private:
+  CompiledModel() = default;
+  std::string name;
+  std::vector<int64_t> input;
+  std::vector<std::vector<int64_t>> outputs;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+
+/// The function named `name`, or the module's only public function.
+llvm::Expected<mlir::Operation *> findModelFunction(mlir::ModuleOp module,
+                                                    llvm::StringRef name);
+
+} // namespace quantc
+
+#endif // QUANTC_CALIBRATE_COMPILEDMODEL_H

@@ -1,0 +1,196 @@
+//===- CompiledModel.cpp - A model JIT-compiled to native code ------------===//
+
+#include "quantc/Calibrate/CompiledModel.h"
+
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using namespace quantc;
+using llvm::Error;
+using llvm::Expected;
+
+static Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+namespace {
+thread_local ObserveCallback activeCallback = nullptr;
+} // namespace
+
+/// The C interface of qnt_rt_observe (see qnt-instrument-observers).
+extern "C" void quantc_rt_observe(int64_t id,
+                                  ::UnrankedMemRefType<float> *memref) {
+  if (!activeCallback)
+    return;
+  int64_t rank = memref->rank;
+  auto *desc = static_cast<StridedMemRefType<float, 1> *>(memref->descriptor);
+  const int64_t *sizes = desc->sizes;
+  activeCallback(id, desc->data + desc->offset,
+                 llvm::ArrayRef<int64_t>(sizes, rank),
+                 llvm::ArrayRef<int64_t>(sizes + rank, rank));
+}
+
+void CompiledModel::setObserveCallback(ObserveCallback callback) {
+  activeCallback = callback;
+}
+
+CompiledModel::~CompiledModel() = default;
+
+static int64_t product(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+int64_t CompiledModel::inputSize() const { return product(input); }
+int64_t CompiledModel::outputSize(size_t i) const {
+  return product(outputs[i]);
+}
+
+Expected<Operation *> quantc::findModelFunction(ModuleOp module,
+                                                StringRef name) {
+  func::FuncOp found;
+  int matches = 0;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isDeclaration())
+      continue;
+    if (!name.empty() ? fn.getSymName() == name : fn.isPublic()) {
+      found = fn;
+      ++matches;
+    }
+  }
+  if (!found)
+    return fail(name.empty() ? "the module has no public function"
+                             : "no function '" + name + "' in the module");
+  if (matches > 1)
+    return fail("the module has several public functions; choose one with "
+                "--function");
+  return found.getOperation();
+}
+
+Expected<std::unique_ptr<CompiledModel>>
+CompiledModel::create(ModuleOp module, StringRef function,
+                      llvm::function_ref<void(OpPassManager &)> pipeline) {
+  Expected<Operation *> op = findModelFunction(module, function);
+  if (!op)
+    return op.takeError();
+  auto fn = cast<func::FuncOp>(*op);
+  std::unique_ptr<CompiledModel> model(new CompiledModel());
+  model->name = fn.getSymName().str();
+
+  FunctionType type = fn.getFunctionType();
+  if (type.getNumInputs() != 1)
+    return fail("'" + model->name + "' has " +
+                llvm::Twine(type.getNumInputs()) +
+                " inputs; only single-input models are supported");
+  auto staticF32 = [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape() &&
+                   ranked.getElementType().isF32()
+               ? ranked
+               : RankedTensorType();
+  };
+  RankedTensorType inputType = staticF32(type.getInput(0));
+  if (!inputType)
+    return fail("the model input must be a statically shaped f32 tensor");
+  model->input.assign(inputType.getShape().begin(),
+                      inputType.getShape().end());
+  for (Type result : type.getResults()) {
+    RankedTensorType t = staticF32(result);
+    if (!t)
+      return fail("model results must be statically shaped f32 tensors");
+    model->outputs.emplace_back(t.getShape().begin(), t.getShape().end());
+  }
+
+  OwningOpRef<ModuleOp> build = module.clone();
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  ctx->appendDialectRegistry(registry);
+  PassManager pm(ctx);
+  pipeline(pm);
+  if (failed(pm.run(*build)))
+    return fail("cannot compile the model (see the errors above)");
+  stripBufferizationAttrs(*build);
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions options;
+  // `transformer` is a function_ref: keep the callable alive here.
+  std::function<Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(3, 0, nullptr);
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // memrefCopy & co. come from MLIR's C runner utilities.
+  std::string runtimeLib = QUANTC_C_RUNNER_UTILS;
+  SmallVector<StringRef> libs{runtimeLib};
+  options.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(*build, options);
+  if (!engine)
+    return fail("JIT compilation failed: " +
+                llvm::toString(engine.takeError()));
+  model->engine = std::move(*engine);
+  model->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    map[interner("_mlir_ciface_qnt_rt_observe")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&quantc_rt_observe),
+        llvm::JITSymbolFlags::Exported};
+    return map;
+  });
+  return model;
+}
+
+Error CompiledModel::run(const float *inputData,
+                         llvm::ArrayRef<float *> outputData) const {
+  if (outputData.size() != outputs.size())
+    return fail("expected " + llvm::Twine(outputs.size()) + " output buffers");
+  // Expanded memref arguments: allocated, aligned, offset, sizes, strides.
+  // Storage is sized up front: `args` points into it.
+  size_t words = 0;
+  words += 1 + 2 * input.size();
+  for (const auto &shape : outputs)
+    words += 1 + 2 * shape.size();
+  std::vector<int64_t> scalars;
+  scalars.reserve(words);
+  std::vector<float *> pointers;
+  pointers.reserve(2 * (1 + outputs.size()));
+  std::vector<void *> args;
+  auto addMemref = [&](float *data, const std::vector<int64_t> &shape) {
+    pointers.push_back(data);
+    args.push_back(&pointers.back());
+    pointers.push_back(data);
+    args.push_back(&pointers.back());
+    scalars.push_back(0);
+    args.push_back(&scalars.back());
+    for (int64_t d : shape) {
+      scalars.push_back(d);
+      args.push_back(&scalars.back());
+    }
+    std::vector<int64_t> strides(shape.size());
+    int64_t stride = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    for (int64_t st : strides) {
+      scalars.push_back(st);
+      args.push_back(&scalars.back());
+    }
+  };
+  addMemref(const_cast<float *>(inputData), input);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    addMemref(outputData[i], outputs[i]);
+  if (Error e = engine->invokePacked(name, args))
+    return fail("running the compiled model failed: " +
+                llvm::toString(std::move(e)));
+  return Error::success();
+}
