@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds quant-opt, and runs it on the
-# bundled example CNN to insert observers where PyTorch's prepare() would.
+# The main job on the bundled example CNN (examples/small-cnn):
+#   1. insert observers where PyTorch's prepare() would,
+#   2. calibrate: run the model, compiled to native code, on 256 images;
+#      the statistics land in the IR and in a JSON profile,
+#   3. fold the calibrated ranges into constant scales / zero points.
+# Installs what is missing and builds first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" quant-opt >/dev/null
-build=${QUANTC_BUILD_DIR:-$root/build}
-model=$root/examples/small-cnn/model.mlir
-echo "== $model: float CNN (TOSA, NHWC) with observers inserted =="
-# Weights are elided in the listing; the IR itself keeps them.
-"$build/bin/quant-opt" "$model" --qnt-insert-observers \
-  --mlir-elide-elementsattrs-if-larger=8
-echo "== observers (name: kind) =="
-"$build/bin/quant-opt" "$model" --qnt-insert-observers |
-  sed -nE 's/.*qnt\.observe .* config <kind = ([a-z_]+).*name = "([^"]+)".*/  \2: \1/p'
+"$root/scripts/build.sh" quant-opt quant-calibrate >/dev/null
+bin=${QUANTC_BUILD_DIR:-$root/build}/bin
+example=$root/examples/small-cnn
+out=${QUANTC_OUT_DIR:-$root/build/quickstart}
+mkdir -p "$out"
+
+echo "== 1. observers (quant-opt --qnt-insert-observers) =="
+"$bin/quant-opt" "$example/model.mlir" --qnt-insert-observers -o "$out/observed.mlir"
+sed -nE 's/.*= qnt\.observe (%[0-9a-z_]+) config (<[^>]*>) \{name = "([^"]+)"\}.*/  \3: \2/p' \
+  "$out/observed.mlir"
+
+echo
+echo "== 2. calibration (quant-calibrate: JIT-compiled model, 256 images) =="
+"$bin/quant-calibrate" "$out/observed.mlir" --data "$example/calibration.npy" \
+  -o "$out/calibrated.mlir" --save-profile "$out/profile.json" | sed 's/^/  /'
+echo "  calibrated IR: $out/calibrated.mlir"
+echo "  profile:       $out/profile.json"
+
+echo
+echo "== 3. folded (quant-opt --qnt-fold-observers): FP32 range -> quantized type =="
+"$bin/quant-opt" "$out/calibrated.mlir" --qnt-fold-observers -o "$out/folded.mlir"
+sed -nE 's/.*qnt\.fake_quant %[0-9a-z_]+ to (!quant\.uniform<[^>]*>) \{name = "([^"]+)", range_max = array<f32: ([^>]*)>, range_min = array<f32: ([^>]*)>\}.*/\2\t[\4] .. [\3]\t\1/p' \
+  "$out/folded.mlir" | awk -F'\t' '{ r = $2; if (length(r) > 40) r = substr(r, 1, 37) "..."; t = $3; if (length(t) > 70) t = substr(t, 1, 67) "..."; printf "  %-13s %-40s -> %s\n", $1, r, t }'
+echo "  folded IR: $out/folded.mlir"
