@@ -70,7 +70,8 @@ std::string describe(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     os << file.getFilename().getValue() << ":" << file.getLine() << ":"
        << file.getColumn();
-  else if (auto fused = dyn_cast<FusedLoc>(loc); fused && !fused.getLocations().empty())
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
     return describe(fused.getLocations().front());
   else if (auto name = dyn_cast<NameLoc>(loc))
     return describe(name.getChildLoc());
@@ -133,8 +134,15 @@ Calibrator::create(ModuleOp module, StringRef function,
   module.walk([&](qnt::ObserveOp op) {
     if (error)
       return;
-    Slot slot{op, "", describe(op.getLoc()), {}, false, false,
-              *calib::Observer::create(calib::ObserverConfig()), {}, 0};
+    Slot slot{op,
+              "",
+              describe(op.getLoc()),
+              {},
+              false,
+              false,
+              *calib::Observer::create(calib::ObserverConfig()),
+              {},
+              0};
     slot.name = op.getName() ? op.getName()->str()
                              : "observer" + std::to_string(impl->slots.size());
     if (!names.insert(slot.name).second) {
@@ -145,8 +153,8 @@ Calibrator::create(ModuleOp module, StringRef function,
     auto shape = op.getInput().getType().getShape();
     slot.shape.assign(shape.begin(), shape.end());
     slot.constant = matchPattern(op.getInput(), m_Constant());
-    slot.batched = !slot.constant && !op.getConfig().isPerChannel() &&
-                   !slot.shape.empty();
+    slot.batched =
+        !slot.constant && !op.getConfig().isPerChannel() && !slot.shape.empty();
     calib::ErrorOr<calib::Observer> observer =
         calib::Observer::create(qnt::toObserverConfig(op.getConfig()));
     if (!observer) {
@@ -168,8 +176,8 @@ Calibrator::create(ModuleOp module, StringRef function,
                 "(quant-opt --qnt-insert-observers)");
 
   // The calibration build.
-  auto model = CompiledModel::create(module, impl->function,
-                                     buildCalibrationPipeline);
+  auto model =
+      CompiledModel::create(module, impl->function, buildCalibrationPipeline);
   if (!model)
     return model.takeError();
   impl->model = std::move(*model);
@@ -250,9 +258,10 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
   int64_t sampleSize = m.model->inputSize();
   // Accept [k * batch, rest...] or, for a batch of 1, [rest...].
   std::vector<int64_t> rest(in.begin() + 1, in.end());
-  bool stacked = samples.shape.size() == in.size() && !in.empty() &&
-                 std::equal(rest.begin(), rest.end(), samples.shape.begin() + 1) &&
-                 samples.shape[0] % in[0] == 0;
+  bool stacked =
+      samples.shape.size() == in.size() && !in.empty() &&
+      std::equal(rest.begin(), rest.end(), samples.shape.begin() + 1) &&
+      samples.shape[0] % in[0] == 0;
   bool single = in.size() > 0 && in[0] == 1 && samples.shape == rest;
   if (!stacked && !single) {
     std::string want, got;
@@ -260,7 +269,8 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
     llvm::interleave(in, w, "x");
     llvm::interleave(samples.shape, g, "x");
     return fail(source + ": shape " + got + " does not match the model input " +
-                want + " (expected N samples stacked along the first "
+                want +
+                " (expected N samples stacked along the first "
                 "dimension)");
   }
   int64_t count = static_cast<int64_t>(samples.data.size()) / sampleSize;
@@ -287,8 +297,8 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
     return e;
   };
   for (int64_t s = 0; s < count && !done(); ++s) {
-    if (Error e = m.model->run(samples.data.data() + s * sampleSize,
-                               outputPtrs))
+    if (Error e =
+            m.model->run(samples.data.data() + s * sampleSize, outputPtrs))
       return stop(std::move(e));
     if (!m.runtimeError.empty())
       return stop(fail(source + ": " + m.runtimeError));
@@ -317,8 +327,8 @@ Error Calibrator::writeStates() {
       return fail("observer '" + slot.name + "' (" + slot.location +
                   ") never ran: no calibration sample reached it");
   for (Slot &slot : impl->slots)
-    slot.op.setStateAttr(qnt::getObserverStateAttr(slot.op.getContext(),
-                                                   slot.observer.state()));
+    slot.op.setStateAttr(
+        qnt::getObserverStateAttr(slot.op.getContext(), slot.observer.state()));
   return Error::success();
 }
 

@@ -94,16 +94,14 @@ CompiledModel::create(ModuleOp module, StringRef function,
                 " inputs; only single-input models are supported");
   auto staticF32 = [](Type t) {
     auto ranked = dyn_cast<RankedTensorType>(t);
-    return ranked && ranked.hasStaticShape() &&
-                   ranked.getElementType().isF32()
+    return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
                ? ranked
                : RankedTensorType();
   };
   RankedTensorType inputType = staticF32(type.getInput(0));
   if (!inputType)
     return fail("the model input must be a statically shaped f32 tensor");
-  model->input.assign(inputType.getShape().begin(),
-                      inputType.getShape().end());
+  model->input.assign(inputType.getShape().begin(), inputType.getShape().end());
   for (Type result : type.getResults()) {
     RankedTensorType t = staticF32(result);
     if (!t)

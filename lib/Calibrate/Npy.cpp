@@ -1,8 +1,9 @@
 //===- Npy.cpp - Reading NumPy .npy files ---------------------------------===//
 //
-// Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
-// magic "\x93NUMPY", major/minor version, header length (u16 for v1, u32 for
-// v2/v3), then a Python dict literal with 'descr', 'fortran_order', 'shape'.
+// Format:
+// https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html magic
+// "\x93NUMPY", major/minor version, header length (u16 for v1, u32 for v2/v3),
+// then a Python dict literal with 'descr', 'fortran_order', 'shape'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,7 @@ using namespace llvm;
 namespace {
 
 Error fail(StringRef path, const Twine &message) {
-  return createStringError(inconvertibleErrorCode(),
-                           path + ": " + message);
+  return createStringError(inconvertibleErrorCode(), path + ": " + message);
 }
 
 /// The value text of `key` in the header dict, up to the next top-level ','.

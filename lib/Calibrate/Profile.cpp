@@ -49,9 +49,8 @@ static json::Value toJSON(const calib::ObserverConfig &c) {
 }
 
 static json::Value toJSON(const calib::ObserverState &s) {
-  json::Object state{{"batches", s.batches},
-                     {"min", toArray(s.min)},
-                     {"max", toArray(s.max)}};
+  json::Object state{
+      {"batches", s.batches}, {"min", toArray(s.min)}, {"max", toArray(s.max)}};
   if (!s.histogram.empty()) {
     state["histogram"] = toArray(s.histogram);
     state["hist_min"] = s.histMin;
@@ -198,8 +197,9 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
   std::optional<calib::QScheme> q = calib::parseQScheme(qscheme);
   if (!k || !d || !q)
     return fail(r.where + " ('" + o.name + "'): unknown " +
-                (!k ? "kind '" + kind + "'"
-                    : !d ? "dtype '" + dtype + "'" : "qscheme '" + qscheme + "'"));
+                (!k   ? "kind '" + kind + "'"
+                 : !d ? "dtype '" + dtype + "'"
+                      : "qscheme '" + qscheme + "'"));
   o.config.kind = *k;
   o.config.dtype = *d;
   o.config.qscheme = *q;
@@ -258,16 +258,16 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   std::vector<std::pair<std::string, const Profile *>> ordered;
   for (const Profile &p : profiles)
     ordered.emplace_back(formatv("{0}", toJSON(p)).str(), &p);
-  llvm::sort(ordered, [](const auto &a, const auto &b) {
-    return a.first < b.first;
-  });
+  llvm::sort(ordered,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
 
   const Profile &first = *ordered.front().second;
   Profile merged = first;
   merged.tool = kToolVersion;
   std::vector<calib::Observer> observers;
   for (const ProfileObserver &o : first.observers) {
-    calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+    calib::ErrorOr<calib::Observer> observer =
+        calib::Observer::create(o.config);
     if (!observer)
       return fail("observer '" + o.name + "': " + observer.error());
     if (o.state.batches > 0)

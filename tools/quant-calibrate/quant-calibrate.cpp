@@ -60,9 +60,10 @@ static cl::opt<bool> mergeMode(
     "merge",
     cl::desc("Merge the profiles given as positional arguments into -o"),
     cl::cat(category));
-static cl::opt<std::string> functionName(
-    "function", cl::desc("Function to calibrate (default: the public one)"),
-    cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Function to calibrate (default: the public one)"),
+                 cl::init(""), cl::cat(category));
 static cl::opt<int64_t>
     batchSize("batch-size",
               cl::desc("Samples per observer batch (as a DataLoader batch)"),
@@ -221,8 +222,7 @@ int main(int argc, char **argv) {
   options.batchSize = batchSize;
   options.maxSamples = maxSamples;
   options.progress = !quiet;
-  auto calibrator =
-      quantc::Calibrator::create(*module, functionName, options);
+  auto calibrator = quantc::Calibrator::create(*module, functionName, options);
   if (!calibrator)
     return error(calibrator.takeError());
   if (!profiles.empty()) {

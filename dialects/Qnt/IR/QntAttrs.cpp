@@ -8,7 +8,6 @@
 #include "dialects/Qnt/IR/QntAttrs.h"
 #include "dialects/Qnt/IR/QntDialect.h"
 
-
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <charconv>
@@ -148,11 +147,10 @@ mlir::qnt::getObserverConfigAttr(MLIRContext *ctx,
       config.eps != defaults.eps ? b.getF32FloatAttr(config.eps) : FloatAttr());
 }
 
-quant::QuantizedType
-mlir::qnt::getQuantizedType(ObserverConfigAttr config,
-                            const calib::QParams &qparams,
-                            const calib::QuantRange &range,
-                            std::optional<int64_t> axis) {
+quant::QuantizedType mlir::qnt::getQuantizedType(ObserverConfigAttr config,
+                                                 const calib::QParams &qparams,
+                                                 const calib::QuantRange &range,
+                                                 std::optional<int64_t> axis) {
   MLIRContext *ctx = config.getContext();
   unsigned flags = config.getDtype() == QuantDtype::qint8
                        ? quant::QuantizationFlags::Signed
@@ -163,14 +161,13 @@ mlir::qnt::getQuantizedType(ObserverConfigAttr config,
     SmallVector<double> scales(qparams.scale.begin(), qparams.scale.end());
     SmallVector<int64_t> zeroPoints(qparams.zeroPoint.begin(),
                                     qparams.zeroPoint.end());
-    return quant::UniformQuantizedPerAxisType::get(
-        flags, storage, expressed, scales, zeroPoints, *axis, range.qmin,
-        range.qmax);
+    return quant::UniformQuantizedPerAxisType::get(flags, storage, expressed,
+                                                   scales, zeroPoints, *axis,
+                                                   range.qmin, range.qmax);
   }
-  return quant::UniformQuantizedType::get(flags, storage, expressed,
-                                          qparams.scale[0],
-                                          qparams.zeroPoint[0], range.qmin,
-                                          range.qmax);
+  return quant::UniformQuantizedType::get(
+      flags, storage, expressed, qparams.scale[0], qparams.zeroPoint[0],
+      range.qmin, range.qmax);
 }
 
 calib::ObserverState mlir::qnt::toObserverState(ObserverStateAttr attr) {
@@ -202,7 +199,6 @@ mlir::qnt::getObserverStateAttr(MLIRContext *ctx,
       hist ? b.getF32FloatAttr(state.histMax) : FloatAttr());
 }
 
-
 bool ObserverConfigAttr::isPerChannel() const {
   return getKind() == ObserverKind::per_channel_min_max ||
          getKind() == ObserverKind::per_channel_moving_average_min_max;
@@ -224,7 +220,7 @@ bool ObserverConfigAttr::hasHistogram() const {
 
 double ObserverConfigAttr::getAveragingConstantOrDefault() const {
   return getAveragingConstant() ? getAveragingConstant().getValueAsDouble()
-                                 : 0.01;
+                                : 0.01;
 }
 int64_t ObserverConfigAttr::getBinsOrDefault() const {
   return getBins().value_or(2048);
@@ -293,10 +289,11 @@ LogicalResult ObserverConfigAttr::verify(
 // ObserverStateAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult ObserverStateAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t batches,
-    DenseF32ArrayAttr min, DenseF32ArrayAttr max, DenseF32ArrayAttr histogram,
-    FloatAttr histMinAttr, FloatAttr histMaxAttr) {
+LogicalResult
+ObserverStateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          int64_t batches, DenseF32ArrayAttr min,
+                          DenseF32ArrayAttr max, DenseF32ArrayAttr histogram,
+                          FloatAttr histMinAttr, FloatAttr histMaxAttr) {
   std::optional<float> histMin, histMax;
   if (histMinAttr)
     histMin = histMinAttr.getValueAsDouble();
@@ -311,11 +308,11 @@ LogicalResult ObserverStateAttr::verify(
   for (int64_t i = 0, e = min.size(); i < e; ++i) {
     float lo = min[i], hi = max[i];
     if (!std::isfinite(lo) || !std::isfinite(hi))
-      return emitError() << "min/max must be finite, got [" << lo << ", "
-                         << hi << "] at channel " << i;
+      return emitError() << "min/max must be finite, got [" << lo << ", " << hi
+                         << "] at channel " << i;
     if (lo > hi)
-      return emitError() << "min must not exceed max, got [" << lo << ", "
-                         << hi << "] at channel " << i;
+      return emitError() << "min must not exceed max, got [" << lo << ", " << hi
+                         << "] at channel " << i;
   }
   if (bool(histogram) != (histMin.has_value() && histMax.has_value()) ||
       histMin.has_value() != histMax.has_value())
@@ -329,12 +326,11 @@ LogicalResult ObserverStateAttr::verify(
     // the rest per kind.
     for (float count : histogram.asArrayRef())
       if (!std::isfinite(count))
-        return emitError() << "histogram counts must be finite, got "
-                           << count;
+        return emitError() << "histogram counts must be finite, got " << count;
     if (!std::isfinite(*histMin) || !std::isfinite(*histMax) ||
         *histMin > *histMax)
-      return emitError() << "histogram range [" << *histMin << ", "
-                         << *histMax << "] is not a finite, ordered range";
+      return emitError() << "histogram range [" << *histMin << ", " << *histMax
+                         << "] is not a finite, ordered range";
   }
   return success();
 }

@@ -7,9 +7,9 @@
 #ifndef QNT_IR_QNTATTRS_H
 #define QNT_IR_QNTATTRS_H
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include <optional>
 
@@ -35,13 +35,15 @@ namespace mlir::qnt {
 quantc::calib::ObserverConfig toObserverConfig(ObserverConfigAttr attr);
 /// The attribute for `config`; options equal to their defaults, and options
 /// that do not apply to the kind, are left out.
-ObserverConfigAttr getObserverConfigAttr(MLIRContext *ctx,
-                                         const quantc::calib::ObserverConfig &config);
+ObserverConfigAttr
+getObserverConfigAttr(MLIRContext *ctx,
+                      const quantc::calib::ObserverConfig &config);
 /// The observer-library state an attribute holds.
 quantc::calib::ObserverState toObserverState(ObserverStateAttr attr);
 /// The attribute for a state that has seen at least one batch.
-ObserverStateAttr getObserverStateAttr(MLIRContext *ctx,
-                                       const quantc::calib::ObserverState &state);
+ObserverStateAttr
+getObserverStateAttr(MLIRContext *ctx,
+                     const quantc::calib::ObserverState &state);
 /// The !quant.uniform element type for quantization parameters computed by
 /// an observer with `config`: u8/i8 storage limited to `range`, f32
 /// expressed type, per axis along `axis` when given.

@@ -57,8 +57,7 @@ LogicalResult ObserveOp::verify() {
   StringRef kindName = stringifyObserverKind(config.getKind());
   if (!ShapedType::isDynamic(channels) && state.getMin().size() != channels)
     return emitOpError() << "state has " << state.getMin().size()
-                         << " min/max values but the observer has "
-                         << channels
+                         << " min/max values but the observer has " << channels
                          << (config.isPerChannel() ? " channels along ch_axis"
                                                    : " (one per tensor)");
   if (config.hasHistogram() && !state.getHistogram())
@@ -199,9 +198,9 @@ static LogicalResult verifyPerChannelOperand(Operation *op, Value value,
              << "got dimension " << perAxis.getQuantizedDimension();
   getScalesAndZeroPoints(type, scales, zps);
   if (scales.size() != 1 && (int64_t)scales.size() != channels)
-    return op->emitOpError() << what << " has " << scales.size()
-                             << " scales but " << channels
-                             << " output channels";
+    return op->emitOpError()
+           << what << " has " << scales.size() << " scales but " << channels
+           << " output channels";
   if (llvm::any_of(zps, [](int64_t zp) { return zp != 0; }))
     return op->emitOpError() << what << " zero points must be 0";
   return success();
@@ -294,8 +293,8 @@ LogicalResult Conv2DOp::verify() {
                                        biasScales, biasZps)))
       return failure();
     for (int64_t o = 0; o < outChannels; ++o) {
-      double want = inType.getScale() *
-                    filterScales[filterScales.size() == 1 ? 0 : o];
+      double want =
+          inType.getScale() * filterScales[filterScales.size() == 1 ? 0 : o];
       double got = biasScales[biasScales.size() == 1 ? 0 : o];
       // Scales are products of f32 values: allow a few f32 roundings.
       if (std::abs(got - want) > 1e-6 * std::abs(want))

@@ -47,7 +47,8 @@ FailureOr<calib::Observer> loadObserver(ObserveOp op) {
            failure();
   SmallVector<float> values(constant.getValues<float>());
   std::vector<int64_t> shape(op.getInput().getType().getShape());
-  if (std::optional<std::string> error = observer->observe(values.data(), shape))
+  if (std::optional<std::string> error =
+          observer->observe(values.data(), shape))
     return op.emitOpError() << "cannot observe constant: " << *error, failure();
   return std::move(*observer);
 }
@@ -74,8 +75,8 @@ struct QntFoldObserversPass
       return op.emitOpError() << qparams.error();
 
     std::optional<int64_t> axis = op.getNormalizedChannelAxis();
-    quant::QuantizedType qtype = getQuantizedType(
-        op.getConfig(), *qparams, observer->quantRange(), axis);
+    quant::QuantizedType qtype = getQuantizedType(op.getConfig(), *qparams,
+                                                  observer->quantRange(), axis);
     OpBuilder builder(op);
     auto fakeQuant = FakeQuantOp::create(
         builder, op.getLoc(), op.getInput(), TypeAttr::get(qtype),

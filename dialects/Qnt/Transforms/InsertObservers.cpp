@@ -103,9 +103,9 @@ QntInsertObserversPass::makeConfig(StringRef kindName, StringRef dtypeName,
   if (!kind || !dtype || !qscheme) {
     emitError(UnknownLoc::get(ctx))
         << "qnt-insert-observers: unknown "
-        << (!kind ? "observer kind '" + kindName.str() + "'"
-                  : !dtype ? "dtype '" + dtypeName.str() + "'"
-                           : "qscheme '" + qschemeName.str() + "'");
+        << (!kind    ? "observer kind '" + kindName.str() + "'"
+            : !dtype ? "dtype '" + dtypeName.str() + "'"
+                     : "qscheme '" + qschemeName.str() + "'");
     return failure();
   }
   auto emit = [&] { return emitError(UnknownLoc::get(ctx)); };
@@ -143,9 +143,9 @@ void QntInsertObserversPass::observe(Value value, ObserverConfigAttr config,
     return;
   OpBuilder builder(&getContext());
   builder.setInsertionPointAfterValue(value);
-  auto observer = ObserveOp::create(builder, value.getLoc(), value, config,
-                                    /*state=*/nullptr,
-                                    builder.getStringAttr(uniqueName(baseName)));
+  auto observer = ObserveOp::create(
+      builder, value.getLoc(), value, config,
+      /*state=*/nullptr, builder.getStringAttr(uniqueName(baseName)));
   value.replaceAllUsesExcept(observer.getOutput(), observer);
 }
 
@@ -176,16 +176,17 @@ void QntInsertObserversPass::runOnOperation() {
   llvm::StringMap<int> counters;
   for (Operation *op : ops) {
     StringRef opName = op->getName().stripDialect();
-    std::string name = nameOf(op->getLoc())
-                           .value_or((opName + "_" + Twine(counters[opName]++))
-                                         .str());
+    std::string name =
+        nameOf(op->getLoc())
+            .value_or((opName + "_" + Twine(counters[opName]++)).str());
     if (std::optional<int64_t> axis = weightChannelAxis(op)) {
       FailureOr<ObserverConfigAttr> weight = makeConfig(
           weightKind, weightDtype, weightQScheme, /*reduce=*/false, axis);
       if (failed(weight))
         return signalPassFailure();
       Value w = op->getOperand(1);
-      if (w.getDefiningOp() && w.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+      if (w.getDefiningOp() &&
+          w.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
         observe(w, *weight, name + ".weight");
     }
     if (producesNewQuantizedValue(op) && !fusesIntoUser(op->getResult(0)))

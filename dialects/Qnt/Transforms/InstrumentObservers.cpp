@@ -46,19 +46,20 @@ struct QntInstrumentObserversPass
     if (Operation *existing = symbols.lookup(kRuntimeFn)) {
       auto fn = dyn_cast<func::FuncOp>(existing);
       if (!fn || fn.getFunctionType() != fnType) {
-        existing->emitError() << "'" << kRuntimeFn
-                              << "' is reserved for the calibration runtime";
+        existing->emitError()
+            << "'" << kRuntimeFn << "' is reserved for the calibration runtime";
         return signalPassFailure();
       }
     } else {
       OpBuilder builder(ctx);
       builder.setInsertionPointToEnd(module.getBody());
-      auto fn = func::FuncOp::create(builder, module.getLoc(), kRuntimeFn,
-                                     fnType);
+      auto fn =
+          func::FuncOp::create(builder, module.getLoc(), kRuntimeFn, fnType);
       fn.setPrivate();
       fn->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
       // The runtime only reads the tensor: no copy before the call.
-      fn.setArgAttr(1, bufferization::BufferizationDialect::kBufferAccessAttrName,
+      fn.setArgAttr(1,
+                    bufferization::BufferizationDialect::kBufferAccessAttrName,
                     builder.getStringAttr("read"));
     }
 
@@ -67,7 +68,8 @@ struct QntInstrumentObserversPass
       Location loc = op.getLoc();
       Value idValue = arith::ConstantOp::create(
           builder, loc, builder.getI64IntegerAttr(static_cast<int64_t>(id)));
-      Value erased = tensor::CastOp::create(builder, loc, unranked, op.getInput());
+      Value erased =
+          tensor::CastOp::create(builder, loc, unranked, op.getInput());
       func::CallOp::create(builder, loc, kRuntimeFn, TypeRange{},
                            ValueRange{idValue, erased});
       op.replaceAllUsesWith(op.getInput());

@@ -42,15 +42,16 @@ struct LowerBatchNormPattern : public OpRewritePattern<BatchNormOp> {
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap channel =
         AffineMap::get(rank, 0, {rewriter.getAffineDimExpr(axis)}, ctx);
-    SmallVector<AffineMap> maps{identity, channel, channel, channel, channel,
-                                identity};
+    SmallVector<AffineMap> maps{identity, channel, channel,
+                                channel,  channel, identity};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, op.getInput());
     Value init =
         tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-    Value epsilon = arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
+    Value epsilon =
+        arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
 
     auto generic = linalg::GenericOp::create(
         rewriter, loc, type,
@@ -65,9 +66,8 @@ struct LowerBatchNormPattern : public OpRewritePattern<BatchNormOp> {
           Value scale = arith::MulFOp::create(b, l, args[1], denom);
           Value centered = arith::SubFOp::create(b, l, args[0], args[3]);
           Value scaled = arith::MulFOp::create(b, l, centered, scale);
-          linalg::YieldOp::create(b, l,
-                                  ValueRange{arith::AddFOp::create(
-                                      b, l, scaled, args[2])});
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::AddFOp::create(b, l, scaled, args[2])});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
