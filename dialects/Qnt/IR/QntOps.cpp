@@ -206,17 +206,100 @@ static LogicalResult verifyPerChannelOperand(Operation *op, Value value,
   return success();
 }
 
+/// Checks the fused-activation attributes shared by conv2d and linear.
+static LogicalResult verifyActivation(Operation *op, Activation activation,
+                                      std::optional<APFloat> lo,
+                                      std::optional<APFloat> hi) {
+  if (activation == Activation::clamp) {
+    if (!lo || !hi)
+      return op->emitOpError() << "activation 'clamp' requires clamp_min and "
+                                  "clamp_max";
+    if (lo->convertToFloat() > hi->convertToFloat())
+      return op->emitOpError() << "clamp_min must not exceed clamp_max";
+  } else if (lo || hi) {
+    return op->emitOpError() << "clamp_min/clamp_max apply only to "
+                                "activation 'clamp'";
+  }
+  return success();
+}
+
+/// Checks a per-channel bias and its scales `input_scale * weight_scale[o]`.
+static LogicalResult verifyQuantizedBias(Operation *op, Value bias,
+                                         int64_t channels, double inputScale,
+                                         ArrayRef<double> weightScales) {
+  int64_t biasSize = cast<ShapedType>(bias.getType()).getDimSize(0);
+  if (biasSize != channels)
+    return op->emitOpError() << "bias has " << biasSize
+                             << " elements but the filter has " << channels
+                             << " output channels";
+  SmallVector<double> scales;
+  SmallVector<int64_t> zps;
+  if (failed(verifyPerChannelOperand(op, bias, "bias", 32, channels, scales,
+                                     zps)))
+    return failure();
+  for (int64_t o = 0; o < channels; ++o) {
+    double want =
+        inputScale * weightScales[weightScales.size() == 1 ? 0 : o];
+    double got = scales[scales.size() == 1 ? 0 : o];
+    // Scales are products of f32 values: allow a few f32 roundings.
+    if (std::abs(got - want) > 1e-6 * std::abs(want))
+      return op->emitOpError()
+             << "bias scale " << got << " at output channel " << o
+             << " does not equal input scale * filter scale = " << want;
+  }
+  return success();
+}
+
+/// Checks an optional per-output-channel requantization multiplier.
+static LogicalResult verifyMultiplier(Operation *op,
+                                      std::optional<ArrayRef<float>> m,
+                                      int64_t channels, bool quantized) {
+  if (!m)
+    return success();
+  if (!quantized)
+    return op->emitOpError() << "multiplier applies only to the quantized "
+                                "form";
+  if ((int64_t)m->size() != channels)
+    return op->emitOpError() << "multiplier has " << m->size()
+                             << " values but there are " << channels
+                             << " output channels";
+  for (float v : *m)
+    if (!(v > 0.0f && std::isfinite(v)))
+      return op->emitOpError() << "multiplier values must be positive and "
+                                  "finite, got "
+                               << v;
+  return success();
+}
+
+bool Conv2DOp::isQuantized() {
+  return !getInput().getType().getElementType().isF32();
+}
+
 LogicalResult Conv2DOp::verify() {
-  UniformQuantizedType inType = getActivationType(getInput());
-  if (!inType)
-    return emitOpError() << "input element type must be a per-tensor "
-                            "!quant.uniform type with 8-bit storage and f32 "
-                            "expressed type";
-  UniformQuantizedType outType = getActivationType(getOutput());
-  if (!outType)
-    return emitOpError() << "result element type must be a per-tensor "
-                            "!quant.uniform type with 8-bit storage and f32 "
-                            "expressed type";
+  bool quantized = isQuantized();
+  auto isF32 = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType().isF32();
+  };
+  UniformQuantizedType inType, outType;
+  if (!quantized) {
+    for (Value v : getOperands())
+      if (!isF32(v))
+        return emitOpError() << "float form: every operand must be f32 (the "
+                                "input is f32)";
+    if (!isF32(getOutput()))
+      return emitOpError() << "float form: the result must be f32";
+  } else {
+    inType = getActivationType(getInput());
+    if (!inType)
+      return emitOpError() << "input element type must be a per-tensor "
+                              "!quant.uniform type with 8-bit storage and f32 "
+                              "expressed type";
+    outType = getActivationType(getOutput());
+    if (!outType)
+      return emitOpError() << "result element type must be a per-tensor "
+                              "!quant.uniform type with 8-bit storage and f32 "
+                              "expressed type";
+  }
 
   ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
                     pad = getPad();
@@ -239,10 +322,11 @@ LogicalResult Conv2DOp::verify() {
   if (ShapedType::isDynamicShape(filterShape))
     return emitOpError() << "filter shape must be static";
 
-  SmallVector<double> filterScales, biasScales;
-  SmallVector<int64_t> filterZps, biasZps;
-  if (failed(verifyPerChannelOperand(*this, getFilter(), "filter", 8,
-                                     outChannels, filterScales, filterZps)))
+  SmallVector<double> filterScales;
+  SmallVector<int64_t> filterZps;
+  if (quantized && failed(verifyPerChannelOperand(*this, getFilter(),
+                                                  "filter", 8, outChannels,
+                                                  filterScales, filterZps)))
     return failure();
 
   if (!ShapedType::isDynamic(inShape[3]) &&
@@ -284,36 +368,181 @@ LogicalResult Conv2DOp::verify() {
     }
 
   if (Value bias = getBias()) {
-    int64_t biasSize = getBias().getType().getDimSize(0);
-    if (biasSize != outChannels)
-      return emitOpError() << "bias has " << biasSize
-                           << " elements but the filter has " << outChannels
-                           << " output channels";
-    if (failed(verifyPerChannelOperand(*this, bias, "bias", 32, outChannels,
-                                       biasScales, biasZps)))
+    if (!quantized) {
+      int64_t biasSize = getBias().getType().getDimSize(0);
+      if (biasSize != outChannels)
+        return emitOpError() << "bias has " << biasSize
+                             << " elements but the filter has "
+                             << outChannels << " output channels";
+    } else if (failed(verifyQuantizedBias(*this, bias, outChannels,
+                                          inType.getScale(), filterScales))) {
       return failure();
-    for (int64_t o = 0; o < outChannels; ++o) {
-      double want =
-          inType.getScale() * filterScales[filterScales.size() == 1 ? 0 : o];
-      double got = biasScales[biasScales.size() == 1 ? 0 : o];
-      // Scales are products of f32 values: allow a few f32 roundings.
-      if (std::abs(got - want) > 1e-6 * std::abs(want))
-        return emitOpError()
-               << "bias scale " << got << " at output channel " << o
-               << " does not equal input scale * filter scale = " << want;
     }
   }
-
-  std::optional<APFloat> lo = getClampMin(), hi = getClampMax();
-  if (getActivation() == Activation::clamp) {
-    if (!lo || !hi)
-      return emitOpError() << "activation 'clamp' requires clamp_min and "
-                              "clamp_max";
-    if (lo->convertToFloat() > hi->convertToFloat())
-      return emitOpError() << "clamp_min must not exceed clamp_max";
-  } else if (lo || hi) {
-    return emitOpError() << "clamp_min/clamp_max apply only to activation "
-                            "'clamp'";
+  if (Value residual = getResidual()) {
+    if (cast<ShapedType>(residual.getType()).getShape() != outShape)
+      return emitOpError() << "residual must have the result's shape";
+    if (quantized && !getActivationType(residual))
+      return emitOpError() << "residual element type must be a per-tensor "
+                              "!quant.uniform type with 8-bit storage and f32 "
+                              "expressed type";
   }
+  if (failed(verifyMultiplier(*this, getMultiplier(), outChannels, quantized)))
+    return failure();
+  return verifyActivation(*this, getActivation(), getClampMin(),
+                          getClampMax());
+}
+
+//===----------------------------------------------------------------------===//
+// LinearOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinearOp::verify() {
+  UniformQuantizedType inType = getActivationType(getInput());
+  if (!inType)
+    return emitOpError() << "input element type must be a per-tensor "
+                            "!quant.uniform type with 8-bit storage and f32 "
+                            "expressed type";
+  if (!getActivationType(getOutput()))
+    return emitOpError() << "result element type must be a per-tensor "
+                            "!quant.uniform type with 8-bit storage and f32 "
+                            "expressed type";
+  auto inShape = getInput().getType().getShape();
+  auto wShape = getWeight().getType().getShape();
+  auto outShape = getOutput().getType().getShape();
+  if (inShape.empty() || inShape.size() != outShape.size())
+    return emitOpError() << "input and result must have the same rank >= 1";
+  if (inShape.back() != wShape[1])
+    return emitOpError() << "input has " << inShape.back()
+                         << " features but the weight expects " << wShape[1];
+  if (outShape.back() != wShape[0] ||
+      inShape.drop_back() != outShape.drop_back())
+    return emitOpError() << "result shape must be the input's with the last "
+                            "dimension "
+                         << wShape[0];
+  SmallVector<double> scales;
+  SmallVector<int64_t> zps;
+  if (failed(verifyPerChannelOperand(*this, getWeight(), "weight", 8,
+                                     wShape[0], scales, zps)))
+    return failure();
+  if (Value bias = getBias())
+    if (failed(verifyQuantizedBias(*this, bias, wShape[0], inType.getScale(),
+                                   scales)))
+      return failure();
+  if (failed(verifyMultiplier(*this, getMultiplier(), wShape[0], true)))
+    return failure();
+  return verifyActivation(*this, getActivation(), getClampMin(),
+                          getClampMax());
+}
+
+//===----------------------------------------------------------------------===//
+// AddOp, pooling, concat, requantize
+//===----------------------------------------------------------------------===//
+
+/// Every value must have a per-tensor 8-bit f32 quantized element type.
+static LogicalResult verifyActivations(Operation *op) {
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (!getActivationType(v))
+      return op->emitOpError() << "operands and result must have per-tensor "
+                                  "!quant.uniform types with 8-bit storage "
+                                  "and f32 expressed type";
+  return success();
+}
+
+LogicalResult AddOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getLhs().getType().getShape() != getRhs().getType().getShape() ||
+      getLhs().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError() << "operands and result must have the same shape";
+  if (getActivation() != Activation::none &&
+      getActivation() != Activation::relu)
+    return emitOpError() << "supports activation none or relu";
+  return success();
+}
+
+/// Checks kernel / strides / pad and the NHWC result shape of a pooling op.
+static LogicalResult verifyPool(Operation *op, ShapedType in, ShapedType out,
+                                ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> pad) {
+  auto positive = [](int64_t v) { return v > 0; };
+  if (kernel.size() != 2 || !llvm::all_of(kernel, positive))
+    return op->emitOpError() << "kernel must be 2 positive values";
+  if (strides.size() != 2 || !llvm::all_of(strides, positive))
+    return op->emitOpError() << "strides must be 2 positive values";
+  if (pad.size() != 4 || llvm::any_of(pad, [](int64_t v) { return v < 0; }))
+    return op->emitOpError()
+           << "pad must be 4 non-negative values [top, bottom, left, right]";
+  if (pad[0] >= kernel[0] || pad[1] >= kernel[0] || pad[2] >= kernel[1] ||
+      pad[3] >= kernel[1])
+    return op->emitOpError() << "padding must be smaller than the kernel";
+  for (int i = 0; i < 2; ++i) {
+    int64_t padded = in.getDimSize(1 + i) + pad[2 * i] + pad[2 * i + 1];
+    if (padded < kernel[i])
+      return op->emitOpError() << "kernel is larger than the padded input";
+    int64_t expected = (padded - kernel[i]) / strides[i] + 1;
+    if (out.getDimSize(1 + i) != expected)
+      return op->emitOpError()
+             << "result " << (i == 0 ? "height" : "width") << " is "
+             << out.getDimSize(1 + i) << ", expected " << expected;
+  }
+  if (in.getDimSize(0) != out.getDimSize(0) ||
+      in.getDimSize(3) != out.getDimSize(3))
+    return op->emitOpError() << "batch and channels of input and result must "
+                                "agree";
+  return success();
+}
+
+LogicalResult MaxPool2DOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getInput().getType().getElementType() !=
+      getOutput().getType().getElementType())
+    return emitOpError() << "result must have the input's quantized type";
+  return verifyPool(*this, getInput().getType(), getOutput().getType(),
+                    getKernel(), getStrides(), getPad());
+}
+
+LogicalResult AvgPool2DOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  return verifyPool(*this, getInput().getType(), getOutput().getType(),
+                    getKernel(), getStrides(), getPad());
+}
+
+LogicalResult ConcatOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input";
+  auto outType = cast<ShapedType>(getOutput().getType());
+  int64_t rank = outType.getRank();
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis
+                         << " is out of range for rank " << rank;
+  int64_t total = 0;
+  for (Value in : getInputs()) {
+    auto t = cast<ShapedType>(in.getType());
+    if (t.getRank() != rank)
+      return emitOpError() << "inputs must have the result's rank";
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && t.getDimSize(d) != outType.getDimSize(d))
+        return emitOpError() << "inputs must match the result outside the "
+                                "concatenation axis";
+    total += t.getDimSize(axis);
+  }
+  if (total != outType.getDimSize(axis))
+    return emitOpError() << "result has " << outType.getDimSize(axis)
+                         << " elements along the axis, the inputs " << total;
+  return success();
+}
+
+LogicalResult RequantizeOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getInput().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError() << "input and result must have the same shape";
   return success();
 }

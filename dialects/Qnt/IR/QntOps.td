@@ -146,30 +146,37 @@ def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
 // qnt.conv2d
 //===----------------------------------------------------------------------===//
 
-def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure]> {
-  let summary = "Quantized 2-D convolution (qconv), NHWC";
+def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments]> {
+  let summary = "2-D convolution with bias, residual add and activation (NHWC)";
   let description = [{
-    An int8 convolution: `input` is NHWC with a per-tensor 8-bit
-    `!quant.uniform` element type (u8 or i8), `filter` is OHWI (I = C/groups)
-    with an i8 element type quantized per tensor or per output channel
-    (quantized dimension 0) with zero points 0, `bias` (optional) has one
-    i32 element per output channel quantized with scale
-    `input_scale * filter_scale[o]` and zero point 0. The result is NHWC with
-    a per-tensor 8-bit quantized type.
+    A convolution layer as one op: `input` is NHWC, `filter` OHWI
+    (I = C / `groups`), `bias` one value per output channel, `residual` (a
+    tensor of the result's shape) is added before the fused `activation`
+    (`relu`: x >= 0, `relu6`: 0 <= x <= 6, `clamp`: `clamp_min` <= x <=
+    `clamp_max`, bounds in the real domain). `pad` is [top, bottom, left,
+    right]; `groups` = C with one filter input channel is a depthwise
+    convolution.
 
-    Accumulation is exact in int32; the result is requantized from scale
-    `input_scale * filter_scale[o]` to the result scale, offset by the result
-    zero point, and clamped by the fused activation (`relu`: x >= 0,
-    `relu6`: 0 <= x <= 6, `clamp`: `clamp_min` <= x <= `clamp_max`, bounds in
-    the real domain) and the result's quantized range.
+    The op has two forms:
 
-    `pad` is [top, bottom, left, right]; padding reads the input zero point
-    (real 0). `groups` splits channels; `groups` = C with one filter input
-    channel is a depthwise convolution.
+    * **float** (all operands and the result f32): the fused layer that
+      `qnt-fuse` builds from TOSA convolutions, batch norms, adds and clamps,
+      so that observers see fused activations, as after PyTorch's
+      `fuse_modules`;
+    * **quantized** ("qconv", built by `qnt-quantize`): `input`, `residual`
+      and the result have per-tensor 8-bit `!quant.uniform` types (u8 or i8),
+      `filter` is i8 quantized per tensor or per output channel (quantized
+      dimension 0) with zero points 0, `bias` is i32 with scale
+      `input_scale * filter_scale[o]` and zero point 0. Accumulation is exact
+      in int32; `multiplier[o]` (set by `qnt-quantize`) is the float32
+      requantization factor `input_scale * filter_scale[o] / result_scale`
+      of the int8 reference (`quantc::ref`), which defines the exact
+      arithmetic: `q = clamp(round_half_even(float(acc) * multiplier[o]) +
+      zero_point, lo, hi)`.
 
-    Example:
+    Example (quantized):
     ```mlir
-    %y = qnt.conv2d %x, %w, %b {pad = array<i64: 1, 1, 1, 1>, activation = relu}
+    %y = qnt.conv2d %x, %w bias(%b) {pad = array<i64: 1, 1, 1, 1>, activation = #qnt<activation relu>}
       : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>,
          tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>,
          tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>)
@@ -177,21 +184,147 @@ def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure]> {
     ```
   }];
   let arguments = (ins
-    TensorRankOf<[quant_QuantizedType], [4]>:$input,
-    TensorRankOf<[quant_QuantizedType], [4]>:$filter,
-    Optional<TensorRankOf<[quant_QuantizedType], [1]>>:$bias,
+    TensorRankOf<[F32, quant_QuantizedType], [4]>:$input,
+    TensorRankOf<[F32, quant_QuantizedType], [4]>:$filter,
+    Optional<TensorRankOf<[F32, quant_QuantizedType], [1]>>:$bias,
+    Optional<TensorRankOf<[F32, quant_QuantizedType], [4]>>:$residual,
     DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
     DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pad,
     DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
     DefaultValuedAttr<I64Attr, "1">:$groups,
     DefaultValuedAttr<Qnt_ActivationAttr, "::mlir::qnt::Activation::none">:$activation,
     OptionalAttr<F32Attr>:$clamp_min,
-    OptionalAttr<F32Attr>:$clamp_max
+    OptionalAttr<F32Attr>:$clamp_max,
+    OptionalAttr<DenseF32ArrayAttr>:$multiplier
+  );
+  let results = (outs TensorRankOf<[F32, quant_QuantizedType], [4]>:$output);
+  let assemblyFormat = [{
+    $input `,` $filter (`bias` `(` $bias^ `)`)? (`residual` `(` $residual^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for the quantized form (quantized element types).
+    bool isQuantized();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Other quantized ops
+//===----------------------------------------------------------------------===//
+
+def Qnt_QTensor : TensorOf<[quant_QuantizedType]>;
+
+def Qnt_LinearOp : Qnt_Op<"linear", [Pure]> {
+  let summary = "Quantized fully connected layer";
+  let description = [{
+    `output[..., n] = activation(sum_k input[..., k] * weight[n, k] + bias[n])`
+    on quantized tensors: `input` has a per-tensor 8-bit type, `weight`
+    ([N, K]) i8 per tensor or per output feature (quantized dimension 0)
+    with zero points 0, `bias` i32 with scale `input_scale * weight_scale[n]`.
+    Requantization as in `qnt.conv2d` (`multiplier[n]`).
+  }];
+  let arguments = (ins
+    Qnt_QTensor:$input,
+    TensorRankOf<[quant_QuantizedType], [2]>:$weight,
+    Optional<TensorRankOf<[quant_QuantizedType], [1]>>:$bias,
+    DefaultValuedAttr<Qnt_ActivationAttr, "::mlir::qnt::Activation::none">:$activation,
+    OptionalAttr<F32Attr>:$clamp_min,
+    OptionalAttr<F32Attr>:$clamp_max,
+    OptionalAttr<DenseF32ArrayAttr>:$multiplier
+  );
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` `(` $bias^ `)`)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_AddOp : Qnt_Op<"add", [Pure]> {
+  let summary = "Quantized element-wise addition";
+  let description = [{
+    Adds two quantized tensors of the same shape in the real domain and
+    requantizes to the result's parameters, optionally followed by `relu`
+    (the exact formula is the int8 reference's `quantc::ref::add`).
+  }];
+  let arguments = (ins Qnt_QTensor:$lhs, Qnt_QTensor:$rhs,
+    DefaultValuedAttr<Qnt_ActivationAttr, "::mlir::qnt::Activation::none">:$activation);
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class Qnt_Pool2DOp<string mnemonic> : Qnt_Op<mnemonic, [Pure]> {
+  let arguments = (ins
+    TensorRankOf<[quant_QuantizedType], [4]>:$input,
+    DenseI64ArrayAttr:$kernel,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pad
   );
   let results = (outs TensorRankOf<[quant_QuantizedType], [4]>:$output);
   let assemblyFormat = [{
-    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+    $input attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
+}
+
+def Qnt_MaxPool2DOp : Qnt_Pool2DOp<"max_pool2d"> {
+  let summary = "Quantized 2-D max pooling (NHWC)";
+  let description = [{
+    Max over each window; the result has the input's quantized type (max
+    commutes with a monotonic affine map). `pad` is [top, bottom, left,
+    right]; padded positions never win.
+  }];
+}
+
+def Qnt_AvgPool2DOp : Qnt_Op<"avg_pool2d", [Pure]> {
+  let summary = "Quantized 2-D average pooling (NHWC)";
+  let description = [{
+    Average over each window of the non-padded elements
+    (count_include_pad = false), requantized to the result's parameters
+    (`quantc::ref::avgPool2d` defines the rounding). A kernel covering the
+    whole input is a global average pool.
+  }];
+  let arguments = (ins
+    TensorRankOf<[quant_QuantizedType], [4]>:$input,
+    DenseI64ArrayAttr:$kernel,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pad
+  );
+  let results = (outs TensorRankOf<[quant_QuantizedType], [4]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_ConcatOp : Qnt_Op<"concat", [Pure]> {
+  let summary = "Quantized concatenation";
+  let description = [{
+    Concatenates along `axis`; inputs whose parameters differ from the
+    result's are requantized.
+  }];
+  let arguments = (ins Variadic<Qnt_QTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_RequantizeOp : Qnt_Op<"requantize", [Pure]> {
+  let summary = "Change the quantization parameters of a tensor";
+  let description = [{
+    `q_out = clamp(round_half_even((q_in - zp_in) * (s_in / s_out)) + zp_out)`
+    with the same shape; used where two quantized ops disagree on a tensor's
+    parameters.
+  }];
+  let arguments = (ins Qnt_QTensor:$input);
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 

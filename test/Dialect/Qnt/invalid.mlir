@@ -389,7 +389,7 @@ func.func @bn_param_types(%x: tensor<1x4x4x3xf32>, %p: tensor<3xf32>, %q: tensor
 
 func.func @conv_input_per_axis(%x: tensor<1x8x8x4x!quant.uniform<u8:f32:3, {0.1, 0.1, 0.1, 0.1}>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op input element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32:3, {0.1, 0.1, 0.1, 0.1}>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32:3, {0.1, 0.1, 0.1, 0.1}>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -397,7 +397,7 @@ func.func @conv_input_per_axis(%x: tensor<1x8x8x4x!quant.uniform<u8:f32:3, {0.1,
 
 func.func @conv_input_16bit(%x: tensor<1x8x8x4x!quant.uniform<i16:f32, 0.05>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op input element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<i16:f32, 0.05>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<i16:f32, 0.05>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -405,7 +405,7 @@ func.func @conv_input_16bit(%x: tensor<1x8x8x4x!quant.uniform<i16:f32, 0.05>>, %
 
 func.func @conv_result_type(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op result element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<i32:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<i32:f32, 0.1>>
   return
 }
 
@@ -413,7 +413,7 @@ func.func @conv_result_type(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>
 
 func.func @conv_strides(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op strides must be 2 positive values}}
-  %0 = qnt.conv2d %x, %w, %b {strides = array<i64: 1, 0>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {strides = array<i64: 1, 0>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -421,7 +421,7 @@ func.func @conv_strides(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w
 
 func.func @conv_dilations(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op dilations must be 2 positive values}}
-  %0 = qnt.conv2d %x, %w, %b {dilations = array<i64: 1>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {dilations = array<i64: 1>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -429,7 +429,7 @@ func.func @conv_dilations(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, 
 
 func.func @conv_pad(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op pad must be 4 non-negative values [top, bottom, left, right]}}
-  %0 = qnt.conv2d %x, %w, %b {pad = array<i64: 0, 0, -1, 0>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {pad = array<i64: 0, 0, -1, 0>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -437,7 +437,7 @@ func.func @conv_pad(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: te
 
 func.func @conv_groups(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op groups must be positive, got 0}}
-  %0 = qnt.conv2d %x, %w, %b {groups = 0} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {groups = 0} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -445,7 +445,7 @@ func.func @conv_groups(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w:
 
 func.func @conv_filter_u8(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<u8:f32, 0.01>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op filter element type must be a !quant.uniform type with i8 storage and f32 expressed type}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<u8:f32, 0.01>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<u8:f32, 0.01>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -453,7 +453,7 @@ func.func @conv_filter_u8(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, 
 
 func.func @conv_filter_axis(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:3, {0.01, 0.02, 0.03, 0.04}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op filter must be quantized per output channel (dimension 0), got dimension 3}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:3, {0.01, 0.02, 0.03, 0.04}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:3, {0.01, 0.02, 0.03, 0.04}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -461,7 +461,7 @@ func.func @conv_filter_axis(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>
 
 func.func @conv_filter_scales(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op filter has 3 scales but 2 output channels}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -469,7 +469,7 @@ func.func @conv_filter_scales(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128
 
 func.func @conv_filter_zp(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01:1, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op filter zero points must be 0}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01:1, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01:1, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -477,7 +477,7 @@ func.func @conv_filter_zp(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, 
 
 func.func @conv_channels(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x2x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op input has 4 channels but filter input channels (2) * groups (1) = 2}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x2x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x2x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -485,7 +485,7 @@ func.func @conv_channels(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %
 
 func.func @conv_groups_divide(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x1x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op output channels (2) must be divisible by groups (4)}}
-  %0 = qnt.conv2d %x, %w, %b {groups = 4} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x1x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {groups = 4} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x1x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -493,7 +493,7 @@ func.func @conv_groups_divide(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128
 
 func.func @conv_kernel_too_big(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op dilated kernel (9) is larger than the padded input (8) along height}}
-  %0 = qnt.conv2d %x, %w, %b {dilations = array<i64: 4, 1>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {dilations = array<i64: 4, 1>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -501,7 +501,7 @@ func.func @conv_kernel_too_big(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:12
 
 func.func @conv_result_shape(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op result shape [1, 8, 8, 2] does not match the expected [1, 6, 6, 2]}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x8x8x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x8x8x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -509,7 +509,7 @@ func.func @conv_result_shape(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>
 
 func.func @conv_bias_size(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<3x!quant.uniform<i32:f32, 5.0e-04>>) {
   // expected-error @+1 {{'qnt.conv2d' op bias has 3 elements but the filter has 2 output channels}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<3x!quant.uniform<i32:f32, 5.0e-04>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<3x!quant.uniform<i32:f32, 5.0e-04>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -517,7 +517,7 @@ func.func @conv_bias_size(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, 
 
 func.func @conv_bias_storage(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i8:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op bias element type must be a !quant.uniform type with i32 storage and f32 expressed type}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i8:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i8:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -525,7 +525,7 @@ func.func @conv_bias_storage(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>
 
 func.func @conv_bias_zp(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04:3, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op bias zero points must be 0}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04:3, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04:3, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -533,7 +533,7 @@ func.func @conv_bias_zp(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w
 
 func.func @conv_bias_scale(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 2.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op bias scale 2.000000e-03 at output channel 1 does not equal input scale * filter scale = 1.000000e-03}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 2.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 2.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -541,7 +541,7 @@ func.func @conv_bias_scale(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>,
 
 func.func @conv_clamp_bounds(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op activation 'clamp' requires clamp_min and clamp_max}}
-  %0 = qnt.conv2d %x, %w, %b {activation = #qnt<activation clamp>, clamp_min = 0.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation clamp>, clamp_min = 0.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -549,7 +549,7 @@ func.func @conv_clamp_bounds(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>
 
 func.func @conv_clamp_order(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op clamp_min must not exceed clamp_max}}
-  %0 = qnt.conv2d %x, %w, %b {activation = #qnt<activation clamp>, clamp_min = 2.0 : f32, clamp_max = 1.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation clamp>, clamp_min = 2.0 : f32, clamp_max = 1.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
@@ -557,14 +557,298 @@ func.func @conv_clamp_order(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>
 
 func.func @conv_clamp_without_clamp(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
   // expected-error @+1 {{'qnt.conv2d' op clamp_min/clamp_max apply only to activation 'clamp'}}
-  %0 = qnt.conv2d %x, %w, %b {activation = #qnt<activation relu>, clamp_max = 1.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  %0 = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation relu>, clamp_max = 1.0 : f32} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
   return
 }
 
 // -----
 
 func.func @conv_rank(%x: tensor<8x8x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) {
-  // expected-error @+1 {{'qnt.conv2d' op operand #0 must be 4D tensor of quantized type values}}
-  %0 = qnt.conv2d %x, %w, %b  : (tensor<8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  // expected-error @+1 {{'qnt.conv2d' op operand #0 must be 4D tensor of 32-bit float or quantized type values}}
+  %0 = qnt.conv2d %x, %w bias(%b)  : (tensor<8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 0.1>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// float conv2d, linear, add, pooling, concat, requantize
+//===----------------------------------------------------------------------===//
+
+func.func @conv_float_mixed(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'qnt.conv2d' op float form: every operand must be f32 (the input is f32)}}
+  %0 = qnt.conv2d %x, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_float_result(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>) {
+  // expected-error @+1 {{'qnt.conv2d' op float form: the result must be f32}}
+  %0 = qnt.conv2d %x, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @conv_float_bias(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'qnt.conv2d' op bias has 3 elements but the filter has 2 output channels}}
+  %0 = qnt.conv2d %x, %w bias(%b) : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<3xf32>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_residual_shape(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>, %r: tensor<1x2x2x2xf32>) {
+  // expected-error @+1 {{'qnt.conv2d' op residual must have the result's shape}}
+  %0 = qnt.conv2d %x, %w residual(%r) : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_residual_type(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>, %r: tensor<1x4x4x2x!quant.uniform<i16:f32, 0.1>>) {
+  // expected-error @+1 {{'qnt.conv2d' op residual element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
+  %0 = qnt.conv2d %x, %w residual(%r) : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>, tensor<1x4x4x2x!quant.uniform<i16:f32, 0.1>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @conv_multiplier_float(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>) {
+  // expected-error @+1 {{'qnt.conv2d' op multiplier applies only to the quantized form}}
+  %0 = qnt.conv2d %x, %w {multiplier = array<f32: 1.0, 1.0>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_multiplier_count(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'qnt.conv2d' op multiplier has 1 values but there are 2 output channels}}
+  %0 = qnt.conv2d %x, %w {multiplier = array<f32: 1.0>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @conv_multiplier_value(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'qnt.conv2d' op multiplier values must be positive and finite, got 0.000000e+00}}
+  %0 = qnt.conv2d %x, %w {multiplier = array<f32: 1.0, 0.0>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x1x1x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_input_type(%v: tensor<2x8x!quant.uniform<i16:f32, 0.05>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op input element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
+  %0 = qnt.linear %v, %w : (tensor<2x8x!quant.uniform<i16:f32, 0.05>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_result_type(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op result element type must be a per-tensor !quant.uniform type with 8-bit storage and f32 expressed type}}
+  %0 = qnt.linear %v, %w : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @linear_rank(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op input and result must have the same rank >= 1}}
+  %0 = qnt.linear %v, %w : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<1x2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_features(%v: tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op input has 4 features but the weight expects 8}}
+  %0 = qnt.linear %v, %w : (tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_result(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op result shape must be the input's with the last dimension 3}}
+  %0 = qnt.linear %v, %w : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_weight(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<u8:f32, 0.1>>) {
+  // expected-error @+1 {{'qnt.linear' op weight element type must be a !quant.uniform type with i8 storage and f32 expressed type}}
+  %0 = qnt.linear %v, %w : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<u8:f32, 0.1>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_bias(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, %b: tensor<3x!quant.uniform<i32:f32, 1.0e-03>>) {
+  // expected-error @+1 {{'qnt.linear' op bias scale 1.000000e-03 at output channel 0 does not equal input scale * filter scale = 5.000000e-04}}
+  %0 = qnt.linear %v, %w bias(%b) : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, tensor<3x!quant.uniform<i32:f32, 1.0e-03>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @linear_clamp(%v: tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, %w: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) {
+  // expected-error @+1 {{'qnt.linear' op activation 'clamp' requires clamp_min and clamp_max}}
+  %0 = qnt.linear %v, %w {activation = #qnt<activation clamp>} : (tensor<2x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @add_types(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<4x!quant.uniform<i8:f32:0, {0.1, 0.1, 0.1, 0.1}>>) {
+  // expected-error @+1 {{'qnt.add' op operands and result must have per-tensor !quant.uniform types with 8-bit storage and f32 expressed type}}
+  %0 = qnt.add %a, %b : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<i8:f32:0, {0.1, 0.1, 0.1, 0.1}>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @add_shapes(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.add' op operands and result must have the same shape}}
+  %0 = qnt.add %a, %b : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @add_activation(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<4x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.add' op supports activation none or relu}}
+  %0 = qnt.add %a, %b {activation = #qnt<activation relu6>} : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @max_pool_type(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.max_pool2d' op result must have the input's quantized type}}
+  %0 = qnt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @pool_kernel(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.max_pool2d' op kernel must be 2 positive values}}
+  %0 = qnt.max_pool2d %x {kernel = array<i64: 2>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x3x3x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_strides(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op strides must be 2 positive values}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 0, 1>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x3x3x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_pad(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op pad must be 4 non-negative values [top, bottom, left, right]}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 1, 1>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x3x3x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_pad_kernel(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op padding must be smaller than the kernel}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 2, 0, 0, 0>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x5x3x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_too_big(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op kernel is larger than the padded input}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 5, 5>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x1x1x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_result(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.max_pool2d' op result width is 3, expected 2}}
+  %0 = qnt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x2x3x2x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_channels(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op batch and channels of input and result must agree}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 4, 4>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x1x1x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @pool_types(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.avg_pool2d' op operands and result must have per-tensor !quant.uniform types with 8-bit storage and f32 expressed type}}
+  %0 = qnt.avg_pool2d %x {kernel = array<i64: 4, 4>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x1x1x2x!quant.uniform<i32:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @concat_axis(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.concat' op axis 4 is out of range for rank 4}}
+  %0 = qnt.concat %x, %x {axis = 4 : i64} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, %y: tensor<4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.concat' op inputs must have the result's rank}}
+  %0 = qnt.concat %x, %y {axis = 3 : i64} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @concat_shape(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, %y: tensor<1x4x2x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.concat' op inputs must match the result outside the concatenation axis}}
+  %0 = qnt.concat %x, %y {axis = 3 : i64} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x4x2x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @concat_total(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.concat' op result has 5 elements along the axis, the inputs 4}}
+  %0 = qnt.concat %x, %x {axis = 3 : i64} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x5x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @concat_empty() {
+  // expected-error @+1 {{'qnt.concat' op needs at least one input}}
+  %0 = qnt.concat {axis = 0 : i64} : () -> tensor<1x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @requantize_shape(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.requantize' op input and result must have the same shape}}
+  %0 = qnt.requantize %x : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x1x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @requantize_type(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.requantize' op operands and result must have per-tensor !quant.uniform types with 8-bit storage and f32 expressed type}}
+  %0 = qnt.requantize %x : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x2x!quant.uniform<i16:f32, 0.1>>
   return
 }

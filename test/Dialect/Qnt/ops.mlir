@@ -59,8 +59,8 @@ func.func @conv2d_forms(
     %wg: tensor<4x3x3x2x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03, 0.04}>>,
     %wd: tensor<4x3x3x1x!quant.uniform<i8<-127:127>:f32:0, {0.01, 0.02, 0.03, 0.04}>>) {
   // Per-channel filter, bias, padding, relu.
-  // CHECK: qnt.conv2d %{{.*}}, %{{.*}}, %{{.*}} {activation = #qnt<activation relu>, pad = array<i64: 1, 1, 1, 1>}
-  %0 = qnt.conv2d %x, %w, %b {pad = array<i64: 1, 1, 1, 1>, activation = #qnt<activation relu>}
+  // CHECK: qnt.conv2d %{{.*}}, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu>, pad = array<i64: 1, 1, 1, 1>}
+  %0 = qnt.conv2d %x, %w bias(%b) {pad = array<i64: 1, 1, 1, 1>, activation = #qnt<activation relu>}
     : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x3x3x4x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>)
     -> tensor<1x8x8x2x!quant.uniform<u8:f32, 0.1>>
   // No bias, per-tensor filter, i8 activations, stride 2 (1x1 kernel).
@@ -78,5 +78,59 @@ func.func @conv2d_forms(
   %3 = qnt.conv2d %x, %wd {groups = 4, pad = array<i64: 0, 2, 1, 1>, activation = #qnt<activation clamp>, clamp_min = -1.0 : f32, clamp_max = 4.0 : f32}
     : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x3x3x1x!quant.uniform<i8<-127:127>:f32:0, {0.01, 0.02, 0.03, 0.04}>>)
     -> tensor<1x8x8x4x!quant.uniform<u8:f32, 0.1:20>>
+  return
+}
+
+// The float form of conv2d: the fused layer before quantization.
+// CHECK-LABEL: func.func @conv2d_float
+// CHECK: qnt.conv2d %{{.*}}, %{{.*}} bias(%{{.*}}) residual(%{{.*}}) {activation = #qnt<activation relu>, pad = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK: qnt.conv2d %{{.*}}, %{{.*}} {groups = 4 : i64} : (tensor<1x8x8x4xf32>, tensor<4x3x3x1xf32>) -> tensor<1x6x6x4xf32>
+func.func @conv2d_float(%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x3x4xf32>, %b: tensor<4xf32>, %wd: tensor<4x3x3x1xf32>) {
+  %0 = qnt.conv2d %x, %w bias(%b) residual(%x) {pad = array<i64: 1, 1, 1, 1>, activation = #qnt<activation relu>}
+    : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %1 = qnt.conv2d %x, %wd {groups = 4} : (tensor<1x8x8x4xf32>, tensor<4x3x3x1xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// Quantized conv with a residual and the requantization multipliers.
+// CHECK-LABEL: func.func @conv2d_residual
+// CHECK: qnt.conv2d %{{.*}}, %{{.*}} bias(%{{.*}}) residual(%{{.*}}) {multiplier = array<f32: 5.000000e-03, 0.00999999977>}
+func.func @conv2d_residual(
+    %x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>,
+    %w: tensor<2x1x1x2x!quant.uniform<i8:f32:0, {0.01, 0.02}>>,
+    %b: tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>,
+    %r: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.2:-4>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1>> {
+  %0 = qnt.conv2d %x, %w bias(%b) residual(%r) {multiplier = array<f32: 0.005, 0.01>}
+    : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x1x1x2x!quant.uniform<i8:f32:0, {0.01, 0.02}>>, tensor<2x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03}>>, tensor<1x4x4x2x!quant.uniform<i8:f32, 0.2:-4>>)
+    -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1>>
+  return %0 : tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1>>
+}
+
+// CHECK-LABEL: func.func @other_quantized_ops
+// CHECK: qnt.linear %{{.*}}, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu>, multiplier = array<f32: 2.000000e-02, 4.000000e-02, 6.000000e-02>}
+// CHECK: qnt.linear %{{.*}}, %{{.*}} : (tensor<1x1x8x!quant.uniform<u8:f32, 5.000000e-02:3>>, tensor<3x8x!quant.uniform<i8:f32, 1.000000e-02>>) -> tensor<1x1x3x!quant.uniform<i8:f32, 2.500000e-02>>
+// CHECK: qnt.add %{{.*}}, %{{.*}} {activation = #qnt<activation relu>}
+// CHECK: qnt.max_pool2d %{{.*}} {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+// CHECK: qnt.avg_pool2d %{{.*}} {kernel = array<i64: 4, 4>}
+// CHECK: qnt.avg_pool2d %{{.*}} {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>}
+// CHECK: qnt.concat %{{.*}}, %{{.*}} {axis = 3 : i64}
+// CHECK: qnt.requantize %{{.*}} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 1.000000e-01>>
+func.func @other_quantized_ops(
+    %v: tensor<2x8x!quant.uniform<u8:f32, 0.05:3>>,
+    %v3: tensor<1x1x8x!quant.uniform<u8:f32, 0.05:3>>,
+    %fw: tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>,
+    %fwt: tensor<3x8x!quant.uniform<i8:f32, 0.01>>,
+    %fb: tensor<3x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03, 1.5e-03}>>,
+    %x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>,
+    %y: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.02:0>>) {
+  %0 = qnt.linear %v, %fw bias(%fb) {activation = #qnt<activation relu>, multiplier = array<f32: 0.02, 0.04, 0.06>}
+    : (tensor<2x8x!quant.uniform<u8:f32, 0.05:3>>, tensor<3x8x!quant.uniform<i8:f32:0, {0.01, 0.02, 0.03}>>, tensor<3x!quant.uniform<i32:f32:0, {5.0e-04, 1.0e-03, 1.5e-03}>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.025>>
+  %1 = qnt.linear %v3, %fwt : (tensor<1x1x8x!quant.uniform<u8:f32, 0.05:3>>, tensor<3x8x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x3x!quant.uniform<i8:f32, 0.025>>
+  %2 = qnt.add %x, %y {activation = #qnt<activation relu>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x4x4x2x!quant.uniform<u8:f32, 0.02:0>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1>>
+  %3 = qnt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.05:128>>
+  %4 = qnt.avg_pool2d %x {kernel = array<i64: 4, 4>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x1x1x2x!quant.uniform<u8:f32, 0.03:7>>
+  %5 = qnt.avg_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>
+  %6 = qnt.concat %x, %y {axis = 3 : i64} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x4x4x2x!quant.uniform<u8:f32, 0.02:0>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.05:128>>
+  %7 = qnt.requantize %x : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>
   return
 }
