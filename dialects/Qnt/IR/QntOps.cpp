@@ -229,17 +229,16 @@ static LogicalResult verifyQuantizedBias(Operation *op, Value bias,
                                          ArrayRef<double> weightScales) {
   int64_t biasSize = cast<ShapedType>(bias.getType()).getDimSize(0);
   if (biasSize != channels)
-    return op->emitOpError() << "bias has " << biasSize
-                             << " elements but the filter has " << channels
-                             << " output channels";
+    return op->emitOpError()
+           << "bias has " << biasSize << " elements but the filter has "
+           << channels << " output channels";
   SmallVector<double> scales;
   SmallVector<int64_t> zps;
-  if (failed(verifyPerChannelOperand(op, bias, "bias", 32, channels, scales,
-                                     zps)))
+  if (failed(
+          verifyPerChannelOperand(op, bias, "bias", 32, channels, scales, zps)))
     return failure();
   for (int64_t o = 0; o < channels; ++o) {
-    double want =
-        inputScale * weightScales[weightScales.size() == 1 ? 0 : o];
+    double want = inputScale * weightScales[weightScales.size() == 1 ? 0 : o];
     double got = scales[scales.size() == 1 ? 0 : o];
     // Scales are products of f32 values: allow a few f32 roundings.
     if (std::abs(got - want) > 1e-6 * std::abs(want))
@@ -260,9 +259,9 @@ static LogicalResult verifyMultiplier(Operation *op,
     return op->emitOpError() << "multiplier applies only to the quantized "
                                 "form";
   if ((int64_t)m->size() != channels)
-    return op->emitOpError() << "multiplier has " << m->size()
-                             << " values but there are " << channels
-                             << " output channels";
+    return op->emitOpError()
+           << "multiplier has " << m->size() << " values but there are "
+           << channels << " output channels";
   for (float v : *m)
     if (!(v > 0.0f && std::isfinite(v)))
       return op->emitOpError() << "multiplier values must be positive and "
@@ -324,9 +323,9 @@ LogicalResult Conv2DOp::verify() {
 
   SmallVector<double> filterScales;
   SmallVector<int64_t> filterZps;
-  if (quantized && failed(verifyPerChannelOperand(*this, getFilter(),
-                                                  "filter", 8, outChannels,
-                                                  filterScales, filterZps)))
+  if (quantized &&
+      failed(verifyPerChannelOperand(*this, getFilter(), "filter", 8,
+                                     outChannels, filterScales, filterZps)))
     return failure();
 
   if (!ShapedType::isDynamic(inShape[3]) &&
@@ -371,9 +370,9 @@ LogicalResult Conv2DOp::verify() {
     if (!quantized) {
       int64_t biasSize = getBias().getType().getDimSize(0);
       if (biasSize != outChannels)
-        return emitOpError() << "bias has " << biasSize
-                             << " elements but the filter has "
-                             << outChannels << " output channels";
+        return emitOpError()
+               << "bias has " << biasSize << " elements but the filter has "
+               << outChannels << " output channels";
     } else if (failed(verifyQuantizedBias(*this, bias, outChannels,
                                           inType.getScale(), filterScales))) {
       return failure();
@@ -389,8 +388,7 @@ LogicalResult Conv2DOp::verify() {
   }
   if (failed(verifyMultiplier(*this, getMultiplier(), outChannels, quantized)))
     return failure();
-  return verifyActivation(*this, getActivation(), getClampMin(),
-                          getClampMax());
+  return verifyActivation(*this, getActivation(), getClampMin(), getClampMax());
 }
 
 //===----------------------------------------------------------------------===//
@@ -422,8 +420,8 @@ LogicalResult LinearOp::verify() {
                          << wShape[0];
   SmallVector<double> scales;
   SmallVector<int64_t> zps;
-  if (failed(verifyPerChannelOperand(*this, getWeight(), "weight", 8,
-                                     wShape[0], scales, zps)))
+  if (failed(verifyPerChannelOperand(*this, getWeight(), "weight", 8, wShape[0],
+                                     scales, zps)))
     return failure();
   if (Value bias = getBias())
     if (failed(verifyQuantizedBias(*this, bias, wShape[0], inType.getScale(),
@@ -431,8 +429,7 @@ LogicalResult LinearOp::verify() {
       return failure();
   if (failed(verifyMultiplier(*this, getMultiplier(), wShape[0], true)))
     return failure();
-  return verifyActivation(*this, getActivation(), getClampMin(),
-                          getClampMax());
+  return verifyActivation(*this, getActivation(), getClampMin(), getClampMax());
 }
 
 //===----------------------------------------------------------------------===//
@@ -520,8 +517,8 @@ LogicalResult ConcatOp::verify() {
   int64_t rank = outType.getRank();
   int64_t axis = static_cast<int64_t>(getAxis());
   if (axis < 0 || axis >= rank)
-    return emitOpError() << "axis " << axis
-                         << " is out of range for rank " << rank;
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
   int64_t total = 0;
   for (Value in : getInputs()) {
     auto t = cast<ShapedType>(in.getType());
