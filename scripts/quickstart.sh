@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled example CNN (examples/small-cnn):
-#   1. insert observers where PyTorch's prepare() would,
+#   1. fuse conv-bn-relu / conv-add-relu and insert observers where
+#      PyTorch's prepare() would,
 #   2. calibrate: run the model, compiled to native code, on 256 images;
 #      the statistics land in the IR and in a JSON profile,
 #   3. fold the calibrated ranges into constant scales / zero points.
@@ -14,8 +15,8 @@ example=$root/examples/small-cnn
 out=${QUANTC_OUT_DIR:-$root/build/quickstart}
 mkdir -p "$out"
 
-echo "== 1. observers (quant-opt --qnt-insert-observers) =="
-"$bin/quant-opt" "$example/model.mlir" --qnt-insert-observers -o "$out/observed.mlir"
+echo "== 1. fused conv-bn-relu layers + observers (quant-opt --qnt-fuse --qnt-insert-observers) =="
+"$bin/quant-opt" "$example/model.mlir" --qnt-fuse --qnt-insert-observers -o "$out/observed.mlir"
 sed -nE 's/.*= qnt\.observe (%[0-9a-z_]+) config (<[^>]*>) \{name = "([^"]+)"\}.*/  \3: \2/p' \
   "$out/observed.mlir"
 

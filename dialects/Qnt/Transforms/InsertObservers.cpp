@@ -26,7 +26,7 @@ namespace {
 
 /// Ops whose result gets its own quantization parameters.
 bool producesNewQuantizedValue(Operation *op) {
-  return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp,
+  return isa<Conv2DOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp,
              tosa::AddOp, tosa::AvgPool2dOp, tosa::ConcatOp, tosa::ClampOp,
              BatchNormOp>(op);
 }
@@ -42,7 +42,7 @@ bool fusesIntoUser(Value value) {
   if (isa<tosa::ClampOp>(user))
     return !isa<tosa::ClampOp>(def);
   if (isa<BatchNormOp>(user))
-    return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(def);
+    return isa<Conv2DOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(def);
   // matmul + constant bias is one linear layer.
   if (auto add = dyn_cast<tosa::AddOp>(user)) {
     Value other = add.getInput1() == value ? add.getInput2() : add.getInput1();
@@ -54,7 +54,7 @@ bool fusesIntoUser(Value value) {
 
 /// The channel axis of a weight operand, in the layout its op uses.
 std::optional<int64_t> weightChannelAxis(Operation *op) {
-  if (isa<tosa::Conv2DOp>(op))
+  if (isa<Conv2DOp, tosa::Conv2DOp>(op))
     return 0; // OHWI
   if (isa<tosa::DepthwiseConv2DOp>(op))
     return 2; // HWCM: one range per input channel
@@ -63,15 +63,22 @@ std::optional<int64_t> weightChannelAxis(Operation *op) {
   return std::nullopt;
 }
 
-/// A readable name for `loc`: the innermost NameLoc, if any.
-std::optional<std::string> nameOf(Location loc) {
+/// A readable name for `loc`: its first NameLoc, or with `last` its last
+/// one. Fused layers carry the locations of what was fused, outermost (e.g.
+/// the relu) first and the convolution last: activations are named after
+/// the layer's output, weights after the convolution.
+std::optional<std::string> nameOf(Location loc, bool last = false) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
+  std::optional<std::string> found;
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location inner : fused.getLocations())
-      if (std::optional<std::string> name = nameOf(inner))
-        return name;
-  return std::nullopt;
+      if (std::optional<std::string> name = nameOf(inner, last)) {
+        found = name;
+        if (!last)
+          break;
+      }
+  return found;
 }
 
 struct QntInsertObserversPass
@@ -187,7 +194,8 @@ void QntInsertObserversPass::runOnOperation() {
       Value w = op->getOperand(1);
       if (w.getDefiningOp() &&
           w.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
-        observe(w, *weight, name + ".weight");
+        observe(w, *weight,
+                nameOf(op->getLoc(), /*last=*/true).value_or(name) + ".weight");
     }
     if (producesNewQuantizedValue(op) && !fusesIntoUser(op->getResult(0)))
       observe(op->getResult(0), *activation, name);

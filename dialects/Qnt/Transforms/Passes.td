@@ -98,4 +98,43 @@ def QntInstrumentObservers : Pass<"qnt-instrument-observers", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
+  let summary = "Fuse conv-bn-relu and conv-add-relu into qnt.conv2d";
+  let description = [{
+    Builds fused float layers before calibration, as PyTorch's
+    `fuse_modules` does, so that observers see the fused activations:
+
+    * `tosa.conv2d` and `tosa.depthwise_conv2d` become the float form of
+      `qnt.conv2d` (depthwise filters [KH, KW, C, M] become OHWI
+      [C * M, KH, KW, 1] with `groups` = C);
+    * a `qnt.batch_norm` whose input is a convolution with constant filter
+      and bias is folded into them: `w' = w * gamma / sqrt(var + eps)`,
+      `b' = (b - mean) * gamma / sqrt(var + eps) + beta` per output channel,
+      computed in double and rounded to f32 once;
+    * a `tosa.add` of a convolution and another tensor of the same shape
+      becomes the convolution's `residual`;
+    * a `tosa.clamp` after a convolution becomes its activation (`relu` for
+      [0, +inf), `relu6` for [0, 6], `clamp` otherwise).
+
+    Only single-use intermediate values are fused.
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+}
+
+def QntLowerFloatConv : Pass<"qnt-lower-float-conv", "func::FuncOp"> {
+  let summary = "Lower the float form of qnt.conv2d to TOSA";
+  let description = [{
+    Expands a float `qnt.conv2d` into `tosa.conv2d` (groups = 1),
+    `tosa.depthwise_conv2d` (groups = C, one input channel per group) or one
+    `tosa.conv2d` per group joined by `tosa.concat`, followed by `tosa.add`
+    for the residual and `tosa.clamp` for the activation. Padding that a
+    floor-mode convolution never reads is dropped, as TOSA requires exact
+    output sizes.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // QNT_TRANSFORMS_PASSES_TD

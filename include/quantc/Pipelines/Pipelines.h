@@ -10,8 +10,9 @@ class Operation;
 
 namespace quantc {
 
-/// Lowers a float model (TOSA + qnt.batch_norm, observers instrumented or
-/// absent) on tensors to the LLVM dialect: TOSA -> linalg, one-shot
+/// Lowers a float model (TOSA, qnt.batch_norm, float qnt.conv2d; observers
+/// instrumented or absent) on tensors to the LLVM dialect: TOSA -> linalg,
+/// one-shot
 /// bufferization with results as out-parameters, loops, LLVM. Registered as
 /// `quantc-float-to-llvm`.
 void buildFloatToLLVMPipeline(mlir::OpPassManager &pm);

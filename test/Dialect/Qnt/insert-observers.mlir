@@ -71,3 +71,20 @@ func.func @residual_pool_linear(%x: tensor<1x4x4x2xf32>) -> tensor<1x1x3xf32> {
   %l = tosa.add %m, %fb : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32> loc("fc.bias")
   return %l : tensor<1x1x3xf32>
 }
+
+// -----
+
+// A fused float conv (after qnt-fuse): its constant filter is observed per
+// output channel (OHWI axis 0) and its output once; the residual input is
+// already observed where it was produced.
+// CHECK-LABEL: func.func @fused_conv
+// CHECK: %[[XO:.*]] = qnt.observe %arg0 {{.*}} {name = "input0"}
+// CHECK: %[[WO:.*]] = qnt.observe %{{.*}} config <kind = per_channel_min_max, dtype = qint8, qscheme = symmetric, ch_axis = 0> {name = "layer1.weight"}
+// CHECK: %[[C:.*]] = qnt.conv2d %[[XO]], %[[WO]] bias(%{{.*}}) residual(%[[XO]])
+// CHECK-NEXT: qnt.observe %[[C]] config <kind = histogram> {name = "layer1"}
+func.func @fused_conv(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x3x3x2xf32>
+  %b = arith.constant dense<0.1> : tensor<2xf32>
+  %0 = qnt.conv2d %x, %w bias(%b) residual(%x) {pad = array<i64: 1, 1, 1, 1>, activation = #qnt<activation relu>} : (tensor<1x4x4x2xf32>, tensor<2x3x3x2xf32>, tensor<2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> loc("layer1")
+  return %0 : tensor<1x4x4x2xf32>
+}

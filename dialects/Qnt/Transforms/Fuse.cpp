@@ -1,0 +1,248 @@
+//===- Fuse.cpp - conv-bn-relu and conv-add-relu fusion -------------------===//
+//
+// Float graph rewrites that build fused qnt.conv2d layers before observers
+// are inserted (PyTorch's fuse_modules). Batch norm folding is computed in
+// double and rounded to f32 once per value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cfloat>
+#include <cmath>
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTFUSE
+#include "dialects/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+
+/// The f32 values of a constant tensor, if `value` is one.
+std::optional<SmallVector<float>> constantValues(Value value) {
+  DenseElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)) ||
+      !attr.getElementType().isF32())
+    return std::nullopt;
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+Value makeConstant(PatternRewriter &rewriter, Location loc,
+                   RankedTensorType type, ArrayRef<float> values) {
+  return arith::ConstantOp::create(rewriter, loc,
+                                   DenseElementsAttr::get(type, values));
+}
+
+/// Copies everything but the operands from `conv` into a new float conv.
+Conv2DOp rebuildConv(PatternRewriter &rewriter, Conv2DOp conv, Location loc,
+                     Type resultType, Value input, Value filter, Value bias,
+                     Value residual) {
+  auto fused = Conv2DOp::create(
+      rewriter, loc, resultType, input, filter, bias, residual,
+      conv.getStridesAttr(), conv.getPadAttr(), conv.getDilationsAttr(),
+      conv.getGroupsAttr(), conv.getActivationAttr(), conv.getClampMinAttr(),
+      conv.getClampMaxAttr(), conv.getMultiplierAttr());
+  return fused;
+}
+
+/// A single-use float conv without activation; without residual too unless
+/// `allowResidual` (conv-add-relu fuses the relu after the residual).
+bool isPlainFloatConv(Value value, bool allowResidual = false) {
+  auto conv = value.getDefiningOp<Conv2DOp>();
+  return conv && !conv.isQuantized() && value.hasOneUse() &&
+         (allowResidual || !conv.getResidual()) &&
+         conv.getActivation() == Activation::none;
+}
+
+struct ConvertTosaConv : public OpRewritePattern<tosa::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().getElementType().isF32())
+      return failure();
+    Builder b(op.getContext());
+    rewriter.replaceOpWithNewOp<Conv2DOp>(
+        op, op.getType(), op.getInput(), op.getWeight(), op.getBias(),
+        /*residual=*/Value(), b.getDenseI64ArrayAttr(op.getStride()),
+        b.getDenseI64ArrayAttr(op.getPad()),
+        b.getDenseI64ArrayAttr(op.getDilation()), b.getI64IntegerAttr(1),
+        ActivationAttr::get(op.getContext(), Activation::none), FloatAttr(),
+        FloatAttr(), DenseF32ArrayAttr());
+    return success();
+  }
+};
+
+struct ConvertTosaDepthwise : public OpRewritePattern<tosa::DepthwiseConv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::DepthwiseConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().getElementType().isF32())
+      return failure();
+    // [KH, KW, C, M] -> OHWI [C * M, KH, KW, 1] with o = c * M + m.
+    std::optional<SmallVector<float>> w = constantValues(op.getWeight());
+    auto wType = cast<RankedTensorType>(op.getWeight().getType());
+    if (!w || !wType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "non-constant depthwise filter");
+    int64_t kh = wType.getDimSize(0), kw = wType.getDimSize(1),
+            c = wType.getDimSize(2), m = wType.getDimSize(3);
+    SmallVector<float> ohwi(w->size());
+    for (int64_t y = 0; y < kh; ++y)
+      for (int64_t x = 0; x < kw; ++x)
+        for (int64_t ci = 0; ci < c; ++ci)
+          for (int64_t mi = 0; mi < m; ++mi)
+            ohwi[((ci * m + mi) * kh + y) * kw + x] =
+                (*w)[((y * kw + x) * c + ci) * m + mi];
+    auto filterType =
+        RankedTensorType::get({c * m, kh, kw, 1}, wType.getElementType());
+    Value filter = makeConstant(rewriter, op.getLoc(), filterType, ohwi);
+    Builder b(op.getContext());
+    rewriter.replaceOpWithNewOp<Conv2DOp>(
+        op, op.getType(), op.getInput(), filter, op.getBias(), Value(),
+        b.getDenseI64ArrayAttr(op.getStride()),
+        b.getDenseI64ArrayAttr(op.getPad()),
+        b.getDenseI64ArrayAttr(op.getDilation()), b.getI64IntegerAttr(c),
+        ActivationAttr::get(op.getContext(), Activation::none), FloatAttr(),
+        FloatAttr(), DenseF32ArrayAttr());
+    return success();
+  }
+};
+
+struct FoldBatchNorm : public OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp bn,
+                                PatternRewriter &rewriter) const override {
+    if (!isPlainFloatConv(bn.getInput()))
+      return failure();
+    auto conv = bn.getInput().getDefiningOp<Conv2DOp>();
+    int64_t rank = bn.getInput().getType().getRank();
+    int64_t axis = static_cast<int64_t>(bn.getAxis());
+    if (axis != -1 && axis != rank - 1)
+      return rewriter.notifyMatchFailure(bn, "batch norm not on channels");
+    std::optional<SmallVector<float>> w = constantValues(conv.getFilter());
+    std::optional<SmallVector<float>> gamma = constantValues(bn.getGamma()),
+                                      beta = constantValues(bn.getBeta()),
+                                      mean = constantValues(bn.getMean()),
+                                      var = constantValues(bn.getVar());
+    if (!w || !gamma || !beta || !mean || !var)
+      return rewriter.notifyMatchFailure(bn, "non-constant parameters");
+    auto filterType = cast<RankedTensorType>(conv.getFilter().getType());
+    int64_t channels = filterType.getDimSize(0);
+    SmallVector<float> bias(channels, 0.0f);
+    if (Value b = conv.getBias()) {
+      std::optional<SmallVector<float>> values = constantValues(b);
+      if (!values)
+        return rewriter.notifyMatchFailure(bn, "non-constant conv bias");
+      bias = *values;
+    }
+    double eps = bn.getEpsilon().convertToFloat();
+    int64_t perChannel = static_cast<int64_t>(w->size()) / channels;
+    SmallVector<float> newFilter(w->size()), newBias(channels);
+    for (int64_t o = 0; o < channels; ++o) {
+      double scale = double((*gamma)[o]) / std::sqrt(double((*var)[o]) + eps);
+      for (int64_t i = 0; i < perChannel; ++i)
+        newFilter[o * perChannel + i] =
+            static_cast<float>(double((*w)[o * perChannel + i]) * scale);
+      newBias[o] = static_cast<float>(
+          (double(bias[o]) - double((*mean)[o])) * scale + double((*beta)[o]));
+    }
+    Location loc = conv.getLoc();
+    Value filter = makeConstant(rewriter, loc, filterType, newFilter);
+    Value biasValue = makeConstant(
+        rewriter, loc,
+        RankedTensorType::get({channels}, filterType.getElementType()),
+        newBias);
+    // The fused layer keeps the batch norm's location: its output is what
+    // the observer will see.
+    Conv2DOp fused =
+        rebuildConv(rewriter, conv,
+                    FusedLoc::get(getContext(), {bn.getLoc(), conv.getLoc()}),
+                    bn.getType(), conv.getInput(), filter, biasValue, Value());
+    rewriter.replaceOp(bn, fused.getOutput());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+struct FuseResidualAdd : public OpRewritePattern<tosa::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::AddOp add,
+                                PatternRewriter &rewriter) const override {
+    Value lhs = add.getInput1(), rhs = add.getInput2();
+    if (lhs.getType() != rhs.getType() || lhs.getType() != add.getType())
+      return failure();
+    Value convValue = isPlainFloatConv(lhs)   ? lhs
+                      : isPlainFloatConv(rhs) ? rhs
+                                              : Value();
+    if (!convValue)
+      return failure();
+    Value residual = convValue == lhs ? rhs : lhs;
+    auto conv = convValue.getDefiningOp<Conv2DOp>();
+    Conv2DOp fused =
+        rebuildConv(rewriter, conv,
+                    FusedLoc::get(getContext(), {add.getLoc(), conv.getLoc()}),
+                    add.getType(), conv.getInput(), conv.getFilter(),
+                    conv.getBias(), residual);
+    rewriter.replaceOp(add, fused.getOutput());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ClampOp clamp,
+                                PatternRewriter &rewriter) const override {
+    if (!isPlainFloatConv(clamp.getInput(), /*allowResidual=*/true))
+      return failure();
+    auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+    auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+    if (!lo || !hi)
+      return failure();
+    double min = lo.getValueAsDouble(), max = hi.getValueAsDouble();
+    auto conv = clamp.getInput().getDefiningOp<Conv2DOp>();
+    Activation activation = Activation::clamp;
+    FloatAttr clampMin, clampMax;
+    if (min == 0.0 && max >= FLT_MAX)
+      activation = Activation::relu;
+    else if (min == 0.0 && max == 6.0)
+      activation = Activation::relu6;
+    else {
+      clampMin = rewriter.getF32FloatAttr(min);
+      clampMax = rewriter.getF32FloatAttr(max);
+    }
+    Conv2DOp fused = rebuildConv(
+        rewriter, conv,
+        FusedLoc::get(getContext(), {clamp.getLoc(), conv.getLoc()}),
+        clamp.getType(), conv.getInput(), conv.getFilter(), conv.getBias(),
+        conv.getResidual());
+    fused.setActivation(activation);
+    if (clampMin) {
+      fused.setClampMinAttr(clampMin);
+      fused.setClampMaxAttr(clampMax);
+    }
+    rewriter.replaceOp(clamp, fused.getOutput());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
+                 FuseResidualAdd, FuseClamp>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,73 @@
+// RUN: quant-opt %s -split-input-file -qnt-fuse | FileCheck %s
+
+// conv -> bn -> relu: the batch norm is folded into filter and bias, the relu
+// becomes the activation. Channel 0: scale = 3 / sqrt(4 + 0) = 1.5, w' = 2 *
+// 1.5 = 3, b' = (1 - 1) * 1.5 + 0.5 = 0.5. Channel 1: scale = 1 / sqrt(0.25)
+// = 2, w' = 0.5 * 2 = 1, b' = (2 - 0.5) * 2 + 0 = 3.
+// CHECK-LABEL: func.func @conv_bn_relu
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}3.000000e+00]]], {{\[\[\[}}1.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[5.000000e-01, 3.000000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %[[W]] bias(%[[B]]) {activation = #qnt<activation relu>} : (tensor<1x2x2x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @conv_bn_relu(%x: tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[2.0]]], [[[0.5]]]]> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "tosa.const"() <{values = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %gamma = "tosa.const"() <{values = dense<[3.0, 1.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %beta = "tosa.const"() <{values = dense<[0.5, 0.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %mean = "tosa.const"() <{values = dense<[1.0, 0.5]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %var = "tosa.const"() <{values = dense<[4.0, 0.25]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32>
+  %bn = qnt.batch_norm %c, %gamma, %beta, %mean, %var {epsilon = 0.0 : f32} : tensor<1x2x2x2xf32>, tensor<2xf32>
+  %r = tosa.clamp %bn {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %r : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Residual block: conv + add + relu6 is one layer with a residual operand.
+// CHECK-LABEL: func.func @conv_add_relu6
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%{{.*}}) residual(%arg0) {activation = #qnt<activation relu6>, pad = array<i64: 1, 1, 1, 1>}
+// CHECK-NEXT: return %[[C]]
+func.func @conv_add_relu6(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<2x3x3x2xf32>}> : () -> tensor<2x3x3x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x3x3x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  %a = tosa.add %x, %c : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %r = tosa.clamp %a {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return %r : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// Depthwise (multiplier 2): HWCM [1, 1, 2, 2] becomes OHWI [4, 1, 1, 1] with
+// o = c * 2 + m, and a clip becomes a clamp activation.
+// CHECK-LABEL: func.func @depthwise_clip
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00]]], {{\[\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]]], {{\[\[\[}}4.000000e+00]]]]> : tensor<4x1x1x1xf32>
+// CHECK: qnt.conv2d %arg0, %[[W]] bias(%{{.*}}) {activation = #qnt<activation clamp>, clamp_max = 3.000000e+00 : f32, clamp_min = -1.000000e+00 : f32, groups = 2 : i64}
+func.func @depthwise_clip(%x: tensor<1x3x3x2xf32>) -> tensor<1x3x3x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf32>}> : () -> tensor<1x1x2x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %c = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x3x2xf32>, tensor<1x1x2x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  %r = tosa.clamp %c {max_val = 3.0 : f32, min_val = -1.0 : f32} : (tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  return %r : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// Not fused: a conv output used twice, and a batch norm with non-constant
+// parameters.
+// CHECK-LABEL: func.func @not_fused
+// CHECK: %[[C:.*]] = qnt.conv2d
+// CHECK: tosa.clamp %[[C]]
+// CHECK: qnt.batch_norm %[[C]]
+func.func @not_fused(%x: tensor<1x2x2x1xf32>, %p: tensor<1xf32>) -> (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<2.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %c = tosa.conv2d %x, %w, %zp, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  %r = tosa.clamp %c {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
+  %bn = qnt.batch_norm %c, %p, %p, %p, %p : tensor<1x2x2x1xf32>, tensor<1xf32>
+  return %r, %bn : tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>
+}

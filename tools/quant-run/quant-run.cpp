@@ -1,0 +1,92 @@
+//===- quant-run.cpp - Run a float model compiled to native code ----------===//
+//
+//   quant-run model.mlir --input x.npy -o y.npy
+//
+// JIT-compiles the model with quantc-float-to-llvm (observers, if any, are
+// ignored) and runs it on every sample of x.npy (samples stacked along the
+// first dimension); y.npy stacks the outputs the same way. For reference
+// outputs, fusion checks and accuracy measurements of the float model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Calibrate/CompiledModel.h"
+#include "quantc/Calibrate/Npy.h"
+#include "quantc/InitAll.h"
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace mlir;
+
+static cl::opt<std::string> modelFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> inputFile("input", cl::desc("Input samples (.npy)"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Output .npy"),
+                                       cl::Required);
+static cl::opt<std::string>
+    functionName("function", cl::desc("Function to run"), cl::init(""));
+
+static int error(const Twine &message) {
+  errs() << "quant-run: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  quantc::registerAllPasses();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "quant-run: run a float model compiled to "
+                              "native code\n");
+  DialectRegistry registry;
+  quantc::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(modelFile, sourceMgr, &context);
+  if (!module)
+    return error("cannot parse '" + modelFile + "'");
+  if (failed(verify(*module)))
+    return error("'" + modelFile + "' does not verify");
+  module->walk([](qnt::ObserveOp op) {
+    op.replaceAllUsesWith(op.getInput());
+    op.erase();
+  });
+  auto model = quantc::CompiledModel::create(*module, functionName,
+                                             quantc::buildFloatToLLVMPipeline);
+  if (!model)
+    return error(toString(model.takeError()));
+  if ((*model)->outputShapes().size() != 1)
+    return error("quant-run supports models with one output");
+  auto input = quantc::readNpy(inputFile);
+  if (!input)
+    return error(toString(input.takeError()));
+  int64_t size = (*model)->inputSize();
+  if (input->data.empty() || input->data.size() % size != 0)
+    return error(inputFile + ": " + Twine(input->data.size()) +
+                 " values are not a whole number of model inputs of " +
+                 Twine(size));
+  int64_t samples = static_cast<int64_t>(input->data.size()) / size;
+  quantc::NpyArray output;
+  output.shape = (*model)->outputShapes()[0];
+  output.shape[0] *= samples;
+  int64_t outSize = (*model)->outputSize(0);
+  output.data.resize(samples * outSize);
+  for (int64_t s = 0; s < samples; ++s) {
+    float *out = output.data.data() + s * outSize;
+    if (Error e = (*model)->run(input->data.data() + s * size, {out}))
+      return error(toString(std::move(e)));
+  }
+  if (Error e = quantc::writeNpy(outputFile, output))
+    return error(toString(std::move(e)));
+  return 0;
+}
