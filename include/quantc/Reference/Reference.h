@@ -1,0 +1,189 @@
+//===- Reference.h - The exact int8 reference ops ----------------*- C++
+//-*-===//
+//
+// Plain loop-nest implementations of the quantized ops. They DEFINE what the
+// compiler's generated int8 code computes, bit for bit; scalar arithmetic
+// comes from Requantize.h. Checked against PyTorch 1.13 (onednn engine) by
+// test/Unit/Reference (goldens from scripts/gen_reference_goldens.py).
+//
+// Conventions:
+//  * Activations are NHWC (matmul: [M, K] / [M, N]), 8-bit, per-tensor
+//    quantized, u8 or i8 storage (QTensor); values are clamped to the
+//    tensor's [qmin, qmax], which may be narrower than the storage type
+//    (e.g. [0, 127] under reduce_range).
+//  * Filters are OHWI with I = C / groups; output channel o belongs to group
+//    o / (O / groups); depthwise is groups == C (O = C * multiplier).
+//    Weights are i8, symmetric (zero point 0), with one scale per tensor or
+//    one per output channel (QWeights). Matmul weights are [N, K].
+//  * Bias is int32 with scale inScale * wScale[o] and zero point 0.
+//  * Accumulation is exact: sum((x - xZeroPoint) * w) + bias. Ops check
+//    statically that it fits int32 for any input (as generated code
+//    accumulates in int32) and return an error otherwise.
+//
+// Every op validates its arguments and returns an error message
+// (std::nullopt on success) instead of crashing; on error the output is not
+// written. Output tensors are given by the caller (shape, quantization and a
+// buffer of the right size).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_REFERENCE_REFERENCE_H
+#define QUANTC_REFERENCE_REFERENCE_H
+
+#include "quantc/Reference/Requantize.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantc::ref {
+
+/// An error message, or std::nullopt on success.
+using Error = std::optional<std::string>;
+
+/// A view of a per-tensor quantized 8-bit tensor (row-major, no ownership).
+/// `data` points to uint8_t (isSigned = false) or int8_t (isSigned = true)
+/// elements; ops only read their inputs.
+struct QTensor {
+  void *data = nullptr;
+  bool isSigned = false;
+  std::vector<int64_t> shape;
+  float scale = 1.0f;
+  int32_t zeroPoint = 0;
+  int32_t qmin = 0;   ///< Clamping range, within the storage type.
+  int32_t qmax = 255; ///< Clamping range, within the storage type.
+
+  /// Product of the dimensions.
+  int64_t numElements() const;
+  /// Element i (flat index) as an integer.
+  int32_t get(int64_t i) const;
+  /// Stores v (must fit the storage type) at flat index i.
+  void set(int64_t i, int32_t v) const;
+  /// Checks data, shape (`rank` dims, each >= 1), scale (finite, > 0),
+  /// qmin <= qmax within the storage type and zeroPoint within the storage
+  /// type. `what` names the tensor in the message.
+  Error validate(const char *what, size_t rank) const;
+};
+
+/// Symmetric i8 weights: OHWI for conv2d, [N, K] for matmul.
+struct QWeights {
+  const int8_t *data = nullptr;
+  std::vector<int64_t> shape;
+  /// One scale (per tensor) or one per output channel (dimension 0).
+  std::vector<float> scales;
+
+  /// The scale of output channel o.
+  float scale(int64_t o) const {
+    return scales.size() == 1 ? scales[0] : scales[o];
+  }
+};
+
+/// The activation fused into an op's epilogue (see activationBounds).
+struct FusedActivation {
+  Activation kind = Activation::None;
+  float clampMin = 0.0f; ///< Only for Activation::Clamp.
+  float clampMax = 0.0f; ///< Only for Activation::Clamp.
+};
+
+/// Window geometry of conv2d and the pools.
+struct Window2D {
+  int64_t strideH = 1, strideW = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t dilationH = 1, dilationW = 1;
+};
+
+/// Output size of a windowed op along one dimension:
+/// (in + padBefore + padAfter - dilation * (kernel - 1) - 1) / stride + 1
+/// (floor), or -1 when the padded input is smaller than the dilated kernel.
+int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                         int64_t padBefore, int64_t padAfter, int64_t dilation);
+
+/// Convolution parameters.
+struct Conv2DParams {
+  Window2D window;
+  int64_t groups = 1;
+  FusedActivation activation;
+};
+
+/// Quantized 2-D convolution.
+///   input  [N, H, W, C], weights [O, KH, KW, C / groups], bias [O] or null,
+///   output [N, OH, OW, O], residual null or a tensor of the output's shape.
+/// For each output element, with m = requantMultiplier(input.scale,
+/// weights.scale(o), output.scale) and [lo, hi] = activationBounds(...) of
+/// the output:
+///   acc = bias[o] + sum over (kh, kw, i) inside the input of
+///         (x[n, ih, iw, g * I + i] - input.zeroPoint) * w[o, kh, kw, i]
+///   (padding contributes real zero, i.e. nothing)
+///   without residual: out = requantize(acc, m, output.zeroPoint, lo, hi)
+///   with residual r:  out = requantize2(acc, m, r - residual.zeroPoint,
+///                            requantMultiplier(residual.scale, 1,
+///                            output.scale), output.zeroPoint, lo, hi)
+///   i.e. v = float(acc) * m + float(r - zr) * mr; the activation (bounds)
+///   applies after the residual add.
+Error conv2d(const QTensor &input, const QWeights &weights, const int32_t *bias,
+             const Conv2DParams &params, const QTensor *residual,
+             const QTensor &output);
+
+/// Quantized matmul / linear: input [M, K], weights [N, K], bias [N] or null,
+/// output [M, N]:
+///   acc = bias[n] + sum_k (x[m, k] - input.zeroPoint) * w[n, k]
+///   out = requantize(acc, requantMultiplier(input.scale, weights.scale(n),
+///                    output.scale), output.zeroPoint, lo, hi)
+Error matmul(const QTensor &input, const QWeights &weights, const int32_t *bias,
+             const FusedActivation &activation, const QTensor &output);
+
+/// Quantized elementwise add of two tensors of the output's shape (any rank):
+///   out = requantize2(a - a.zeroPoint, requantMultiplier(a.scale, 1,
+///                     out.scale), b - b.zeroPoint, requantMultiplier(b.scale,
+///                     1, out.scale), out.zeroPoint, lo, hi)
+/// i.e. v = float(a - za) * ma + float(b - zb) * mb in float32; relu (or any
+/// activation) through the bounds.
+Error add(const QTensor &a, const QTensor &b, const FusedActivation &activation,
+          const QTensor &output);
+
+/// Pool parameters.
+struct Pool2DParams {
+  int64_t kernelH = 1, kernelW = 1;
+  Window2D window;
+};
+
+/// Max pool, input [N, H, W, C] -> output [N, OH, OW, C]; padded positions do
+/// not contribute (every window must hold at least one input element). With
+/// equal input and output scale and zero point the result is the maximum
+/// itself (clamped to the output's [qmin, qmax]); otherwise the maximum is
+/// requantized: requantize(max - zin, requantMultiplier(sin, 1, sout), zout,
+/// qmin, qmax) (requantization is monotonic, so this is the max of the
+/// requantized values).
+Error maxPool2d(const QTensor &input, const Pool2DParams &params,
+                const QTensor &output);
+
+/// Average pool with count_include_pad = false: per window, sum (int32) of
+/// (x - input.zeroPoint) over the count non-padded elements, then
+///   out = requantize(sum, avgPoolMultiplier(input.scale, output.scale,
+///                    count), output.zeroPoint, qmin, qmax)
+/// (one rounding: the division by count is folded into the multiplier).
+Error avgPool2d(const QTensor &input, const Pool2DParams &params,
+                const QTensor &output);
+
+/// Global average pool: input [N, H, W, C] -> output [N, 1, 1, C]; avgPool2d
+/// with one window of H x W (count = H * W).
+Error globalAvgPool2d(const QTensor &input, const QTensor &output);
+
+/// Concatenation along the last (channel) dimension. An input whose scale
+/// and zero point equal the output's is copied (clamped to the output's
+/// [qmin, qmax]); any other is requantized:
+///   out = requantize(x - zin, requantMultiplier(sin, 1, sout), zout, qmin,
+///                    qmax)
+Error concatChannels(const std::vector<QTensor> &inputs, const QTensor &output);
+
+/// out[i] = quantize(x[i], output.scale, output.zeroPoint, output.qmin,
+/// output.qmax) (PyTorch 1.13's quantize_per_tensor, see Requantize.h).
+Error quantizeTensor(const float *input, const QTensor &output);
+
+/// out[i] = dequantize(q[i], input.scale, input.zeroPoint).
+Error dequantizeTensor(const QTensor &input, float *output);
+
+} // namespace quantc::ref
+
+#endif // QUANTC_REFERENCE_REFERENCE_H

@@ -1,0 +1,48 @@
+//===- Common.h - Argument checks shared by the reference ops ---*- C++ -*-===//
+//
+// Internal to lib/Reference: formatting of shapes and the checks every op
+// repeats (quantization of the output, fused-activation bounds).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_LIB_REFERENCE_COMMON_H
+#define QUANTC_LIB_REFERENCE_COMMON_H
+
+#include "quantc/Reference/Reference.h"
+
+#include <string>
+#include <vector>
+
+namespace quantc::ref::detail {
+
+/// "[1, 2, 3]".
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// Error unless `shape` equals `expected`; `what` names the tensor.
+Error checkShape(const char *what, const std::vector<int64_t> &shape,
+                 const std::vector<int64_t> &expected);
+
+/// Error unless m is finite (a scale ratio overflowed otherwise).
+Error checkMultiplier(const char *what, float m);
+
+/// The bounds of `act` for `output`, or an error when they are empty or the
+/// clamp bounds are not finite / ordered.
+Error outputBounds(const FusedActivation &act, const QTensor &output,
+                   Bounds &bounds);
+
+/// Checks the weights: data, rank, scales (count 1 or shape[0], finite and
+/// > 0).
+Error checkWeights(const QWeights &weights, size_t rank);
+
+/// Error unless, for every output channel o, any input in
+/// [input.qmin, input.qmax] gives an accumulator within int32:
+/// sum_k |w[o, k]| * max|x - zp| + |bias[o]| <= INT32_MAX, where the
+/// weights of channel o are the k = 0..perChannel-1 values at
+/// weights.data + o * perChannel.
+Error checkAccumulatorRange(const QTensor &input, const QWeights &weights,
+                            const int32_t *bias, int64_t channels,
+                            int64_t perChannel);
+
+} // namespace quantc::ref::detail
+
+#endif // QUANTC_LIB_REFERENCE_COMMON_H

@@ -1,0 +1,153 @@
+//===- Conv.cpp - Reference conv2d and matmul
+//------------------------------===//
+//
+// Direct loop nests; the accumulator is int64 here but provably fits int32
+// (checkAccumulatorRange), so it equals the int32 accumulation of generated
+// code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace quantc::ref;
+using namespace quantc::ref::detail;
+
+Error quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
+                          const int32_t *bias, const Conv2DParams &params,
+                          const QTensor *residual, const QTensor &output) {
+  if (Error e = input.validate("input", 4))
+    return e;
+  if (Error e = output.validate("output", 4))
+    return e;
+  if (Error e = checkWeights(weights, 4))
+    return e;
+  const int64_t n = input.shape[0], h = input.shape[1], w = input.shape[2],
+                c = input.shape[3];
+  const int64_t o = weights.shape[0], kh = weights.shape[1],
+                kw = weights.shape[2], wi = weights.shape[3];
+  const int64_t groups = params.groups;
+  const Window2D &win = params.window;
+  if (groups < 1 || c % groups != 0 || o % groups != 0)
+    return "groups (" + std::to_string(groups) +
+           ") must divide the input channels (" + std::to_string(c) +
+           ") and the output channels (" + std::to_string(o) + ")";
+  if (wi != c / groups)
+    return "weights: expected " + std::to_string(c / groups) +
+           " input channels per group (OHWI), got " + std::to_string(wi);
+  if (win.strideH < 1 || win.strideW < 1 || win.dilationH < 1 ||
+      win.dilationW < 1 || win.padTop < 0 || win.padBottom < 0 ||
+      win.padLeft < 0 || win.padRight < 0)
+    return std::string("strides and dilations must be >= 1, pads >= 0");
+  const int64_t oh = windowOutputSize(h, kh, win.strideH, win.padTop,
+                                      win.padBottom, win.dilationH);
+  const int64_t ow = windowOutputSize(w, kw, win.strideW, win.padLeft,
+                                      win.padRight, win.dilationW);
+  if (oh < 1 || ow < 1)
+    return std::string("padded input is smaller than the dilated kernel");
+  if (Error e = checkShape("output", output.shape, {n, oh, ow, o}))
+    return e;
+  if (residual) {
+    if (Error e = residual->validate("residual", 4))
+      return e;
+    if (Error e = checkShape("residual", residual->shape, output.shape))
+      return e;
+  }
+  Bounds bounds;
+  if (Error e = outputBounds(params.activation, output, bounds))
+    return e;
+  std::vector<float> multipliers(o);
+  for (int64_t oc = 0; oc < o; ++oc) {
+    multipliers[oc] =
+        requantMultiplier(input.scale, weights.scale(oc), output.scale);
+    if (Error e = checkMultiplier("conv2d", multipliers[oc]))
+      return e;
+  }
+  const float residualMultiplier =
+      residual ? requantMultiplier(residual->scale, 1.0f, output.scale) : 0.0f;
+  if (Error e = checkMultiplier("residual", residualMultiplier))
+    return e;
+  if (Error e = checkAccumulatorRange(input, weights, bias, o, kh * kw * wi))
+    return e;
+
+  const int64_t outPerGroup = o / groups;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x)
+        for (int64_t oc = 0; oc < o; ++oc) {
+          const int64_t g = oc / outPerGroup;
+          int64_t acc = bias ? bias[oc] : 0;
+          for (int64_t ky = 0; ky < kh; ++ky) {
+            const int64_t iy =
+                y * win.strideH - win.padTop + ky * win.dilationH;
+            if (iy < 0 || iy >= h)
+              continue;
+            for (int64_t kx = 0; kx < kw; ++kx) {
+              const int64_t ix =
+                  x * win.strideW - win.padLeft + kx * win.dilationW;
+              if (ix < 0 || ix >= w)
+                continue;
+              for (int64_t i = 0; i < wi; ++i) {
+                const int64_t xv =
+                    input.get(((b * h + iy) * w + ix) * c + g * wi + i) -
+                    int64_t(input.zeroPoint);
+                const int64_t wv =
+                    weights.data[((oc * kh + ky) * kw + kx) * wi + i];
+                acc += xv * wv;
+              }
+            }
+          }
+          const int64_t outIndex = ((b * oh + y) * ow + x) * o + oc;
+          int32_t q;
+          if (residual)
+            q = requantize2(static_cast<int32_t>(acc), multipliers[oc],
+                            residual->get(outIndex) - residual->zeroPoint,
+                            residualMultiplier, output.zeroPoint, bounds.lo,
+                            bounds.hi);
+          else
+            q = requantize(static_cast<int32_t>(acc), multipliers[oc],
+                           output.zeroPoint, bounds.lo, bounds.hi);
+          output.set(outIndex, q);
+        }
+  return std::nullopt;
+}
+
+Error quantc::ref::matmul(const QTensor &input, const QWeights &weights,
+                          const int32_t *bias,
+                          const FusedActivation &activation,
+                          const QTensor &output) {
+  if (Error e = input.validate("input", 2))
+    return e;
+  if (Error e = output.validate("output", 2))
+    return e;
+  if (Error e = checkWeights(weights, 2))
+    return e;
+  const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
+  if (weights.shape[1] != k)
+    return "weights: expected [N, " + std::to_string(k) + "], got " +
+           shapeString(weights.shape);
+  if (Error e = checkShape("output", output.shape, {m, n}))
+    return e;
+  Bounds bounds;
+  if (Error e = outputBounds(activation, output, bounds))
+    return e;
+  std::vector<float> multipliers(n);
+  for (int64_t j = 0; j < n; ++j) {
+    multipliers[j] =
+        requantMultiplier(input.scale, weights.scale(j), output.scale);
+    if (Error e = checkMultiplier("matmul", multipliers[j]))
+      return e;
+  }
+  if (Error e = checkAccumulatorRange(input, weights, bias, n, k))
+    return e;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t acc = bias ? bias[j] : 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        acc += (input.get(i * k + kk) - int64_t(input.zeroPoint)) *
+               int64_t(weights.data[j * k + kk]);
+      output.set(i * n + j,
+                 requantize(static_cast<int32_t>(acc), multipliers[j],
+                            output.zeroPoint, bounds.lo, bounds.hi));
+    }
+  return std::nullopt;
+}

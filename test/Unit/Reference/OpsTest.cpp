@@ -1,0 +1,387 @@
+//===- OpsTest.cpp - Reference ops on hand-computed cases and bad input ---===//
+//
+// Small cases whose results are worked out in the comments (residual add,
+// activation after the residual, group indexing, pool padding, concat
+// requantization), and the argument checks: every error returns a message
+// and leaves the output untouched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Reference/Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+using namespace quantc::ref;
+
+namespace {
+
+/// A tensor owning its storage, viewed as a QTensor.
+struct Owned {
+  std::vector<uint8_t> bytes;
+  QTensor t;
+
+  Owned(std::vector<int64_t> shape, bool isSigned, float scale, int32_t zp,
+        std::vector<int32_t> values = {}) {
+    t.isSigned = isSigned;
+    t.shape = std::move(shape);
+    t.scale = scale;
+    t.zeroPoint = zp;
+    t.qmin = isSigned ? -128 : 0;
+    t.qmax = isSigned ? 127 : 255;
+    bytes.assign(t.numElements(), 0xAB);
+    t.data = bytes.data();
+    for (size_t i = 0; i < values.size(); ++i)
+      t.set(static_cast<int64_t>(i), values[i]);
+  }
+  int32_t at(int64_t i) const { return t.get(i); }
+  std::vector<int32_t> values() const {
+    std::vector<int32_t> v;
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      v.push_back(t.get(i));
+    return v;
+  }
+};
+
+QWeights weights(const std::vector<int8_t> &data, std::vector<int64_t> shape,
+                 std::vector<float> scales) {
+  QWeights w;
+  w.data = data.data();
+  w.shape = std::move(shape);
+  w.scales = std::move(scales);
+  return w;
+}
+
+} // namespace
+
+TEST(Conv2d, HandComputed) {
+  // input 1x2x2x1, zp 2: x - zp = [1, 2, 3, 4]; weights 1x2x2x1 = [1, 1, 1, 2];
+  // acc = 1 + 2 + 3 + 8 + bias 4 = 18; m = 0.5 * 1 / 2 = 0.25 -> 4.5 -> 4
+  // (tie to even), + zp 10 = 14.
+  Owned in({1, 2, 2, 1}, false, 0.5f, 2, {3, 4, 5, 6});
+  std::vector<int8_t> w = {1, 1, 1, 2};
+  const int32_t bias = 4;
+  Owned out({1, 1, 1, 1}, false, 2.0f, 10);
+  ASSERT_FALSE(conv2d(in.t, weights(w, {1, 2, 2, 1}, {1.0f}), &bias, {},
+                      nullptr, out.t));
+  EXPECT_EQ(out.at(0), 14);
+}
+
+TEST(Conv2d, PaddingContributesRealZero) {
+  // 1x1x1x1 input with pad 1 and a 3x3 kernel of ones: only the centre
+  // counts, whatever the zero point: acc = x - zp = 5.
+  Owned in({1, 1, 1, 1}, true, 1.0f, -3, {2});
+  std::vector<int8_t> w(9, 1);
+  Conv2DParams p;
+  p.window.padTop = p.window.padBottom = p.window.padLeft = p.window.padRight =
+      1;
+  Owned out({1, 1, 1, 1}, true, 1.0f, 0);
+  ASSERT_FALSE(conv2d(in.t, weights(w, {1, 3, 3, 1}, {1.0f}), nullptr, p,
+                      nullptr, out.t));
+  EXPECT_EQ(out.at(0), 5);
+}
+
+TEST(Conv2d, ResidualIsAddedBeforeTheActivation) {
+  // acc = (x - zp) * w = -4 * 1; m = 1 * 1 / 1 = 1 -> -4.
+  // residual r - zr = 10 - 4 = 6, mr = 0.5 / 1 = 0.5 -> 3.
+  // v = -4 + 3 = -1; relu after the add: max(zp_out, -1 + 0) = 0 with
+  // zp_out = 0; without relu -1. A relu before the add would give 3.
+  Owned in({1, 1, 1, 1}, true, 1.0f, 0, {-4});
+  std::vector<int8_t> w = {1};
+  Owned res({1, 1, 1, 1}, true, 0.5f, 4, {10});
+  Conv2DParams p;
+  Owned out({1, 1, 1, 1}, true, 1.0f, 0);
+  ASSERT_FALSE(conv2d(in.t, weights(w, {1, 1, 1, 1}, {1.0f}), nullptr, p,
+                      &res.t, out.t));
+  EXPECT_EQ(out.at(0), -1);
+  p.activation.kind = Activation::Relu;
+  ASSERT_FALSE(conv2d(in.t, weights(w, {1, 1, 1, 1}, {1.0f}), nullptr, p,
+                      &res.t, out.t));
+  EXPECT_EQ(out.at(0), 0);
+  // v = 2.5 + 1.5 = 4 exactly (one rounding of the sum, not 2 + 2).
+  Owned in2({1, 1, 1, 1}, true, 0.5f, 0, {5});
+  Owned res2({1, 1, 1, 1}, true, 0.5f, 0, {3});
+  p.activation.kind = Activation::None;
+  ASSERT_FALSE(conv2d(in2.t, weights(w, {1, 1, 1, 1}, {1.0f}), nullptr, p,
+                      &res2.t, out.t));
+  EXPECT_EQ(out.at(0), 4);
+}
+
+TEST(Conv2d, GroupsMatchSeparateConvolutions) {
+  // groups = 2, C = 4, O = 6: output channels 0-2 see input channels 0-1,
+  // 3-5 see 2-3. Compare with two convolutions on the channel halves.
+  const int64_t h = 4, w = 5;
+  std::vector<int32_t> xs;
+  for (int i = 0; i < h * w * 4; ++i)
+    xs.push_back((i * 37) % 256);
+  Owned in({1, h, w, 4}, false, 0.05f, 100, xs);
+  std::vector<int8_t> wt;
+  for (int i = 0; i < 6 * 3 * 3 * 2; ++i)
+    wt.push_back(static_cast<int8_t>((i * 29) % 255 - 127));
+  std::vector<float> scales = {0.01f, 0.02f, 0.03f, 0.015f, 0.025f, 0.005f};
+  std::vector<int32_t> bias = {10, -20, 30, -40, 50, -60};
+  Conv2DParams p;
+  p.groups = 2;
+  Owned out({1, h - 2, w - 2, 6}, false, 0.1f, 128);
+  ASSERT_FALSE(conv2d(in.t, weights(wt, {6, 3, 3, 2}, scales), bias.data(), p,
+                      nullptr, out.t));
+  for (int g = 0; g < 2; ++g) {
+    std::vector<int32_t> half;
+    for (int64_t i = 0; i < h * w; ++i)
+      for (int c = 0; c < 2; ++c)
+        half.push_back(xs[i * 4 + g * 2 + c]);
+    Owned inG({1, h, w, 2}, false, 0.05f, 100, half);
+    std::vector<int8_t> wG(wt.begin() + g * 54, wt.begin() + (g + 1) * 54);
+    std::vector<float> sG(scales.begin() + g * 3, scales.begin() + g * 3 + 3);
+    Owned outG({1, h - 2, w - 2, 3}, false, 0.1f, 128);
+    ASSERT_FALSE(conv2d(inG.t, weights(wG, {3, 3, 3, 2}, sG),
+                        bias.data() + g * 3, {}, nullptr, outG.t));
+    for (int64_t i = 0; i < (h - 2) * (w - 2); ++i)
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(out.at(i * 6 + g * 3 + c), outG.at(i * 3 + c));
+  }
+}
+
+TEST(Conv2d, DepthwiseMultiplierTwo) {
+  // groups = C = 2, O = 4: output channels 0, 1 read input channel 0 and
+  // 2, 3 read input channel 1.
+  Owned in({1, 1, 1, 2}, false, 1.0f, 0, {3, 5});
+  std::vector<int8_t> w = {1, 2, 3, 4};
+  Conv2DParams p;
+  p.groups = 2;
+  Owned out({1, 1, 1, 4}, false, 1.0f, 0);
+  ASSERT_FALSE(conv2d(in.t, weights(w, {4, 1, 1, 1}, {1.0f}), nullptr, p,
+                      nullptr, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{3, 6, 15, 20}));
+}
+
+TEST(Matmul, HandComputed) {
+  // x - zp = [[1, 2], [-1, 0]]; w = [[1, 1], [2, -1]], scales [1, 0.5];
+  // bias [1, 0]; acc = [[4, 0], [0, -2]]; m = [0.5, 0.25];
+  // out = round([[2, 0], [0, -0.5]]) + 3 = [[5, 3], [3, 3]] (-0.5 -> 0).
+  Owned in({2, 2}, false, 1.0f, 1, {2, 3, 0, 1});
+  std::vector<int8_t> w = {1, 1, 2, -1};
+  std::vector<int32_t> bias = {1, 0};
+  Owned out({2, 2}, false, 2.0f, 3);
+  ASSERT_FALSE(
+      matmul(in.t, weights(w, {2, 2}, {1.0f, 0.5f}), bias.data(), {}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{5, 3, 3, 3}));
+}
+
+TEST(Add, HandComputedWithRelu) {
+  // (a - za) * 0.5 / 1 + (b - zb) * 0.25 / 1: [2 + 1, -4 + 0.5] = [3, -3.5].
+  Owned a({2}, true, 0.5f, 0, {4, -8});
+  Owned b({2}, true, 0.25f, 2, {6, 4});
+  Owned out({2}, true, 1.0f, 1);
+  ASSERT_FALSE(add(a.t, b.t, {}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{4, -3})); // -3.5 -> -4, +1
+  FusedActivation relu;
+  relu.kind = Activation::Relu;
+  ASSERT_FALSE(add(a.t, b.t, relu, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{4, 1}));
+}
+
+TEST(MaxPool, PaddingDoesNotContribute) {
+  // All values below the zero point (negative reals): a padded 0 would win.
+  Owned in({1, 2, 2, 1}, true, 1.0f, 0, {-5, -3, -7, -9});
+  Pool2DParams p;
+  p.kernelH = p.kernelW = 3;
+  p.window.padTop = p.window.padBottom = p.window.padLeft = p.window.padRight =
+      1;
+  Owned out({1, 2, 2, 1}, true, 1.0f, 0);
+  ASSERT_FALSE(maxPool2d(in.t, p, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{-3, -3, -3, -3}));
+}
+
+TEST(MaxPool, RequantizesWhenParamsDiffer) {
+  // max = 9, (9 - 1) * 0.5 / 2 = 2 -> 2 + 100.
+  Owned in({1, 1, 2, 1}, false, 0.5f, 1, {9, 4});
+  Pool2DParams p;
+  p.kernelW = 2;
+  Owned out({1, 1, 1, 1}, false, 2.0f, 100);
+  ASSERT_FALSE(maxPool2d(in.t, p, out.t));
+  EXPECT_EQ(out.at(0), 102);
+}
+
+TEST(AvgPool, DividesByTheNonPaddedCount) {
+  // 2x2 input, kernel 2, stride 1, pad 1 (3x3 output); zp 1, so x - zp =
+  // [0, 1, 2, 5]. Corner (0,0) holds only x[0,0]: 0; window (0,1) holds
+  // 0 + 1 = 1 over 2 -> 0.5 -> 0; centre: 8 / 4 = 2; (2,2): 5.
+  Owned in({1, 2, 2, 1}, false, 1.0f, 1, {1, 2, 3, 6});
+  Pool2DParams p;
+  p.kernelH = p.kernelW = 2;
+  p.window.padTop = p.window.padBottom = p.window.padLeft = p.window.padRight =
+      1;
+  Owned out({1, 3, 3, 1}, false, 1.0f, 1);
+  ASSERT_FALSE(avgPool2d(in.t, p, out.t));
+  // Rows: [0, 0.5, 1], [1, 2, 3], [2, 3.5, 5] (+ zp 1, ties to even).
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{1, 1, 2, 2, 3, 4, 3, 5, 6}));
+}
+
+TEST(AvgPool, GlobalWithOtherOutputParams) {
+  // sum(x - zp) = 1 + 2 + 3 + 4 = 10 over 4, * 0.5 / 0.25 = 5 -> 5 + 7.
+  Owned in({1, 2, 2, 1}, false, 0.5f, 0, {1, 2, 3, 4});
+  Owned out({1, 1, 1, 1}, false, 0.25f, 7);
+  ASSERT_FALSE(globalAvgPool2d(in.t, out.t));
+  EXPECT_EQ(out.at(0), 12);
+}
+
+TEST(Concat, CopiesOrRequantizes) {
+  Owned a({1, 2}, false, 0.5f, 10, {11, 200});
+  Owned b({1, 1}, false, 1.0f, 0, {3}); // 3 * 1 / 0.5 = 6 -> 16
+  Owned out({1, 3}, false, 0.5f, 10);
+  ASSERT_FALSE(concatChannels({a.t, b.t}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{11, 200, 16}));
+}
+
+TEST(QuantizeTensor, RoundTrip) {
+  std::vector<float> x = {0.0f, 0.25f, -1.0f, 100.0f};
+  Owned q({4}, true, 0.5f, -2);
+  ASSERT_FALSE(quantizeTensor(x.data(), q.t));
+  EXPECT_EQ(q.values(), (std::vector<int32_t>{-2, -2, -4, 127}));
+  std::vector<float> back(4);
+  ASSERT_FALSE(dequantizeTensor(q.t, back.data()));
+  EXPECT_EQ(back, (std::vector<float>{0.0f, 0.0f, -1.0f, 64.5f}));
+}
+
+//===----------------------------------------------------------------------===//
+// Argument errors: a message, and the output is not written.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Expects an error containing `needle` and an untouched output.
+void expectError(const Error &e, const Owned &out, const std::string &needle) {
+  ASSERT_TRUE(e.has_value()) << "expected an error containing " << needle;
+  EXPECT_NE(e->find(needle), std::string::npos) << *e;
+  for (uint8_t b : out.bytes)
+    EXPECT_EQ(b, 0xAB) << "output written despite: " << *e;
+}
+
+} // namespace
+
+TEST(Errors, Conv2d) {
+  Owned in({1, 4, 4, 4}, false, 0.1f, 0);
+  std::vector<int8_t> w(8 * 3 * 3 * 4, 1);
+  QWeights wt = weights(w, {8, 3, 3, 4}, {0.1f});
+  Owned out({1, 2, 2, 8}, false, 0.1f, 0);
+  EXPECT_FALSE(conv2d(in.t, wt, nullptr, {}, nullptr, out.t));
+  out.bytes.assign(out.bytes.size(), 0xAB);
+
+  Owned wrongOut({1, 3, 2, 8}, false, 0.1f, 0);
+  expectError(conv2d(in.t, wt, nullptr, {}, nullptr, wrongOut.t), wrongOut,
+              "output: expected shape [1, 2, 2, 8], got [1, 3, 2, 8]");
+  Conv2DParams p;
+  p.groups = 3;
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "groups (3) must divide");
+  p.groups = 2; // I must then be 2
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "expected 2 input channels per group");
+  QWeights badScales = weights(w, {8, 3, 3, 4}, {0.1f, 0.1f});
+  expectError(conv2d(in.t, badScales, nullptr, {}, nullptr, out.t), out,
+              "expected 1 or 8 scales, got 2");
+  QWeights zeroScale = weights(w, {8, 3, 3, 4}, {0.0f});
+  expectError(conv2d(in.t, zeroScale, nullptr, {}, nullptr, out.t), out,
+              "scales must be finite and > 0");
+  p = {};
+  p.window.strideH = 0;
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "strides and dilations must be >= 1");
+  p = {};
+  p.window.dilationH = 3; // 3 * 2 + 1 = 7 > 4
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "smaller than the dilated kernel");
+  p = {};
+  p.activation.kind = Activation::Clamp;
+  p.activation.clampMin = 2.0f;
+  p.activation.clampMax = 1.0f;
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "clamp bounds");
+  p.activation.clampMin = 100.0f; // [1000, 1000] quantized: outside [0, 255]
+  p.activation.clampMax = 100.0f;
+  expectError(conv2d(in.t, wt, nullptr, p, nullptr, out.t), out,
+              "leaves no value");
+  Owned res({1, 2, 2, 4}, false, 0.1f, 0);
+  expectError(conv2d(in.t, wt, nullptr, {}, &res.t, out.t), out,
+              "residual: expected shape");
+}
+
+TEST(Errors, AccumulatorOverflow) {
+  // 36 weights of -128 times max |x - zp| = 255: 1,175,040, plus a bias
+  // near INT32_MAX.
+  Owned in({1, 3, 3, 4}, false, 0.1f, 0);
+  std::vector<int8_t> w(36, -128);
+  std::vector<int32_t> bias = {std::numeric_limits<int32_t>::max() - 1000000};
+  Owned out({1, 1, 1, 1}, false, 0.1f, 0);
+  expectError(conv2d(in.t, weights(w, {1, 3, 3, 4}, {0.1f}), bias.data(), {},
+                     nullptr, out.t),
+              out, "accumulator of output channel 0 can overflow int32");
+  bias[0] = 1000;
+  EXPECT_FALSE(conv2d(in.t, weights(w, {1, 3, 3, 4}, {0.1f}), bias.data(), {},
+                      nullptr, out.t));
+  Owned x({1, 36}, false, 0.1f, 0);
+  Owned y({1, 1}, false, 0.1f, 0);
+  bias[0] = std::numeric_limits<int32_t>::min() + 10;
+  expectError(matmul(x.t, weights(w, {1, 36}, {0.1f}), bias.data(), {}, y.t), y,
+              "can overflow int32");
+}
+
+TEST(Errors, Tensors) {
+  Owned a({2, 3}, false, 0.1f, 0);
+  Owned out({2, 3}, false, 0.1f, 0);
+  QTensor bad = a.t;
+  bad.data = nullptr;
+  expectError(add(bad, a.t, {}, out.t), out, "lhs: no data");
+  bad = a.t;
+  bad.scale = -1.0f;
+  expectError(add(a.t, bad, {}, out.t), out, "rhs: scale must be finite");
+  bad = a.t;
+  bad.qmin = 10;
+  bad.qmax = 5;
+  expectError(add(bad, a.t, {}, out.t), out, "is not a range within u8");
+  bad = a.t;
+  bad.isSigned = true;
+  bad.qmax = 255;
+  expectError(add(bad, a.t, {}, out.t), out, "is not a range within i8");
+  bad = a.t;
+  bad.zeroPoint = 300;
+  expectError(add(bad, a.t, {}, out.t), out, "zero point 300 does not fit u8");
+  Owned b({3, 2}, false, 0.1f, 0);
+  expectError(add(a.t, b.t, {}, out.t), out, "rhs: expected shape [2, 3]");
+  Owned huge({2, 3}, false, 3e38f, 0);
+  Owned tiny({2, 3}, false, 1e-30f, 0);
+  expectError(add(huge.t, a.t, {}, tiny.t), tiny, "multiplier overflows");
+  expectError(quantizeTensor(nullptr, out.t), out, "input: no data");
+  EXPECT_TRUE(dequantizeTensor(a.t, nullptr).has_value());
+}
+
+TEST(Errors, Pools) {
+  Owned in({1, 3, 3, 2}, false, 0.1f, 0);
+  Pool2DParams p;
+  p.kernelH = p.kernelW = 1;
+  p.window.padTop = p.window.padLeft = 1; // corner window: only padding
+  Owned out({1, 4, 4, 2}, false, 0.1f, 0);
+  expectError(maxPool2d(in.t, p, out.t), out, "holds only padding");
+  expectError(avgPool2d(in.t, p, out.t), out, "holds only padding");
+  p = {};
+  p.kernelH = 0;
+  expectError(avgPool2d(in.t, p, out.t), out, "kernel, strides");
+  Owned g({1, 1, 1, 3}, false, 0.1f, 0);
+  expectError(globalAvgPool2d(in.t, g.t), g, "output: expected shape");
+  Owned rank3({3, 3, 2}, false, 0.1f, 0);
+  expectError(globalAvgPool2d(rank3.t, g.t), g, "expected rank 4");
+}
+
+TEST(Errors, Concat) {
+  Owned a({1, 2, 3}, false, 0.1f, 0);
+  Owned b({1, 3, 3}, false, 0.1f, 0);
+  Owned out({1, 2, 6}, false, 0.1f, 0);
+  expectError(concatChannels({}, out.t), out, "at least one input");
+  expectError(concatChannels({a.t, b.t}, out.t), out,
+              "input 1: expected shape [1, 2, 3], got [1, 3, 3]");
+  Owned out5({1, 2, 5}, false, 0.1f, 0);
+  expectError(concatChannels({a.t, a.t}, out5.t), out5, "expected 6 channels");
+}
