@@ -84,6 +84,16 @@ int32_t quantc::ref::quantize(float x, float scale, int32_t zeroPoint,
       std::max<int64_t>(qmin, std::min<int64_t>(qmax, q)));
 }
 
+std::optional<int32_t> quantc::ref::quantizeBias(float bias, float inScale,
+                                                 float wScale) {
+  const double scale = double(inScale) * double(wScale);
+  const double q = std::nearbyint(double(bias) / scale);
+  if (!(q >= double(std::numeric_limits<int32_t>::min()) &&
+        q <= double(std::numeric_limits<int32_t>::max())))
+    return std::nullopt;
+  return static_cast<int32_t>(q);
+}
+
 float quantc::ref::dequantize(int32_t q, float scale, int32_t zeroPoint) {
   // q - zeroPoint has at most 25 significant bits for 8-bit data; computed
   // in int64 and converted once for any int32 input.

@@ -137,4 +137,44 @@ def QntLowerFloatConv : Pass<"qnt-lower-float-conv", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
+  let summary = "Convert a folded float model to quantized qnt ops";
+  let description = [{
+    Works on a model whose observers were folded into `qnt.fake_quant`
+    (`qnt-fold-observers`):
+
+    1. every activation `qnt.fake_quant` becomes `quant.qcast` +
+       `quant.dcast` with its `!quant.uniform` type (QDQ form); a
+       `qnt.fake_quant` of a constant (a weight) is quantized now: an i8
+       constant (`quant.scast` to its type), values
+       `clamp(round_half_even(w * (1 / scale)) + zero_point)` as
+       `quantc::ref::quantize`;
+    2. every float op whose inputs are dequantized and whose result is
+       quantized becomes its quantized form: float `qnt.conv2d` -> quantized
+       `qnt.conv2d` (bias to i32 with scale `s_in * s_w[o]`, requantization
+       multipliers `quantc::ref::requantMultiplier` stored on the op),
+       `tosa.matmul` with a constant weight (+ constant bias add) ->
+       `qnt.linear`, `tosa.add` (+ relu) -> `qnt.add`, `tosa.avg_pool2d` ->
+       `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d` and
+       `tosa.reshape` keep their input's parameters;
+    3. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
+       `qnt.requantize`.
+
+    What remains is quantized at the model inputs (`quant.qcast`),
+    dequantized at the outputs (`quant.dcast`), and float, between dcast and
+    qcast, for ops without a quantized form and for layers named in
+    `exclude` (by layer name, e.g. `conv1`, or op name, e.g. `tosa.add`).
+    A convolution or linear layer without quantization parameters for its
+    input or output, or whose bias does not fit int32, is an error.
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::quant::QuantDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+  let options = [
+    ListOption<"exclude", "exclude", "std::string",
+               "Layer names or op names to keep in float">,
+  ];
+}
+
 #endif // QNT_TRANSFORMS_PASSES_TD

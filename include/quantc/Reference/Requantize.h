@@ -21,6 +21,7 @@
 #define QUANTC_REFERENCE_REQUANTIZE_H
 
 #include <cstdint>
+#include <optional>
 
 namespace quantc::ref {
 
@@ -77,6 +78,12 @@ int64_t quantizeUnclamped(float x, float scale, int32_t zeroPoint);
 /// quantizeUnclamped clamped to [qmin, qmax].
 int32_t quantize(float x, float scale, int32_t zeroPoint, int32_t qmin,
                  int32_t qmax);
+
+/// A float bias as int32 with scale inScale * wScale (zero point 0):
+/// round_half_even(double(bias) / (double(inScale) * double(wScale))),
+/// computed in double (the scale product of two floats is exact there).
+/// Returns std::nullopt when the result does not fit int32.
+std::optional<int32_t> quantizeBias(float bias, float inScale, float wScale);
 
 /// (q - zeroPoint) * scale in float32 (the difference is exact).
 float dequantize(int32_t q, float scale, int32_t zeroPoint);

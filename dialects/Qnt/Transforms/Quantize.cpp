@@ -1,0 +1,505 @@
+//===- Quantize.cpp - Float model with fake_quant to quantized ops --------===//
+//
+// QDQ form first (fake_quant -> qcast + dcast, weights quantized now), then
+// each float op between dcasts and a qcast becomes its quantized form, then
+// qcast(dcast(x)) pairs cancel. All arithmetic on numbers (weight and bias
+// quantization, requantization multipliers) is the int8 reference's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Reference/Requantize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
+#include <cfloat>
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTQUANTIZE
+#include "dialects/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quant::QuantizedType;
+using quant::UniformQuantizedPerAxisType;
+using quant::UniformQuantizedType;
+
+namespace {
+
+/// Scales, zero points and the axis of a quantized element type.
+struct QParams {
+  SmallVector<float> scales;
+  SmallVector<int32_t> zeroPoints;
+  std::optional<int32_t> axis;
+  int32_t qmin, qmax;
+};
+
+QParams paramsOf(Type elementType) {
+  QParams p;
+  auto q = cast<QuantizedType>(elementType);
+  p.qmin = q.getStorageTypeMin();
+  p.qmax = q.getStorageTypeMax();
+  if (auto t = dyn_cast<UniformQuantizedType>(q)) {
+    p.scales = {static_cast<float>(t.getScale())};
+    p.zeroPoints = {static_cast<int32_t>(t.getZeroPoint())};
+    return p;
+  }
+  auto t = cast<UniformQuantizedPerAxisType>(q);
+  for (double s : t.getScales())
+    p.scales.push_back(static_cast<float>(s));
+  for (int64_t z : t.getZeroPoints())
+    p.zeroPoints.push_back(static_cast<int32_t>(z));
+  p.axis = t.getQuantizedDimension();
+  return p;
+}
+
+Type elementOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// `q` for a value `dcast(q)`.
+Value quantizedSource(Value v) {
+  if (auto d = v.getDefiningOp<quant::DequantizeCastOp>())
+    return d.getInput();
+  return {};
+}
+
+/// The qcast that is the only user of `v`.
+quant::QuantizeCastOp quantizedSink(Value v) {
+  if (!v.hasOneUse())
+    return {};
+  return dyn_cast<quant::QuantizeCastOp>(*v.getUsers().begin());
+}
+
+/// The raw storage values of a quantized constant `scast(arith.constant)`.
+std::optional<SmallVector<int32_t>> constantStorage(Value q) {
+  auto scast = q.getDefiningOp<quant::StorageCastOp>();
+  DenseIntElementsAttr attr;
+  if (!scast || !matchPattern(scast.getInput(), m_Constant(&attr)))
+    return std::nullopt;
+  bool isSigned = cast<QuantizedType>(elementOf(q)).isSigned();
+  SmallVector<int32_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(isSigned ? static_cast<int32_t>(v.getSExtValue())
+                              : static_cast<int32_t>(v.getZExtValue()));
+  return values;
+}
+
+std::optional<SmallVector<float>> floatConstant(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      !attr.getElementType().isF32())
+    return std::nullopt;
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+/// A quantized constant: raw `values` stored as the storage type, cast to
+/// `type` (whose element type is quantized).
+Value makeQuantizedConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                            ArrayRef<int32_t> values) {
+  auto q = cast<QuantizedType>(type.getElementType());
+  unsigned width = q.getStorageTypeIntegralWidth();
+  auto storageType =
+      RankedTensorType::get(type.getShape(), b.getIntegerType(width));
+  SmallVector<APInt> bits;
+  for (int32_t v : values)
+    bits.push_back(APInt(width, static_cast<uint64_t>(int64_t(v)),
+                         /*isSigned=*/true, /*implicitTrunc=*/true));
+  Value raw = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(storageType, bits));
+  return quant::StorageCastOp::create(b, loc, type, raw);
+}
+
+/// The layer name of `op` (first NameLoc), for messages and `exclude`.
+std::string layerName(Operation *op) {
+  std::string name;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto n = dyn_cast<NameLoc>(loc); n && name.empty())
+      name = n.getName().str();
+    return WalkResult::advance();
+  });
+  return name;
+}
+
+struct QntQuantizePass
+    : public mlir::qnt::impl::QntQuantizeBase<QntQuantizePass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  bool isExcluded(Operation *op) const {
+    return excluded.contains(op->getName().getStringRef()) ||
+           excluded.contains(layerName(op));
+  }
+  LogicalResult toQDQ(FakeQuantOp op);
+  LogicalResult convertConv(Conv2DOp op);
+  LogicalResult convertMatmul(tosa::MatMulOp op);
+  void convertAdd(tosa::AddOp op);
+  void convertAvgPool(tosa::AvgPool2dOp op);
+  void convertConcat(tosa::ConcatOp op);
+  void keepParams(Operation *op);
+  void cleanup();
+
+  llvm::StringSet<> excluded;
+  /// Ops absorbed into a converted op (a linear layer's bias add).
+  llvm::DenseSet<Operation *> consumed;
+};
+
+InFlightDiagnostic layerError(Operation *op) {
+  std::string name = layerName(op);
+  return op->emitError() << "layer '" << (name.empty() ? "?" : name) << "' ("
+                         << op->getName() << "): ";
+}
+
+LogicalResult QntQuantizePass::toQDQ(FakeQuantOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto floatType = op.getInput().getType();
+  auto qType = RankedTensorType::get(floatType.getShape(), op.getQtype());
+  Value q;
+  if (std::optional<SmallVector<float>> w = floatConstant(op.getInput())) {
+    // A weight: quantize it now, exactly as the reference quantizes.
+    QParams p = paramsOf(op.getQtype());
+    int64_t inner = 1;
+    if (p.axis)
+      for (int64_t d = *p.axis + 1; d < floatType.getRank(); ++d)
+        inner *= floatType.getDimSize(d);
+    SmallVector<int32_t> values(w->size());
+    for (size_t i = 0; i < w->size(); ++i) {
+      size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
+      values[i] = quantc::ref::quantize((*w)[i], p.scales[c], p.zeroPoints[c],
+                                        p.qmin, p.qmax);
+    }
+    q = makeQuantizedConstant(b, loc, qType, values);
+  } else {
+    q = quant::QuantizeCastOp::create(b, loc, qType, op.getInput());
+  }
+  // Keep the FP32 range and the observer's name next to the quantized type.
+  Operation *def = q.getDefiningOp();
+  if (op.getRangeMinAttr()) {
+    def->setAttr("qnt.range_min", op.getRangeMinAttr());
+    def->setAttr("qnt.range_max", op.getRangeMaxAttr());
+  }
+  if (op.getNameAttr())
+    def->setAttr("qnt.name", op.getNameAttr());
+  Value d = quant::DequantizeCastOp::create(b, loc, floatType, q);
+  op.replaceAllUsesWith(d);
+  op.erase();
+  return success();
+}
+
+LogicalResult QntQuantizePass::convertConv(Conv2DOp op) {
+  Value qi = quantizedSource(op.getInput());
+  quant::QuantizeCastOp sink = quantizedSink(op.getOutput());
+  if (!qi || !sink)
+    return layerError(op)
+           << "no quantization parameters for its "
+           << (!qi ? "input" : "output")
+           << "; calibrate the model and run qnt-fold-observers first, or "
+              "exclude the layer";
+  Value qw = quantizedSource(op.getFilter());
+  std::optional<SmallVector<int32_t>> w =
+      qw ? constantStorage(qw) : std::nullopt;
+  if (!w)
+    return layerError(op) << "the filter is not a quantized constant (its "
+                             "weight observer is missing)";
+  Value qr;
+  if (op.getResidual() && !(qr = quantizedSource(op.getResidual())))
+    return layerError(op) << "no quantization parameters for the residual";
+
+  QParams in = paramsOf(elementOf(qi)), wp = paramsOf(elementOf(qw)),
+          out = paramsOf(elementOf(sink.getResult()));
+  int64_t channels = op.getFilter().getType().getDimSize(0);
+  auto wScale = [&](int64_t o) {
+    return wp.scales[wp.scales.size() == 1 ? 0 : o];
+  };
+  OpBuilder b(sink);
+  Value bias;
+  if (op.getBias()) {
+    std::optional<SmallVector<float>> fb = floatConstant(op.getBias());
+    if (!fb)
+      return layerError(op) << "the bias is not a constant";
+    SmallVector<int32_t> qb;
+    SmallVector<double> biasScales;
+    for (int64_t o = 0; o < channels; ++o) {
+      std::optional<int32_t> v =
+          quantc::ref::quantizeBias((*fb)[o], in.scales[0], wScale(o));
+      if (!v)
+        return layerError(op)
+               << "bias " << (*fb)[o] << " of output channel " << o
+               << " does not fit int32 at scale input_scale * filter_scale = "
+               << double(in.scales[0]) * double(wScale(o));
+      qb.push_back(*v);
+      biasScales.push_back(double(in.scales[0]) * double(wScale(o)));
+    }
+    SmallVector<int64_t> zeros(channels, 0);
+    auto biasElt = UniformQuantizedPerAxisType::get(
+        quant::QuantizationFlags::Signed, b.getI32Type(), b.getF32Type(),
+        biasScales, zeros, 0, INT32_MIN, INT32_MAX);
+    bias = makeQuantizedConstant(
+        b, op.getLoc(), RankedTensorType::get({channels}, biasElt), qb);
+  }
+  SmallVector<float> multipliers;
+  for (int64_t o = 0; o < channels; ++o)
+    multipliers.push_back(
+        quantc::ref::requantMultiplier(in.scales[0], wScale(o), out.scales[0]));
+  auto conv = Conv2DOp::create(
+      b, op.getLoc(), sink.getType(), qi, qw, bias, qr, op.getStridesAttr(),
+      op.getPadAttr(), op.getDilationsAttr(), op.getGroupsAttr(),
+      op.getActivationAttr(), op.getClampMinAttr(), op.getClampMaxAttr(),
+      b.getDenseF32ArrayAttr(multipliers));
+  sink.replaceAllUsesWith(conv.getOutput());
+  sink.erase();
+  op.erase();
+  return success();
+}
+
+LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
+  Value qa = quantizedSource(op.getA()), qw = quantizedSource(op.getB());
+  std::optional<SmallVector<int32_t>> w =
+      qw ? constantStorage(qw) : std::nullopt;
+  auto wType = cast<RankedTensorType>(op.getB().getType());
+  if (!qa || !w || wType.getDimSize(0) != 1)
+    return success(); // A matmul of two activations stays float.
+  // Optional bias: matmul -> add(constant) -> qcast.
+  Value result = op.getResult();
+  std::optional<SmallVector<float>> fb;
+  Operation *biasAdd = nullptr;
+  if (result.hasOneUse())
+    if (auto add = dyn_cast<tosa::AddOp>(*result.getUsers().begin())) {
+      Value other =
+          add.getInput1() == result ? add.getInput2() : add.getInput1();
+      if ((fb = floatConstant(other)) &&
+          static_cast<int64_t>(fb->size()) == wType.getDimSize(2)) {
+        biasAdd = add;
+        result = add.getResult();
+      } else {
+        fb.reset();
+      }
+    }
+  quant::QuantizeCastOp sink = quantizedSink(result);
+  if (!sink)
+    return layerError(op) << "no quantization parameters for its output; "
+                             "calibrate the model and run qnt-fold-observers "
+                             "first, or exclude the layer";
+  // [1, K, N] quantized along N -> [N, K] quantized along dimension 0.
+  int64_t k = wType.getDimSize(1), n = wType.getDimSize(2);
+  QParams wp = paramsOf(elementOf(qw)), in = paramsOf(elementOf(qa)),
+          out = paramsOf(elementOf(sink.getResult()));
+  SmallVector<int32_t> transposed(n * k);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      transposed[j * k + i] = (*w)[i * n + j];
+  OpBuilder b(sink);
+  Type wElt = elementOf(qw);
+  if (auto perAxis = dyn_cast<UniformQuantizedPerAxisType>(wElt))
+    wElt = UniformQuantizedPerAxisType::get(
+        perAxis.getFlags(), perAxis.getStorageType(),
+        perAxis.getExpressedType(), perAxis.getScales(),
+        perAxis.getZeroPoints(), 0, perAxis.getStorageTypeMin(),
+        perAxis.getStorageTypeMax());
+  Value weight = makeQuantizedConstant(
+      b, op.getLoc(), RankedTensorType::get({n, k}, wElt), transposed);
+  for (NamedAttribute attr : qw.getDefiningOp()->getDiscardableAttrs())
+    weight.getDefiningOp()->setAttr(attr.getName(), attr.getValue());
+  auto wScale = [&](int64_t o) {
+    return wp.scales[wp.scales.size() == 1 ? 0 : o];
+  };
+  Value bias;
+  if (fb) {
+    SmallVector<int32_t> qb;
+    SmallVector<double> scales;
+    for (int64_t o = 0; o < n; ++o) {
+      std::optional<int32_t> v =
+          quantc::ref::quantizeBias((*fb)[o], in.scales[0], wScale(o));
+      if (!v)
+        return layerError(op) << "bias " << (*fb)[o] << " of output " << o
+                              << " does not fit int32";
+      qb.push_back(*v);
+      scales.push_back(double(in.scales[0]) * double(wScale(o)));
+    }
+    auto biasElt = UniformQuantizedPerAxisType::get(
+        quant::QuantizationFlags::Signed, b.getI32Type(), b.getF32Type(),
+        scales, SmallVector<int64_t>(n, 0), 0, INT32_MIN, INT32_MAX);
+    bias = makeQuantizedConstant(b, op.getLoc(),
+                                 RankedTensorType::get({n}, biasElt), qb);
+  }
+  SmallVector<float> multipliers;
+  for (int64_t o = 0; o < n; ++o)
+    multipliers.push_back(
+        quantc::ref::requantMultiplier(in.scales[0], wScale(o), out.scales[0]));
+  Location loc =
+      biasAdd ? FusedLoc::get(&getContext(), {biasAdd->getLoc(), op.getLoc()})
+              : op.getLoc();
+  auto linear = LinearOp::create(
+      b, loc, sink.getType(), qa, weight, bias,
+      ActivationAttr::get(&getContext(), Activation::none), FloatAttr(),
+      FloatAttr(), b.getDenseF32ArrayAttr(multipliers));
+  sink.replaceAllUsesWith(linear.getOutput());
+  sink.erase();
+  if (biasAdd) {
+    consumed.insert(biasAdd);
+    biasAdd->erase();
+  }
+  op.erase();
+  return success();
+}
+
+void QntQuantizePass::convertAdd(tosa::AddOp op) {
+  Value qa = quantizedSource(op.getInput1()),
+        qb = quantizedSource(op.getInput2());
+  if (!qa || !qb || op.getInput1().getType() != op.getType() ||
+      op.getInput2().getType() != op.getType())
+    return;
+  Value result = op.getResult();
+  Operation *relu = nullptr;
+  if (result.hasOneUse())
+    if (auto clamp = dyn_cast<tosa::ClampOp>(*result.getUsers().begin())) {
+      auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+      auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+      if (lo && hi && lo.getValueAsDouble() == 0.0 &&
+          hi.getValueAsDouble() >= FLT_MAX) {
+        relu = clamp;
+        result = clamp.getResult();
+      }
+    }
+  quant::QuantizeCastOp sink = quantizedSink(result);
+  if (!sink)
+    return;
+  OpBuilder b(sink);
+  auto add = AddOp::create(
+      b, op.getLoc(), sink.getType(), qa, qb,
+      ActivationAttr::get(&getContext(),
+                          relu ? Activation::relu : Activation::none));
+  sink.replaceAllUsesWith(add.getOutput());
+  sink.erase();
+  if (relu)
+    relu->erase();
+  op.erase();
+}
+
+void QntQuantizePass::convertAvgPool(tosa::AvgPool2dOp op) {
+  Value q = quantizedSource(op.getInput());
+  quant::QuantizeCastOp sink = quantizedSink(op.getResult());
+  if (!q || !sink)
+    return;
+  OpBuilder b(sink);
+  auto pool =
+      AvgPool2DOp::create(b, op.getLoc(), sink.getType(), q, op.getKernelAttr(),
+                          op.getStrideAttr(), op.getPadAttr());
+  sink.replaceAllUsesWith(pool.getOutput());
+  sink.erase();
+  op.erase();
+}
+
+void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
+  SmallVector<Value> inputs;
+  for (Value v : op.getInput1()) {
+    Value q = quantizedSource(v);
+    if (!q)
+      return;
+    inputs.push_back(q);
+  }
+  quant::QuantizeCastOp sink = quantizedSink(op.getResult());
+  if (!sink)
+    return;
+  OpBuilder b(sink);
+  auto concat = ConcatOp::create(b, op.getLoc(), sink.getType(), inputs,
+                                 b.getI64IntegerAttr(op.getAxis()));
+  sink.replaceAllUsesWith(concat.getOutput());
+  sink.erase();
+  op.erase();
+}
+
+/// Max pooling and reshapes: the result keeps the input's parameters.
+void QntQuantizePass::keepParams(Operation *op) {
+  Value q = quantizedSource(op->getOperand(0));
+  if (!q)
+    return;
+  auto floatType = cast<RankedTensorType>(op->getResult(0).getType());
+  auto qType = RankedTensorType::get(floatType.getShape(), elementOf(q));
+  OpBuilder b(op);
+  Value result;
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
+    result =
+        MaxPool2DOp::create(b, op->getLoc(), qType, q, pool.getKernelAttr(),
+                            pool.getStrideAttr(), pool.getPadAttr());
+  else
+    result = tosa::ReshapeOp::create(b, op->getLoc(), qType, q,
+                                     cast<tosa::ReshapeOp>(op).getShape());
+  Value d = quant::DequantizeCastOp::create(b, op->getLoc(), floatType, result);
+  op->getResult(0).replaceAllUsesWith(d);
+  op->erase();
+}
+
+void QntQuantizePass::cleanup() {
+  SmallVector<quant::QuantizeCastOp> qcasts;
+  getOperation().walk([&](quant::QuantizeCastOp op) { qcasts.push_back(op); });
+  for (quant::QuantizeCastOp qc : qcasts) {
+    Value q = quantizedSource(qc.getInput());
+    if (!q)
+      continue;
+    if (q.getType() == qc.getType()) {
+      qc.replaceAllUsesWith(q);
+    } else {
+      OpBuilder b(qc);
+      qc.replaceAllUsesWith(
+          RequantizeOp::create(b, qc.getLoc(), qc.getType(), q).getOutput());
+    }
+    qc.erase();
+  }
+  // Drop what no longer has users (dcasts, unused constants).
+  IRRewriter rewriter(&getContext());
+  (void)runRegionDCE(rewriter, getOperation()->getRegions());
+}
+
+void QntQuantizePass::runOnOperation() {
+  excluded.clear();
+  for (const std::string &e : exclude)
+    excluded.insert(e);
+  SmallVector<FakeQuantOp> fakeQuants;
+  getOperation().walk([&](FakeQuantOp op) { fakeQuants.push_back(op); });
+  for (FakeQuantOp op : fakeQuants)
+    if (failed(toQDQ(op)))
+      return signalPassFailure();
+
+  SmallVector<Operation *> ops;
+  getOperation().walk([&](Operation *op) {
+    if (isa<Conv2DOp, tosa::MatMulOp, tosa::AddOp, tosa::AvgPool2dOp,
+            tosa::ConcatOp, tosa::MaxPool2dOp, tosa::ReshapeOp>(op))
+      ops.push_back(op);
+  });
+  consumed.clear();
+  for (Operation *op : ops) {
+    if (consumed.contains(op) || isExcluded(op))
+      continue;
+    LogicalResult result = success();
+    if (auto conv = dyn_cast<Conv2DOp>(op)) {
+      if (!conv.isQuantized())
+        result = convertConv(conv);
+    } else if (auto mm = dyn_cast<tosa::MatMulOp>(op)) {
+      result = convertMatmul(mm);
+    } else if (auto add = dyn_cast<tosa::AddOp>(op)) {
+      convertAdd(add);
+    } else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
+      convertAvgPool(pool);
+    } else if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {
+      convertConcat(concat);
+    } else {
+      keepParams(op);
+    }
+    if (failed(result))
+      return signalPassFailure();
+  }
+  cleanup();
+}
+
+} // namespace

@@ -1,0 +1,120 @@
+// RUN: quant-opt %s -split-input-file -qnt-quantize -verify-diagnostics | FileCheck %s
+// RUN: quant-opt %s -split-input-file -qnt-quantize="exclude=conv1" -verify-diagnostics | FileCheck %s --check-prefix=EXCL
+//
+// Numbers by hand: input scale 0.05 (zp 128), filter scales {0.01, 0.005},
+// output scale 0.1 (zp 0).
+//   weights  0.5 / 0.01 = 50, -0.25 / 0.01 = -25 | 0.3 / 0.005 = 60, 2.0 -> 127 (clamped at qmax)
+//   bias     0.1 / (0.05 * 0.01) = 200           | -0.1 / (0.05 * 0.005) = -400
+//   multiplier 0.05 * 0.01 / 0.1 = 0.005         | 0.05 * 0.005 / 0.1 = 0.0025
+// Scales are float32 (as PyTorch's): the bias scale is float(0.05) *
+// float(0.01) exactly, 4.9999999627470954E-4.
+
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[WRAW:.*]] = arith.constant dense<{{\[\[\[\[}}50, -25]]], {{\[\[\[}}60, 127]]]]> : tensor<2x1x1x2xi8>
+// CHECK-DAG: %[[BRAW:.*]] = arith.constant dense<[200, -400]> : tensor<2xi32>
+// CHECK-DAG: %[[X:.*]] = quant.qcast %arg0 {qnt.name = "input", qnt.range_max = array<f32: 1.000000e+01>, qnt.range_min = array<f32: -6.400000e+00>} : tensor<1x4x4x2xf32> to tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK-DAG: %[[W:.*]] = quant.scast %[[WRAW]] {qnt.name = "conv1.weight"{{.*}}} : tensor<2x1x1x2xi8> to tensor<2x1x1x2x!quant.uniform<i8:f32:0, {1.000000e-02,5.000000e-03}>>
+// CHECK-DAG: %[[B:.*]] = quant.scast %[[BRAW]] : tensor<2xi32> to tensor<2x!quant.uniform<i32:f32:0, {4.9999999627470954E-4,2.4999999813735477E-4}>>
+// CHECK: %[[C:.*]] = qnt.conv2d %[[X]], %[[W]] bias(%[[B]]) {activation = #qnt<activation relu>, multiplier = array<f32: 5.000000e-03, 2.500000e-03>} : ({{.*}}) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01>>
+// CHECK: %[[D:.*]] = quant.dcast %[[C]] : tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01>> to tensor<1x4x4x2xf32>
+// CHECK: return %[[D]]
+// EXCL-LABEL: func.func @conv
+// EXCL: quant.dcast
+// EXCL: qnt.conv2d %{{.*}}, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+// EXCL: quant.qcast
+func.func @conv(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %b = arith.constant dense<[0.1, -0.1]> : tensor<2xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> {name = "input", range_min = array<f32: -6.4>, range_max = array<f32: 10.0>} : tensor<1x4x4x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.005}> {name = "conv1.weight", range_min = array<f32: -0.25, 0.3>, range_max = array<f32: 0.5, 2.0>} : tensor<2x1x1x2xf32>
+  %c = qnt.conv2d %xq, %wq bias(%b) {activation = #qnt<activation relu>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32> loc("conv1")
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %cq : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// Residual add, max pool (keeps parameters), global average pool, reshape
+// and a linear layer with its bias add: everything between the model's
+// qcast and dcast is quantized. The linear weight [1, K=2, N=3] is
+// transposed to [N, K]; its bias 0.3 / (0.1 * 0.02) = 150.
+// CHECK-LABEL: func.func @network
+// CHECK: %[[X:.*]] = quant.qcast %arg0
+// CHECK: %[[A:.*]] = qnt.add %[[X]], %[[X]] {activation = #qnt<activation relu>} : {{.*}} -> tensor<1x4x4x2x!quant.uniform<u8:f32, 2.000000e-01>>
+// CHECK: %[[P:.*]] = qnt.max_pool2d %[[A]] {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 2.000000e-01>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 2.000000e-01>>
+// CHECK: %[[G:.*]] = qnt.avg_pool2d %[[P]] {kernel = array<i64: 2, 2>} : {{.*}} -> tensor<1x1x1x2x!quant.uniform<u8:f32, 1.000000e-01>>
+// CHECK: %[[R:.*]] = tosa.reshape %[[G]], %{{.*}} : (tensor<1x1x1x2x!quant.uniform<u8:f32, 1.000000e-01>>, !tosa.shape<3>) -> tensor<1x1x2x!quant.uniform<u8:f32, 1.000000e-01>>
+// CHECK: %[[WR:.*]] = arith.constant dense<{{\[\[}}10, 20], [30, 40], [50, 60]]> : tensor<3x2xi8>
+// CHECK: %[[BR:.*]] = arith.constant dense<[150, 0, -50]> : tensor<3xi32>
+// CHECK: %[[L:.*]] = qnt.linear %[[R]], %{{.*}} bias(%{{.*}}) {multiplier = array<f32: 4.000000e-03, 4.000000e-03, 4.000000e-03>}
+// CHECK: quant.dcast %[[L]]
+// CHECK-NOT: tosa.matmul
+// CHECK-NOT: tosa.add
+func.func @network(%x: tensor<1x4x4x2xf32>) -> tensor<1x1x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x4x4x2xf32>
+  %a = tosa.add %xq, %xq : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %r = tosa.clamp %a {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %rq = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.2> : tensor<1x4x4x2xf32>
+  %p = tosa.max_pool2d %rq {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %g = tosa.avg_pool2d %p, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
+  %gq = qnt.fake_quant %g to !quant.uniform<u8:f32, 0.1> : tensor<1x1x1x2xf32>
+  %s = tosa.const_shape {values = dense<[1, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %f = tosa.reshape %gq, %s : (tensor<1x1x1x2xf32>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+  %w = arith.constant dense<[[[0.2, 0.6, 1.0], [0.4, 0.8, 1.2]]]> : tensor<1x2x3xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:2, {0.02, 0.02, 0.02}> : tensor<1x2x3xf32>
+  %m = tosa.matmul %f, %wq, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32>
+  %b = arith.constant dense<[[[0.3, 0.0, -0.1]]]> : tensor<1x1x3xf32>
+  %l = tosa.add %m, %b : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+  %lq = qnt.fake_quant %l to !quant.uniform<u8:f32, 0.5:128> : tensor<1x1x3xf32>
+  return %lq : tensor<1x1x3xf32>
+}
+
+// -----
+
+// An op without a quantized form stays float between dcast and qcast.
+// CHECK-LABEL: func.func @no_quantized_form
+// CHECK: %[[Q:.*]] = quant.qcast %arg0
+// CHECK: %[[D:.*]] = quant.dcast %[[Q]]
+// CHECK: %[[S:.*]] = tosa.sigmoid %[[D]]
+// CHECK: quant.qcast %[[S]]
+func.func @no_quantized_form(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<4xf32>
+  %s = tosa.sigmoid %xq : (tensor<4xf32>) -> tensor<4xf32>
+  %sq = qnt.fake_quant %s to !quant.uniform<u8:f32, 0.00390625> : tensor<4xf32>
+  return %sq : tensor<4xf32>
+}
+
+// -----
+
+func.func @uncalibrated(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x1x1x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32, 0.01> : tensor<2x1x1x2xf32>
+  // expected-error @unknown {{layer 'conv9' (qnt.conv2d): no quantization parameters for its input; calibrate the model and run qnt-fold-observers first, or exclude the layer}}
+  %c = qnt.conv2d %x, %wq : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv9")
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %cq : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+func.func @bias_overflow(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x1x1x2xf32>
+  %b = arith.constant dense<[1.0e9, 0.0]> : tensor<2xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.001> : tensor<1x4x4x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32, 0.01> : tensor<2x1x1x2xf32>
+  // expected-error @unknown {{layer 'big' (qnt.conv2d): bias 1.000000e+09 of output channel 0 does not fit int32 at scale input_scale * filter_scale = 1.000000e-05}}
+  %c = qnt.conv2d %xq, %wq bias(%b) : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32> loc("big")
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %cq : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+func.func @filter_not_quantized(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05> : tensor<1x4x4x2xf32>
+  // expected-error @unknown {{layer 'c' (qnt.conv2d): the filter is not a quantized constant (its weight observer is missing)}}
+  %c = qnt.conv2d %xq, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("c")
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %cq : tensor<1x4x4x2xf32>
+}
