@@ -87,6 +87,11 @@ static cl::opt<std::string> weightKind("weight-observer",
 static cl::opt<bool> reduceRange("reduce-range",
                                  cl::desc("7-bit activations (x86 w/o VNNI)"),
                                  cl::init(false), cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Deployment target when inserting observers: generic, "
+                    "x86 (no VNNI: 7-bit activations), x86-vnni, aarch64"),
+           cl::init("generic"), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
                            cl::init(false), cl::cat(category));
 
@@ -213,6 +218,7 @@ int main(int argc, char **argv) {
     opts.activationKind = activationKind;
     opts.weightKind = weightKind;
     opts.reduceRange = reduceRange;
+    opts.target = target;
     pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(opts));
     if (failed(pm.run(*module)))
       return error("cannot insert observers");

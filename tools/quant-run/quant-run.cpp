@@ -6,12 +6,15 @@
 // ignored) and runs it on every sample of x.npy (samples stacked along the
 // first dimension); y.npy stacks the outputs the same way. For reference
 // outputs, fusion checks and accuracy measurements of the float model.
+// With --reference, a quantized model runs op by op on the int8 reference
+// (the semantics generated int8 code must match), not compiled.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Calibrate/CompiledModel.h"
 #include "quantc/Calibrate/Npy.h"
+#include "quantc/Calibrate/ReferenceModel.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -33,6 +36,11 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output .npy"),
                                        cl::Required);
 static cl::opt<std::string>
     functionName("function", cl::desc("Function to run"), cl::init(""));
+static cl::opt<bool> reference(
+    "reference",
+    cl::desc("Run a quantized model (qnt-quantize output) with the int8 "
+             "reference implementation of each op instead of compiling it"),
+    cl::init(false));
 
 static int error(const Twine &message) {
   errs() << "quant-run: error: " << message << "\n";
@@ -61,29 +69,56 @@ int main(int argc, char **argv) {
     op.replaceAllUsesWith(op.getInput());
     op.erase();
   });
-  auto model = quantc::CompiledModel::create(*module, functionName,
-                                             quantc::buildFloatToLLVMPipeline);
-  if (!model)
-    return error(toString(model.takeError()));
-  if ((*model)->outputShapes().size() != 1)
-    return error("quant-run supports models with one output");
+  // Either model runs one sample: input floats in, output floats out.
+  std::function<Error(const float *, float *)> runOne;
+  std::vector<int64_t> inShape, outShape;
+  std::unique_ptr<quantc::CompiledModel> compiled;
+  std::unique_ptr<quantc::ReferenceModel> oracle;
+  if (reference) {
+    auto model = quantc::ReferenceModel::create(*module, functionName);
+    if (!model)
+      return error(toString(model.takeError()));
+    oracle = std::move(*model);
+    inShape = oracle->inputShape();
+    outShape = oracle->outputShape();
+    runOne = [&](const float *in, float *out) { return oracle->run(in, out); };
+  } else {
+    auto model = quantc::CompiledModel::create(
+        *module, functionName, quantc::buildFloatToLLVMPipeline);
+    if (!model)
+      return error(toString(model.takeError()));
+    compiled = std::move(*model);
+    if (compiled->outputShapes().size() != 1)
+      return error("quant-run supports models with one output");
+    inShape = compiled->inputShape();
+    outShape = compiled->outputShapes()[0];
+    runOne = [&](const float *in, float *out) {
+      return compiled->run(in, {out});
+    };
+  }
+  auto product = [](const std::vector<int64_t> &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  };
   auto input = quantc::readNpy(inputFile);
   if (!input)
     return error(toString(input.takeError()));
-  int64_t size = (*model)->inputSize();
+  int64_t size = product(inShape);
   if (input->data.empty() || input->data.size() % size != 0)
     return error(inputFile + ": " + Twine(input->data.size()) +
                  " values are not a whole number of model inputs of " +
                  Twine(size));
   int64_t samples = static_cast<int64_t>(input->data.size()) / size;
   quantc::NpyArray output;
-  output.shape = (*model)->outputShapes()[0];
+  output.shape = outShape;
   output.shape[0] *= samples;
-  int64_t outSize = (*model)->outputSize(0);
+  int64_t outSize = product(outShape);
   output.data.resize(samples * outSize);
   for (int64_t s = 0; s < samples; ++s) {
     float *out = output.data.data() + s * outSize;
-    if (Error e = (*model)->run(input->data.data() + s * size, {out}))
+    if (Error e = runOne(input->data.data() + s * size, out))
       return error(toString(std::move(e)));
   }
   if (Error e = quantc::writeNpy(outputFile, output))

@@ -20,6 +20,19 @@ using quant::UniformQuantizedType;
 #define GET_OP_CLASSES
 #include "dialects/Qnt/IR/QntOps.cpp.inc"
 
+SmallVector<std::string> mlir::qnt::getLayerNames(Location loc) {
+  SmallVector<std::string> names;
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    names.push_back(name.getName().str());
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      names.append(getLayerNames(inner));
+  } else if (auto callSite = dyn_cast<CallSiteLoc>(loc)) {
+    names.append(getLayerNames(callSite.getCallee()));
+  }
+  return names;
+}
+
 /// Returns `axis` in [0, rank) or nullopt when it is outside [-rank, rank).
 static std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)

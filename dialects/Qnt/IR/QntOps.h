@@ -15,4 +15,10 @@
 #define GET_OP_CLASSES
 #include "dialects/Qnt/IR/QntOps.h.inc"
 
+namespace mlir::qnt {
+/// The names (NameLoc) a location carries, in order. A fused layer's
+/// location lists what was fused, outermost first (e.g. relu1, bn1, conv1).
+SmallVector<std::string> getLayerNames(Location loc);
+} // namespace mlir::qnt
+
 #endif // QNT_IR_QNTOPS_H

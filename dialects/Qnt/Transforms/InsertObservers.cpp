@@ -63,22 +63,14 @@ std::optional<int64_t> weightChannelAxis(Operation *op) {
   return std::nullopt;
 }
 
-/// A readable name for `loc`: its first NameLoc, or with `last` its last
-/// one. Fused layers carry the locations of what was fused, outermost (e.g.
-/// the relu) first and the convolution last: activations are named after
-/// the layer's output, weights after the convolution.
+/// The first name of `loc`, or with `last` its last one: activations are
+/// named after a fused layer's output (relu1), weights after its
+/// convolution (conv1).
 std::optional<std::string> nameOf(Location loc, bool last = false) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  std::optional<std::string> found;
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::optional<std::string> name = nameOf(inner, last)) {
-        found = name;
-        if (!last)
-          break;
-      }
-  return found;
+  SmallVector<std::string> names = getLayerNames(loc);
+  if (names.empty())
+    return std::nullopt;
+  return last ? names.back() : names.front();
 }
 
 struct QntInsertObserversPass
@@ -158,9 +150,19 @@ void QntInsertObserversPass::observe(Value value, ObserverConfigAttr config,
 
 void QntInsertObserversPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<ObserverConfigAttr> activation =
-      makeConfig(activationKind, activationDtype, activationQScheme,
-                 reduceRange, std::nullopt);
+  StringRef targetName = target;
+  if (targetName != "generic" && targetName != "x86" &&
+      targetName != "x86-vnni" && targetName != "aarch64") {
+    emitError(UnknownLoc::get(&getContext()))
+        << "qnt-insert-observers: unknown target '" << targetName
+        << "' (generic, x86, x86-vnni, aarch64)";
+    return signalPassFailure();
+  }
+  // Only x86 without VNNI multiplies u8 x s8 with saturating 16-bit pair
+  // sums (vpmaddubsw): 7-bit activations keep them exact.
+  bool reduce = reduceRange || targetName == "x86";
+  FailureOr<ObserverConfigAttr> activation = makeConfig(
+      activationKind, activationDtype, activationQScheme, reduce, std::nullopt);
   if (failed(activation))
     return signalPassFailure();
 

@@ -18,7 +18,9 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
     quantization (max pooling, reshape, transpose) get no observer.
 
     Activation observers use `activation-kind`, `activation-dtype`,
-    `activation-qscheme` and `reduce-range`; weight observers use
+    `activation-qscheme` and `reduce-range`; `target=x86` (x86 without VNNI,
+    where vpmaddubsw saturates 16-bit pair sums) turns `reduce_range` on, as
+    PyTorch's x86/fbgemm qconfig does, and no other target does; weight observers use
     `weight-kind` (per-channel kinds observe the output-channel axis 0),
     `weight-dtype` and `weight-qscheme`. Each observer is named after the
     location of the value it observes (`NameLoc`s from the importer), made
@@ -37,6 +39,9 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
            /*default=*/"\"affine\"", "affine or symmetric">,
     Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
            "Use 7-bit activations (x86 without VNNI)">,
+    Option<"target", "target", "std::string", /*default=*/"\"generic\"",
+           "Deployment target: generic, x86 (AVX2 without VNNI: 7-bit "
+           "activations, as vpmaddubsw saturates), x86-vnni, aarch64">,
     Option<"weightKind", "weight-kind", "std::string",
            /*default=*/"\"per_channel_min_max\"",
            "Observer kind for weights (min_max or per_channel_min_max)">,

@@ -117,15 +117,10 @@ Value makeQuantizedConstant(OpBuilder &b, Location loc, RankedTensorType type,
   return quant::StorageCastOp::create(b, loc, type, raw);
 }
 
-/// The layer name of `op` (first NameLoc), for messages and `exclude`.
+/// The layer name of `op` for messages: its first name.
 std::string layerName(Operation *op) {
-  std::string name;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto n = dyn_cast<NameLoc>(loc); n && name.empty())
-      name = n.getName().str();
-    return WalkResult::advance();
-  });
-  return name;
+  SmallVector<std::string> names = getLayerNames(op->getLoc());
+  return names.empty() ? std::string() : names.front();
 }
 
 struct QntQuantizePass
@@ -135,9 +130,20 @@ struct QntQuantizePass
   void runOnOperation() override;
 
 private:
+  /// Excluded by op name, by any name of the (fused) layer's location, or
+  /// by the name of the observer of its output (which survives printing
+  /// IR without debug info).
   bool isExcluded(Operation *op) const {
-    return excluded.contains(op->getName().getStringRef()) ||
-           excluded.contains(layerName(op));
+    if (excluded.contains(op->getName().getStringRef()))
+      return true;
+    if (op->getNumResults() == 1)
+      if (quant::QuantizeCastOp sink = quantizedSink(op->getResult(0)))
+        if (auto name = sink->getAttrOfType<StringAttr>("qnt.name"))
+          if (excluded.contains(name.getValue()))
+            return true;
+    return llvm::any_of(getLayerNames(op->getLoc()), [&](const std::string &n) {
+      return excluded.contains(n);
+    });
   }
   LogicalResult toQDQ(FakeQuantOp op);
   LogicalResult convertConv(Conv2DOp op);
