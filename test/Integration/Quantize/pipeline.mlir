@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --input-file %t/int8.mlir
 // RUN: quant-run %quantc_src_root/examples/small-cnn/model.mlir --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/float.npy
 // RUN: quant-run %t/int8.mlir --reference --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/int8.npy
-// RUN: %python %S/Inputs/sqnr.py %t/float.npy %t/int8.npy 30 | FileCheck %s --check-prefix=ACC
+// RUN: %python %quantc_src_root/scripts/sqnr.py %t/float.npy %t/int8.npy 30 | FileCheck %s --check-prefix=ACC
 // ACC: ACCURATE
 //
 // Quantized at the input, dequantized at the output, int8 in between.
