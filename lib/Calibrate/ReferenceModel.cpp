@@ -163,7 +163,14 @@ Error ReferenceModel::run(const float *in, float *out) const {
   for (Operation &opRef : func.getBody().front()) {
     Operation *op = &opRef;
     ref::Error status;
-    if (auto scast = dyn_cast<quant::StorageCastOp>(op)) {
+    DenseFPElementsAttr floats;
+    if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
+        matchPattern(op->getResult(0), m_Constant(&floats)) &&
+        floats.getElementType().isF32()) {
+      Buffer &b = newBuffer(op->getResult(0));
+      b.f.assign(floats.getValues<float>().begin(),
+                 floats.getValues<float>().end());
+    } else if (auto scast = dyn_cast<quant::StorageCastOp>(op)) {
       DenseIntElementsAttr attr;
       if (!matchPattern(scast.getInput(), m_Constant(&attr)))
         return fail("quant.scast of a non-constant");
