@@ -31,6 +31,14 @@ void quantc::buildFloatToLLVMPipeline(OpPassManager &pm) {
     llvm::report_fatal_error("quantc-float-to-llvm: invalid pipeline");
 }
 
+void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa) {
+  if (failed(parsePassPipeline(("qnt-lower-quantized{isa=" + isa + "}").str(),
+                               pm)))
+    llvm::report_fatal_error("quantc-int8-to-llvm: invalid pipeline");
+  buildFloatToLLVMPipeline(pm);
+  pm.addPass(qnt::createQntLowerPureIntrinsics());
+}
+
 void quantc::buildCalibrationPipeline(OpPassManager &pm) {
   pm.addPass(qnt::createQntInstrumentObservers());
   buildFloatToLLVMPipeline(pm);
@@ -55,6 +63,18 @@ void quantc::registerPipelines() {
       "quantc-float-to-llvm",
       "Lower a float TOSA model on tensors to the LLVM dialect",
       buildFloatToLLVMPipeline);
+  struct Int8Options : public PassPipelineOptions<Int8Options> {
+    Option<std::string> isa{*this, "isa",
+                            llvm::cl::desc("generic, avx2, avx512-vnni, "
+                                           "neon-dot or neon-i8mm"),
+                            llvm::cl::init("generic")};
+  };
+  PassPipelineRegistration<Int8Options>(
+      "quantc-int8-to-llvm",
+      "Lower a quantized model to the LLVM dialect with int8 kernels",
+      [](OpPassManager &pm, const Int8Options &options) {
+        buildInt8ToLLVMPipeline(pm, options.isa);
+      });
   PassPipelineRegistration<>(
       "quantc-calibration-build",
       "Instrument observers with runtime calls and lower to the LLVM dialect",

@@ -36,6 +36,12 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output .npy"),
                                        cl::Required);
 static cl::opt<std::string>
     functionName("function", cl::desc("Function to run"), cl::init(""));
+static cl::opt<std::string> int8Isa(
+    "int8-isa",
+    cl::desc("Compile a quantized model with int8 kernels for this "
+             "instruction set (generic, avx2, avx512-vnni; the host must "
+             "support it) and run it (JIT)"),
+    cl::init(""));
 static cl::opt<bool> reference(
     "reference",
     cl::desc("Run a quantized model (qnt-quantize output) with the int8 "
@@ -83,8 +89,14 @@ int main(int argc, char **argv) {
     outShape = oracle->outputShape();
     runOne = [&](const float *in, float *out) { return oracle->run(in, out); };
   } else {
+    std::string isa = int8Isa;
     auto model = quantc::CompiledModel::create(
-        *module, functionName, quantc::buildFloatToLLVMPipeline);
+        *module, functionName, [&](mlir::OpPassManager &pm) {
+          if (isa.empty())
+            quantc::buildFloatToLLVMPipeline(pm);
+          else
+            quantc::buildInt8ToLLVMPipeline(pm, isa);
+        });
     if (!model)
       return error(toString(model.takeError()));
     compiled = std::move(*model);

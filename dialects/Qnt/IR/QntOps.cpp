@@ -556,3 +556,14 @@ LogicalResult RequantizeOp::verify() {
     return emitOpError() << "input and result must have the same shape";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// PureIntrinsicOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PureIntrinsicOp::verify() {
+  if (!getIntrin().starts_with("llvm."))
+    return emitOpError() << "intrinsic name must start with 'llvm.', got '"
+                         << getIntrin() << "'";
+  return success();
+}

@@ -328,4 +328,27 @@ def Qnt_RequantizeOp : Qnt_Op<"requantize", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// qnt.pure_intrinsic
+//===----------------------------------------------------------------------===//
+
+def Qnt_PureIntrinsicOp : Qnt_Op<"pure_intrinsic", [Pure]> {
+  let summary = "A side-effect-free LLVM intrinsic call (int8 dot products)";
+  let description = [{
+    Calls the LLVM intrinsic `intrin` (e.g. `llvm.x86.avx2.pmadd.ub.sw`,
+    `llvm.x86.avx512.vpdpbusd.256`, `llvm.aarch64.neon.sdot.v4i32.v16i8`) on
+    vector values. Unlike `llvm.call_intrinsic`, which has unknown memory
+    effects, it is `Pure`, so buffer deallocation and other analyses can run
+    on kernels that use it; `qnt-lower-pure-intrinsics` turns it into
+    `llvm.call_intrinsic` as the last step before LLVM IR. Only intrinsics
+    that neither read nor write memory may be used.
+  }];
+  let arguments = (ins StrAttr:$intrin, Variadic<AnyType>:$args);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $intrin `(` $args `)` attr-dict `:` functional-type($args, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // QNT_OPS_TD

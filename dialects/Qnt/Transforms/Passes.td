@@ -182,4 +182,15 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
   ];
 }
 
+def QntLowerPureIntrinsics : Pass<"qnt-lower-pure-intrinsics"> {
+  let summary = "Turn qnt.pure_intrinsic into llvm.call_intrinsic";
+  let description = [{
+    The last step before LLVM IR for int8 kernels: after bufferization and
+    buffer deallocation (which need to know that the dot-product intrinsics
+    have no memory effects), each `qnt.pure_intrinsic` becomes the
+    `llvm.call_intrinsic` it stands for.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // QNT_TRANSFORMS_PASSES_TD

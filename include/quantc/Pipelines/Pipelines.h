@@ -3,6 +3,8 @@
 #ifndef QUANTC_PIPELINES_PIPELINES_H
 #define QUANTC_PIPELINES_PIPELINES_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
 class OpPassManager;
 class Operation;
@@ -20,6 +22,13 @@ void buildFloatToLLVMPipeline(mlir::OpPassManager &pm);
 /// The calibration build: `qnt-instrument-observers` followed by
 /// `quantc-float-to-llvm`. Registered as `quantc-calibration-build`.
 void buildCalibrationPipeline(mlir::OpPassManager &pm);
+
+/// Lowers a quantized model (qnt-quantize output) to the LLVM dialect with
+/// int8 kernels for `isa` (see quantc::Int8Isa: generic, avx2, avx512-vnni,
+/// neon-dot, neon-i8mm): qnt-lower-quantized, then the float pipeline for
+/// what stays float, then qnt-lower-pure-intrinsics. Registered as
+/// `quantc-int8-to-llvm{isa=...}`.
+void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa);
 
 /// Removes the `bufferization.*` argument attributes that bufferization
 /// hints leave on LLVM functions (LLVM IR translation does not know them).

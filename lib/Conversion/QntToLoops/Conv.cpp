@@ -1,0 +1,881 @@
+//===- Conv.cpp - Quantized conv2d / linear to int8 vector kernels --------===//
+//
+// The convolution kernel: an implicit GEMM over NHWC with weights packed at
+// compile time, one vector of 8 int32 accumulators per 8 output channels,
+// register-blocked over 4 output pixels:
+//
+//   acc[p][o] = comp[o] + sum_{ky,kx,q} dot4(x[p][ky,kx][4q..4q+3],
+//   w[o][ky,kx][4q..4q+3])
+//
+// The input is copied once into a padded buffer (padding = the input zero
+// point, channels per group rounded up to 4) in the domain the dot-product
+// instruction wants (u8 for x86 vpmaddubsw / vpdpbusd, s8 for AArch64 sdot:
+// flipping the top bit moves between them and shifts the zero point by 128).
+// comp[o] = bias[o] - zp' * sum_k w[o][k] folds the zero point in, so the
+// inner loop is pure dot products. The epilogue is the int8 reference's
+// requantization (quantc::ref): float(acc) * multiplier (+ the residual's
+// float(r - zr) * mr), round half to even, add the zero point, clamp to the
+// activation's bounds.
+//
+// dot4 per instruction set:
+//   avx512-vnni  llvm.x86.avx512.vpdpbusd.256 (no saturation)
+//   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
+//                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
+//                range (vpmaddubsw saturates 16-bit pair sums), else the
+//                exact path
+//   neon-dot     llvm.aarch64.neon.sdot (s8 x s8, no saturation)
+//   neon-i8mm    llvm.aarch64.neon.smmla: 2 pixels x 8 channels times 2
+//                output channels x 8 channels per instruction (the input
+//                channels are padded to 8)
+//   exact        widen to i32, multiply-add (portable, always exact)
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Conversion/QntToLoops.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Reference/Requantize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quantc::Int8Isa;
+
+namespace {
+
+constexpr int64_t kLanes = 8;  // output channels per accumulator vector
+constexpr int64_t kPixels = 4; // output pixels per register block
+
+/// Everything the kernel emitter needs, in plain numbers.
+struct ConvProblem {
+  int64_t n, h, w, c;      // input NHWC
+  int64_t groups, cg, cg4; // input channels per group (rounded up to 4,
+                           // to 8 for i8mm)
+  int64_t o, og, blocks;   // output channels, per group, 8-blocks per group
+  int64_t kh, kw, sh, sw, dh, dw, pt, pb, pl, pr, oh, ow;
+  int32_t shift;         // added to input bytes: 0, +128 or -128
+  int32_t inZp;          // input zero point in the kernel's domain
+  bool domainSigned;     // the kernel's input domain is s8
+  int32_t outZp, lo, hi; // output zero point and activation bounds
+  bool outSigned;
+  bool hasResidual = false;
+  bool resSigned = false;
+  int32_t resZp = 0;
+  float resMult = 0.0f;
+  SmallVector<int8_t> weights; // OHWI, [o][ky][kx][ci < cg]
+  SmallVector<int32_t> comp;   // per output channel
+  SmallVector<float> mult;     // per output channel
+  Int8Isa isa;
+  bool fastAvx2 = false; // vpmaddubsw proven exact
+};
+
+quant::UniformQuantizedType activationType(Value v) {
+  return cast<quant::UniformQuantizedType>(
+      cast<ShapedType>(v.getType()).getElementType());
+}
+
+/// Raw storage values of a constant quantized operand `scast(constant)`.
+std::optional<SmallVector<int64_t>> constantStorage(Value v) {
+  auto scast = v.getDefiningOp<quant::StorageCastOp>();
+  DenseIntElementsAttr attr;
+  if (!scast || !matchPattern(scast.getInput(), m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &x : attr.getValues<APInt>())
+    values.push_back(x.getSExtValue());
+  return values;
+}
+
+SmallVector<float> scalesOf(Value v) {
+  Type elt = cast<ShapedType>(v.getType()).getElementType();
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(elt))
+    return {static_cast<float>(t.getScale())};
+  SmallVector<float> s;
+  for (double x : cast<quant::UniformQuantizedPerAxisType>(elt).getScales())
+    s.push_back(static_cast<float>(x));
+  return s;
+}
+
+quantc::ref::Activation refActivation(Activation a) {
+  return static_cast<quantc::ref::Activation>(static_cast<int>(a));
+}
+
+/// Fills the quantization part of `p` common to conv2d and linear.
+LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
+                                  Value bias, Value residual, Value output,
+                                  Activation activation,
+                                  std::optional<APFloat> clampMin,
+                                  std::optional<APFloat> clampMax,
+                                  ConvProblem &p) {
+  auto in = activationType(input), out = activationType(output);
+  std::optional<SmallVector<int64_t>> w = constantStorage(filter);
+  if (!w)
+    return op->emitError() << "int8 lowering needs constant weights";
+  p.weights.assign(w->begin(), w->end());
+  SmallVector<int64_t> b(p.o, 0);
+  if (bias) {
+    std::optional<SmallVector<int64_t>> values = constantStorage(bias);
+    if (!values)
+      return op->emitError() << "int8 lowering needs a constant bias";
+    b.assign(values->begin(), values->end());
+  }
+  bool inSigned = in.isSigned();
+  p.domainSigned = p.isa == Int8Isa::NeonDot || p.isa == Int8Isa::NeonI8MM;
+  p.shift = inSigned == p.domainSigned ? 0 : (inSigned ? 128 : -128);
+  int64_t zp = in.getZeroPoint() + p.shift;
+  p.inZp = static_cast<int32_t>(zp);
+  SmallVector<float> wScales = scalesOf(filter);
+  float inScale = static_cast<float>(in.getScale());
+  float outScale = static_cast<float>(out.getScale());
+  int64_t perO = static_cast<int64_t>(p.weights.size()) / p.o;
+  for (int64_t o = 0; o < p.o; ++o) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < perO; ++k)
+      sum += p.weights[o * perO + k];
+    int64_t comp = b[o] - zp * sum;
+    if (comp < INT32_MIN || comp > INT32_MAX)
+      return op->emitError() << "int8 lowering: zero-point compensation of "
+                                "output channel "
+                             << o << " overflows int32";
+    p.comp.push_back(static_cast<int32_t>(comp));
+    p.mult.push_back(quantc::ref::requantMultiplier(
+        inScale, wScales[wScales.size() == 1 ? 0 : o], outScale));
+  }
+  p.outSigned = out.isSigned();
+  p.outZp = static_cast<int32_t>(out.getZeroPoint());
+  quantc::ref::Bounds bounds = quantc::ref::activationBounds(
+      refActivation(activation), clampMin ? clampMin->convertToFloat() : 0.0f,
+      clampMax ? clampMax->convertToFloat() : 0.0f, outScale, p.outZp,
+      static_cast<int32_t>(out.getStorageTypeMin()),
+      static_cast<int32_t>(out.getStorageTypeMax()));
+  if (bounds.lo > bounds.hi)
+    return op->emitError() << "int8 lowering: the clamp range misses the "
+                              "output's quantized range";
+  p.lo = bounds.lo;
+  p.hi = bounds.hi;
+  if (residual) {
+    auto r = activationType(residual);
+    p.hasResidual = true;
+    p.resSigned = r.isSigned();
+    p.resZp = static_cast<int32_t>(r.getZeroPoint());
+    p.resMult = quantc::ref::requantMultiplier(static_cast<float>(r.getScale()),
+                                               1.0f, outScale);
+  }
+  // vpmaddubsw adds two u8 x s8 products into a saturating int16: exact iff
+  // every (w1, w2) pair keeps x1*w1 + x2*w2 within int16 for all inputs in
+  // [0, xmax] (the input's storage range in the u8 domain).
+  if (p.isa == Int8Isa::AVX2) {
+    int64_t xmax = std::max<int64_t>(in.getStorageTypeMax() + p.shift, 0);
+    bool exact = true;
+    for (int64_t o = 0; o < p.o && exact; ++o)
+      for (int64_t ky = 0; ky < p.kh; ++ky)
+        for (int64_t kx = 0; kx < p.kw; ++kx)
+          for (int64_t c = 0; c < p.cg; c += 2) {
+            auto at = [&](int64_t ci) -> int64_t {
+              if (ci >= p.cg)
+                return 0;
+              return p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
+            };
+            int64_t w1 = at(c), w2 = at(c + 1);
+            int64_t pos =
+                xmax * (std::max<int64_t>(w1, 0) + std::max<int64_t>(w2, 0));
+            int64_t neg =
+                xmax * (std::min<int64_t>(w1, 0) + std::min<int64_t>(w2, 0));
+            if (pos > 32767 || neg < -32768)
+              exact = false;
+          }
+    p.fastAvx2 = exact;
+  }
+  return success();
+}
+
+/// Emits the kernel for one prepared problem.
+class ConvEmitter {
+public:
+  ConvEmitter(ConversionPatternRewriter &rewriter, Location loc,
+              const ConvProblem &p, ModuleOp module)
+      : b(rewriter), loc(loc), p(p), module(module) {}
+
+  /// `input`: memref [N, H, W, C] of i8; returns memref [N, OH, OW, O].
+  Value emit(Value input, Value residual);
+
+  /// Name of the dot-product path, for the remark.
+  std::string pathName() const;
+
+private:
+  bool usesDot() const {
+    return p.isa == Int8Isa::AVX512VNNI || p.isa == Int8Isa::NeonDot ||
+           (p.isa == Int8Isa::AVX2 && p.fastAvx2);
+  }
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
+  Value packWeights();
+  Value packWeightsI8MM();
+  Value padInput(Value input);
+  void emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult, Value out,
+                      Value residual, Value n, Value oy, Value ox0,
+                      int64_t pixels, Value g, Value block, int64_t valid);
+  void storePixel(Value acc, Value m, Value out, Value residual, Value n,
+                  Value oy, Value ox, Value outCh, Value mask);
+  void emitPixels(Value xp, Value packed, Value comp, Value mult, Value out,
+                  Value residual, Value n, Value oy, Value ox0, int64_t pixels,
+                  Value g, Value block, int64_t valid);
+  Value dot4(Value acc, Value x, Value w);
+  Value epilogue(Value acc, Value mult, Value res);
+
+  ConversionPatternRewriter &b;
+  Location loc;
+  const ConvProblem &p;
+  ModuleOp module;
+};
+
+std::string ConvEmitter::pathName() const {
+  switch (p.isa) {
+  case Int8Isa::AVX512VNNI:
+    return "avx512-vnni: vpdpbusd";
+  case Int8Isa::AVX2:
+    return p.fastAvx2 ? "avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum "
+                        "is provably within int16)"
+                      : "avx2: exact 32-bit path (vpmaddubsw could saturate "
+                        "16-bit pair sums for this input range and weights)";
+  case Int8Isa::NeonDot:
+    return "neon: sdot";
+  case Int8Isa::NeonI8MM:
+    return "neon: smmla";
+  case Int8Isa::Generic:
+    return "generic: exact 32-bit vector path";
+  }
+  return "";
+}
+
+Value ConvEmitter::global(StringRef prefix, RankedTensorType type,
+                          DenseElementsAttr value) {
+  SymbolTable symbols(module);
+  std::string name;
+  for (int i = 0;; ++i) {
+    name = (prefix + "_" + Twine(i)).str();
+    if (!symbols.lookup(name))
+      break;
+  }
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    memref::GlobalOp::create(b, loc, b.getStringAttr(name),
+                             b.getStringAttr("private"),
+                             TypeAttr::get(memrefType), value, b.getUnitAttr(),
+                             b.getI64IntegerAttr(64));
+  }
+  return memref::GetGlobalOp::create(b, loc, memrefType, name);
+}
+
+/// Packed weights. Dot paths: [G][B][KH][KW][Q][32] with byte j*4+t =
+/// w[g*og + 8b + j][ky][kx][4q + t]. Exact path: [G][B][KH][KW][Q][4][8]
+/// with element [t][j] the same weight. i8mm: [G][B][KH][KW][Q/2][64] with
+/// byte jj*16 + jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output
+/// channels, 8 input channels each). Missing channels are 0.
+Value ConvEmitter::packWeights() {
+  if (p.isa == Int8Isa::NeonI8MM)
+    return packWeightsI8MM();
+  int64_t q4 = p.cg4 / 4;
+  SmallVector<int8_t> packed(p.groups * p.blocks * p.kh * p.kw * q4 * 32, 0);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t bl = 0; bl < p.blocks; ++bl)
+      for (int64_t ky = 0; ky < p.kh; ++ky)
+        for (int64_t kx = 0; kx < p.kw; ++kx)
+          for (int64_t q = 0; q < q4; ++q)
+            for (int64_t j = 0; j < kLanes; ++j)
+              for (int64_t t = 0; t < 4; ++t) {
+                int64_t oc = bl * kLanes + j, ci = q * 4 + t;
+                if (oc >= p.og || ci >= p.cg)
+                  continue;
+                int64_t o = g * p.og + oc;
+                int8_t v = p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
+                int64_t base =
+                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * q4 + q) *
+                    32;
+                packed[base + (usesDot() ? j * 4 + t : t * kLanes + j)] = v;
+              }
+  SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, q4, 32};
+  if (!usesDot())
+    shape = {p.groups, p.blocks, p.kh, p.kw, q4, 4, kLanes};
+  auto type = RankedTensorType::get(shape, b.getI8Type());
+  return global("__qnt_weights", type,
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
+}
+
+Value ConvEmitter::packWeightsI8MM() {
+  int64_t r8 = p.cg4 / 8;
+  SmallVector<int8_t> packed(p.groups * p.blocks * p.kh * p.kw * r8 * 64, 0);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t bl = 0; bl < p.blocks; ++bl)
+      for (int64_t ky = 0; ky < p.kh; ++ky)
+        for (int64_t kx = 0; kx < p.kw; ++kx)
+          for (int64_t r = 0; r < r8; ++r)
+            for (int64_t j = 0; j < kLanes; ++j)
+              for (int64_t t = 0; t < 8; ++t) {
+                int64_t oc = bl * kLanes + j, ci = r * 8 + t;
+                if (oc >= p.og || ci >= p.cg)
+                  continue;
+                int64_t o = g * p.og + oc;
+                int64_t base =
+                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * r8 + r) *
+                    64;
+                packed[base + (j / 2) * 16 + (j % 2) * 8 + t] =
+                    p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
+              }
+  auto type = RankedTensorType::get({p.groups, p.blocks, p.kh, p.kw, r8, 64},
+                                    b.getI8Type());
+  return global("__qnt_weights", type,
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
+}
+
+/// smmla: per pixel pair (A, B) and output-channel pair jj, a 2x2 int32 tile
+/// [A.o0, A.o1, B.o0, B.o1] accumulates 8 input channels per instruction. A
+/// single remaining pixel is paired with itself.
+void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
+                                 Value out, Value residual, Value n, Value oy,
+                                 Value ox0, int64_t pixels, Value g,
+                                 Value block, int64_t valid) {
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v4i32 = VectorType::get({4}, b.getI32Type());
+  auto v8i8 = VectorType::get({8}, b.getI8Type());
+  auto v16i8 = VectorType::get({16}, b.getI8Type());
+  Value oc0 = arith::MulIOp::create(b, loc, block, idx(kLanes));
+  Value init = vector::LoadOp::create(b, loc, v8i32, comp, ValueRange{g, oc0});
+  int64_t pairs = (pixels + 1) / 2;
+  SmallVector<Value> accs;
+  for (int64_t pr = 0; pr < pairs; ++pr)
+    for (int64_t jj = 0; jj < 4; ++jj)
+      accs.push_back(vector::ShuffleOp::create(
+          b, loc, init, init,
+          ArrayRef<int64_t>{2 * jj, 2 * jj + 1, 2 * jj, 2 * jj + 1}));
+  int64_t r8 = p.cg4 / 8;
+  Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
+  auto forLoop = [&](int64_t ub, ValueRange iters, auto body) {
+    return scf::ForOp::create(
+               b, loc, idx(0), idx(ub), idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 SmallVector<Value> next = body(iv, args);
+                 scf::YieldOp::create(b, loc, next);
+               })
+        .getResults();
+  };
+  MLIRContext *ctx = b.getContext();
+  ValueRange result = forLoop(p.kh, accs, [&](Value ky, ValueRange a0) {
+    return SmallVector<Value>(forLoop(p.kw, a0, [&](Value kx, ValueRange a1) {
+      return SmallVector<Value>(forLoop(r8, a1, [&](Value r, ValueRange a2) {
+        SmallVector<Value> acc(a2.begin(), a2.end());
+        Value iy = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
+            arith::MulIOp::create(b, loc, ky, idx(p.dh)));
+        Value ch = arith::AddIOp::create(
+            b, loc, chBase, arith::MulIOp::create(b, loc, r, idx(8)));
+        auto row = [&](int64_t px) {
+          Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+          Value ix = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
+              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+          return vector::LoadOp::create(b, loc, v8i8, xp,
+                                        ValueRange{n, iy, ix, ch});
+        };
+        SmallVector<Value> w;
+        for (int64_t jj = 0; jj < 4; ++jj)
+          w.push_back(vector::LoadOp::create(
+              b, loc, v16i8, packed,
+              ValueRange{g, block, ky, kx, r, idx(jj * 16)}));
+        for (int64_t pr = 0; pr < pairs; ++pr) {
+          Value ra = row(2 * pr);
+          Value rb = 2 * pr + 1 < pixels ? Value(row(2 * pr + 1)) : ra;
+          SmallVector<int64_t> concat;
+          for (int64_t i = 0; i < 16; ++i)
+            concat.push_back(i);
+          Value a = vector::ShuffleOp::create(b, loc, ra, rb, concat);
+          for (int64_t jj = 0; jj < 4; ++jj)
+            acc[pr * 4 + jj] =
+                PureIntrinsicOp::create(
+                    b, loc, v4i32,
+                    StringAttr::get(ctx, "llvm.aarch64.neon.smmla.v4i32.v16i8"),
+                    ValueRange{acc[pr * 4 + jj], a, w[jj]})
+                    .getResult();
+        }
+        return acc;
+      }));
+    }));
+  });
+
+  Value m =
+      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+                             mult, ValueRange{g, oc0});
+  Value outCh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
+  Value mask;
+  if (valid < kLanes)
+    mask = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
+                               ArrayRef<bool>(SmallVector<bool>(llvm::map_range(
+                                   llvm::seq<int64_t>(0, kLanes),
+                                   [&](int64_t i) { return i < valid; })))));
+  for (int64_t px = 0; px < pixels; ++px) {
+    // Gather the pixel's row of the four 2x2 tiles: lanes 0,1 (A) or 2,3 (B).
+    int64_t pr = px / 2, half = (px % 2) * 2;
+    Value t01 = vector::ShuffleOp::create(
+        b, loc, result[pr * 4 + 0], result[pr * 4 + 1],
+        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
+    Value t23 = vector::ShuffleOp::create(
+        b, loc, result[pr * 4 + 2], result[pr * 4 + 3],
+        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
+    Value acc = vector::ShuffleOp::create(
+        b, loc, t01, t23, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    (void)v8i32;
+    Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+    storePixel(acc, m, out, residual, n, oy, ox, outCh, mask);
+  }
+}
+
+/// [N, H + pads, W + pads, G * cg4] filled with the zero point, the input
+/// copied in (top bit flipped when the kernel's domain differs).
+Value ConvEmitter::padInput(Value input) {
+  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
+  auto type = MemRefType::get({p.n, hp, wp, p.groups * p.cg4}, b.getI8Type());
+  Value xp = memref::AllocOp::create(b, loc, type);
+  Value zp = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(p.inZp)));
+  linalg::FillOp::create(b, loc, ValueRange{zp}, ValueRange{xp});
+  Value flip = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(-128)));
+  auto loop = [&](int64_t ub, auto body) {
+    scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value iv, ValueRange) {
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  loop(p.n, [&](Value n) {
+    loop(p.h, [&](Value y) {
+      loop(p.w, [&](Value x) {
+        loop(p.groups, [&](Value g) {
+          loop(p.cg, [&](Value c) {
+            Value src = arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, g, idx(p.cg)), c);
+            Value dst = arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, g, idx(p.cg4)), c);
+            Value v =
+                memref::LoadOp::create(b, loc, input, ValueRange{n, y, x, src});
+            if (p.shift != 0)
+              v = arith::XOrIOp::create(b, loc, v, flip);
+            Value yy = arith::AddIOp::create(b, loc, y, idx(p.pt));
+            Value xx = arith::AddIOp::create(b, loc, x, idx(p.pl));
+            memref::StoreOp::create(b, loc, v, xp, ValueRange{n, yy, xx, dst});
+          });
+        });
+      });
+    });
+  });
+  return xp;
+}
+
+Value ConvEmitter::dot4(Value acc, Value x, Value w) {
+  MLIRContext *ctx = b.getContext();
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  // qnt.pure_intrinsic: LLVM's call_intrinsic has unknown memory effects,
+  // which buffer deallocation refuses; these intrinsics have none.
+  auto call = [&](Type result, StringRef name, ValueRange args) {
+    return PureIntrinsicOp::create(b, loc, result, StringAttr::get(ctx, name),
+                                   args)
+        .getResult();
+  };
+  switch (p.isa) {
+  case Int8Isa::AVX512VNNI: {
+    Value xi = vector::BitCastOp::create(b, loc, v8i32, x);
+    Value wi = vector::BitCastOp::create(b, loc, v8i32, w);
+    return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, xi, wi});
+  }
+  case Int8Isa::AVX2: {
+    auto v16i16 = VectorType::get({16}, b.getI16Type());
+    Value pairs = call(v16i16, "llvm.x86.avx2.pmadd.ub.sw", {x, w});
+    Value ones = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(v16i16, b.getI16IntegerAttr(1).getValue()));
+    Value quads = call(v8i32, "llvm.x86.avx2.pmadd.wd", {pairs, ones});
+    return arith::AddIOp::create(b, loc, acc, quads);
+  }
+  case Int8Isa::NeonDot:
+  case Int8Isa::NeonI8MM: {
+    auto v4i32 = VectorType::get({4}, b.getI32Type());
+    auto v16i8 = VectorType::get({16}, b.getI8Type());
+    Value result = acc;
+    for (int64_t half = 0; half < 2; ++half) {
+      Value a = vector::ExtractStridedSliceOp::create(b, loc, acc, {half * 4},
+                                                      {4}, {1});
+      Value xs = vector::ExtractStridedSliceOp::create(b, loc, x, {half * 16},
+                                                       {16}, {1});
+      Value ws = vector::ExtractStridedSliceOp::create(b, loc, w, {half * 16},
+                                                       {16}, {1});
+      (void)v16i8;
+      Value d = call(v4i32, "llvm.aarch64.neon.sdot.v4i32.v16i8", {a, xs, ws});
+      result = vector::InsertStridedSliceOp::create(b, loc, d, result,
+                                                    {half * 4}, {1});
+    }
+    return result;
+  }
+  case Int8Isa::Generic:
+    break;
+  }
+  llvm_unreachable("dot4 on the exact path");
+}
+
+/// float(acc) * m (+ float(r - zr) * mr), round half to even, clamp to
+/// [lo - zp, hi - zp] in float (exact small integers), + zp, to i32.
+Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
+  auto v8f32 = VectorType::get({kLanes}, b.getF32Type());
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto splatF = [&](float v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(v8f32, b.getF32FloatAttr(v).getValue()));
+  };
+  Value v = arith::MulFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, v8f32, acc), mult);
+  if (res) {
+    // res: vector<8xi32> of r - zr.
+    Value t = arith::MulFOp::create(
+        b, loc, arith::SIToFPOp::create(b, loc, v8f32, res), splatF(p.resMult));
+    v = arith::AddFOp::create(b, loc, v, t);
+  }
+  v = math::RoundEvenOp::create(b, loc, v);
+  v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)));
+  v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)));
+  Value q = arith::FPToSIOp::create(b, loc, v8i32, v);
+  Value zp = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.outZp).getValue()));
+  return arith::AddIOp::create(b, loc, q, zp);
+}
+
+void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
+                             Value out, Value residual, Value n, Value oy,
+                             Value ox0, int64_t pixels, Value g, Value block,
+                             int64_t valid) {
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  auto v32i8 = VectorType::get({32}, b.getI8Type());
+  auto v4i8 = VectorType::get({4}, b.getI8Type());
+  auto v1i32 = VectorType::get({1}, b.getI32Type());
+  Value oc0 = arith::MulIOp::create(b, loc, block, idx(kLanes));
+  // comp / mult are [G][blocks * 8].
+  Value init = vector::LoadOp::create(b, loc, v8i32, comp, ValueRange{g, oc0});
+  SmallVector<Value> accs(pixels, init);
+  int64_t q4 = p.cg4 / 4;
+  Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
+  auto forLoop = [&](int64_t ub, ValueRange iters, auto body) {
+    return scf::ForOp::create(
+               b, loc, idx(0), idx(ub), idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 SmallVector<Value> next = body(iv, args);
+                 scf::YieldOp::create(b, loc, next);
+               })
+        .getResults();
+  };
+  ValueRange result = forLoop(p.kh, accs, [&](Value ky, ValueRange a0) {
+    return SmallVector<Value>(forLoop(p.kw, a0, [&](Value kx, ValueRange a1) {
+      return SmallVector<Value>(forLoop(q4, a1, [&](Value q, ValueRange a2) {
+        SmallVector<Value> acc(a2.begin(), a2.end());
+        Value iy = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
+            arith::MulIOp::create(b, loc, ky, idx(p.dh)));
+        Value ch = arith::AddIOp::create(
+            b, loc, chBase, arith::MulIOp::create(b, loc, q, idx(4)));
+        auto ixOf = [&](int64_t px) {
+          Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+          return arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
+              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+        };
+        if (usesDot()) {
+          Value wv = vector::LoadOp::create(
+              b, loc, v32i8, packed, ValueRange{g, block, ky, kx, q, idx(0)});
+          for (int64_t px = 0; px < pixels; ++px) {
+            Value quad = vector::LoadOp::create(
+                b, loc, v4i8, xp, ValueRange{n, iy, ixOf(px), ch});
+            Value word = vector::BitCastOp::create(b, loc, v1i32, quad);
+            Value scalar = vector::ExtractOp::create(b, loc, word, 0);
+            Value splat = vector::BroadcastOp::create(b, loc, v8i32, scalar);
+            Value xv = vector::BitCastOp::create(b, loc, v32i8, splat);
+            acc[px] = dot4(acc[px], xv, wv);
+          }
+        } else {
+          for (int64_t t = 0; t < 4; ++t) {
+            Value wt = vector::LoadOp::create(
+                b, loc, v8i8, packed,
+                ValueRange{g, block, ky, kx, q, idx(t), idx(0)});
+            Value w32 = arith::ExtSIOp::create(b, loc, v8i32, wt);
+            Value cht = arith::AddIOp::create(b, loc, ch, idx(t));
+            for (int64_t px = 0; px < pixels; ++px) {
+              Value x = memref::LoadOp::create(
+                  b, loc, xp, ValueRange{n, iy, ixOf(px), cht});
+              Value x32 =
+                  p.domainSigned
+                      ? Value(arith::ExtSIOp::create(b, loc, b.getI32Type(), x))
+                      : Value(
+                            arith::ExtUIOp::create(b, loc, b.getI32Type(), x));
+              Value xs = vector::BroadcastOp::create(b, loc, v8i32, x32);
+              acc[px] = arith::AddIOp::create(
+                  b, loc, acc[px], arith::MulIOp::create(b, loc, xs, w32));
+            }
+          }
+        }
+        return acc;
+      }));
+    }));
+  });
+
+  Value m =
+      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+                             mult, ValueRange{g, oc0});
+  Value outCh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
+  Value mask;
+  if (valid < kLanes)
+    mask = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
+                               ArrayRef<bool>(SmallVector<bool>(llvm::map_range(
+                                   llvm::seq<int64_t>(0, kLanes),
+                                   [&](int64_t i) { return i < valid; })))));
+  for (int64_t px = 0; px < pixels; ++px)
+    storePixel(result[px], m, out, residual, n, oy,
+               arith::AddIOp::create(b, loc, ox0, idx(px)), outCh, mask);
+}
+
+/// Requantizes one pixel's 8 accumulators and stores the valid lanes.
+void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
+                             Value n, Value oy, Value ox, Value outCh,
+                             Value mask) {
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  SmallVector<Value> indices{n, oy, ox, outCh};
+  Value res;
+  if (residual) {
+    Value r =
+        mask ? Value(vector::MaskedLoadOp::create(
+                   b, loc, v8i8, residual, indices, mask,
+                   arith::ConstantOp::create(
+                       b, loc,
+                       DenseElementsAttr::get(
+                           v8i8, b.getI8IntegerAttr(0).getValue()))))
+             : Value(vector::LoadOp::create(b, loc, v8i8, residual, indices));
+    Value r32 = p.resSigned ? Value(arith::ExtSIOp::create(b, loc, v8i32, r))
+                            : Value(arith::ExtUIOp::create(b, loc, v8i32, r));
+    Value zr = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.resZp).getValue()));
+    res = arith::SubIOp::create(b, loc, r32, zr);
+  }
+  Value q = epilogue(acc, m, res);
+  Value bytes = arith::TruncIOp::create(b, loc, v8i8, q);
+  if (mask)
+    vector::MaskedStoreOp::create(b, loc, out, indices, mask, bytes);
+  else
+    vector::StoreOp::create(b, loc, bytes, out, indices);
+}
+
+Value ConvEmitter::emit(Value input, Value residual) {
+  Value xp = padInput(input);
+  Value packed = packWeights();
+  // comp and mult, [G][blocks * 8], padded with 0 / 1.
+  int64_t padded = p.blocks * kLanes;
+  SmallVector<int32_t> comp(p.groups * padded, 0);
+  SmallVector<float> mult(p.groups * padded, 1.0f);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t oc = 0; oc < p.og; ++oc) {
+      comp[g * padded + oc] = p.comp[g * p.og + oc];
+      mult[g * padded + oc] = p.mult[g * p.og + oc];
+    }
+  auto compType = RankedTensorType::get({p.groups, padded}, b.getI32Type());
+  auto multType = RankedTensorType::get({p.groups, padded}, b.getF32Type());
+  Value compV =
+      global("__qnt_comp", compType,
+             DenseElementsAttr::get(compType, ArrayRef<int32_t>(comp)));
+  Value multV = global("__qnt_mult", multType,
+                       DenseElementsAttr::get(multType, ArrayRef<float>(mult)));
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value out = memref::AllocOp::create(b, loc, outType);
+
+  auto loop = [&](int64_t lb, int64_t ub, int64_t step, auto body) {
+    if (lb >= ub)
+      return;
+    scf::ForOp::create(b, loc, idx(lb), idx(ub), idx(step), ValueRange{},
+                       [&](OpBuilder &, Location, Value iv, ValueRange) {
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  int64_t full = p.og / kLanes, tail = p.og % kLanes;
+  int64_t owFull = (p.ow / kPixels) * kPixels;
+  auto pixelRange = [&](Value n, Value oy, Value ox0, int64_t pixels) {
+    loop(0, p.groups, 1, [&](Value g) {
+      auto body = [&](Value block, int64_t valid) {
+        if (p.isa == Int8Isa::NeonI8MM)
+          emitPixelsI8MM(xp, packed, compV, multV, out, residual, n, oy, ox0,
+                         pixels, g, block, valid);
+        else
+          emitPixels(xp, packed, compV, multV, out, residual, n, oy, ox0,
+                     pixels, g, block, valid);
+      };
+      loop(0, full, 1, [&](Value block) { body(block, kLanes); });
+      if (tail)
+        body(idx(full), tail);
+    });
+  };
+  loop(0, p.n, 1, [&](Value n) {
+    loop(0, p.oh, 1, [&](Value oy) {
+      loop(0, owFull, kPixels,
+           [&](Value ox0) { pixelRange(n, oy, ox0, kPixels); });
+      loop(owFull, p.ow, 1, [&](Value ox0) { pixelRange(n, oy, ox0, 1); });
+    });
+  });
+  // The padded copy is freed by buffer deallocation (which rejects
+  // explicit deallocs in its input).
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+Value toBuffer(ConversionPatternRewriter &rewriter, Location loc,
+               Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  return bufferization::ToBufferOp::create(
+      rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      tensor, /*read_only=*/true);
+}
+
+Value toTensor(ConversionPatternRewriter &rewriter, Location loc,
+               Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return bufferization::ToTensorOp::create(
+      rewriter, loc,
+      RankedTensorType::get(type.getShape(), type.getElementType()), buffer,
+      rewriter.getUnitAttr(), rewriter.getUnitAttr());
+}
+
+struct ConvLowering : public OpConversionPattern<Conv2DOp> {
+  ConvLowering(TypeConverter &converter, MLIRContext *ctx, Int8Isa isa)
+      : OpConversionPattern(converter, ctx), isa(isa) {}
+
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.isQuantized())
+      return rewriter.notifyMatchFailure(op, "float conv");
+    ConvProblem p;
+    p.isa = isa;
+    auto in = op.getInput().getType().getShape();
+    auto f = op.getFilter().getType().getShape();
+    auto out = op.getOutput().getType().getShape();
+    p.n = in[0], p.h = in[1], p.w = in[2], p.c = in[3];
+    p.groups = static_cast<int64_t>(op.getGroups());
+    p.cg = p.c / p.groups;
+    p.cg4 = isa == Int8Isa::NeonI8MM ? (p.cg + 7) / 8 * 8 : (p.cg + 3) / 4 * 4;
+    p.o = f[0], p.og = p.o / p.groups;
+    p.blocks = (p.og + kLanes - 1) / kLanes;
+    p.kh = f[1], p.kw = f[2];
+    p.sh = op.getStrides()[0], p.sw = op.getStrides()[1];
+    p.dh = op.getDilations()[0], p.dw = op.getDilations()[1];
+    p.pt = op.getPad()[0], p.pb = op.getPad()[1], p.pl = op.getPad()[2],
+    p.pr = op.getPad()[3];
+    p.oh = out[1], p.ow = out[2];
+    if (failed(prepareQuantization(op, op.getInput(), op.getFilter(),
+                                   op.getBias(), op.getResidual(),
+                                   op.getOutput(), op.getActivation(),
+                                   op.getClampMin(), op.getClampMax(), p)))
+      return failure();
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    ConvEmitter emitter(rewriter, op.getLoc(), p, module);
+    op.emitRemark() << "int8 kernel: " << emitter.pathName();
+    Value input = toBuffer(rewriter, op.getLoc(), adaptor.getInput());
+    Value residual = adaptor.getResidual() ? toBuffer(rewriter, op.getLoc(),
+                                                      adaptor.getResidual())
+                                           : Value();
+    Value result = emitter.emit(input, residual);
+    rewriter.replaceOp(op, toTensor(rewriter, op.getLoc(), result));
+    return success();
+  }
+
+  Int8Isa isa;
+};
+
+/// qnt.linear is a 1x1 convolution over the rows of its input.
+struct LinearLowering : public OpConversionPattern<LinearOp> {
+  LinearLowering(TypeConverter &converter, MLIRContext *ctx, Int8Isa isa)
+      : OpConversionPattern(converter, ctx), isa(isa) {}
+
+  LogicalResult
+  matchAndRewrite(LinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inShape = op.getInput().getType().getShape();
+    auto wShape = op.getWeight().getType().getShape();
+    int64_t k = inShape.back(), rows = 1;
+    for (int64_t d : inShape.drop_back())
+      rows *= d;
+    ConvProblem p;
+    p.isa = isa;
+    p.n = 1, p.h = 1, p.w = rows, p.c = k;
+    p.groups = 1, p.cg = k;
+    p.cg4 = isa == Int8Isa::NeonI8MM ? (k + 7) / 8 * 8 : (k + 3) / 4 * 4;
+    p.o = wShape[0], p.og = p.o, p.blocks = (p.og + kLanes - 1) / kLanes;
+    p.kh = p.kw = p.sh = p.sw = p.dh = p.dw = 1;
+    p.pt = p.pb = p.pl = p.pr = 0;
+    p.oh = 1, p.ow = rows;
+    if (failed(prepareQuantization(op, op.getInput(), op.getWeight(),
+                                   op.getBias(), Value(), op.getOutput(),
+                                   op.getActivation(), op.getClampMin(),
+                                   op.getClampMax(), p)))
+      return failure();
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    ConvEmitter emitter(rewriter, loc, p, module);
+    op.emitRemark() << "int8 kernel: " << emitter.pathName();
+    // View the input [..., K] as [1, 1, rows, K] and the result back.
+    Value in = toBuffer(rewriter, loc, adaptor.getInput());
+    auto in4 = MemRefType::get({1, 1, rows, k}, rewriter.getI8Type());
+    Value in4v = memref::ReinterpretCastOp::create(
+        rewriter, loc, in4, in, 0, ArrayRef<int64_t>{1, 1, rows, k},
+        ArrayRef<int64_t>{rows * k, rows * k, k, 1});
+    Value out4 = emitter.emit(in4v, Value());
+    auto outShape = op.getOutput().getType().getShape();
+    SmallVector<int64_t> strides(outShape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(outShape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * outShape[d + 1];
+    Value outV = memref::ReinterpretCastOp::create(
+        rewriter, loc, MemRefType::get(outShape, rewriter.getI8Type()), out4, 0,
+        outShape, strides);
+    rewriter.replaceOp(op, toTensor(rewriter, loc, outV));
+    return success();
+  }
+
+  Int8Isa isa;
+};
+
+} // namespace
+
+void quantc::populateConvLoweringPatterns(TypeConverter &typeConverter,
+                                          RewritePatternSet &patterns,
+                                          Int8Isa isa) {
+  patterns.add<ConvLowering, LinearLowering>(typeConverter,
+                                             patterns.getContext(), isa);
+}
