@@ -25,3 +25,14 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.quantc_tools_dir, config.llvm_tools_dir]
 tools = ["quant-opt", "quant-calibrate", "quant-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Host instruction sets, for tests that run native int8 kernels.
+try:
+    with open("/proc/cpuinfo") as f:
+        flags = next((l for l in f if l.startswith("flags")), "").split()
+    if "avx512_vnni" in flags and "avx512vl" in flags:
+        config.available_features.add("avx512-vnni")
+    if "avx2" in flags:
+        config.available_features.add("avx2")
+except OSError:
+    pass

@@ -499,11 +499,9 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
         .getResult();
   };
   switch (p.isa) {
-  case Int8Isa::AVX512VNNI: {
-    Value xi = vector::BitCastOp::create(b, loc, v8i32, x);
-    Value wi = vector::BitCastOp::create(b, loc, v8i32, w);
-    return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, xi, wi});
-  }
+  case Int8Isa::AVX512VNNI:
+    // LLVM 22 types the byte operands as <32 x i8>.
+    return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, x, w});
   case Int8Isa::AVX2: {
     auto v16i16 = VectorType::get({16}, b.getI16Type());
     Value pairs = call(v16i16, "llvm.x86.avx2.pmadd.ub.sw", {x, w});

@@ -28,3 +28,10 @@
 // EXCL: %[[D:.*]] = quant.dcast {{.*}} to tensor<1x14x14x16xf32>
 // EXCL-NEXT: qnt.conv2d %[[D]], {{.*}} : (tensor<1x14x14x16xf32>, tensor<16x3x3x16xf32>, tensor<16xf32>) -> tensor<1x14x14x16xf32>
 // EXCL-NEXT: quant.qcast {{.*}} {qnt.name = "relu2"
+//
+// The int8 model compiled with int8 kernels is bit-identical to the int8
+// reference, for every instruction set this machine runs.
+// RUN: quant-run %t/int8.mlir --int8-isa=generic --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/int8-generic.npy
+// RUN: cmp %t/int8.npy %t/int8-generic.npy
+// RUN: quant-run %t/int8.mlir --int8-isa=avx2 --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/int8-avx2.npy
+// RUN: cmp %t/int8.npy %t/int8-avx2.npy
