@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${QUANTC_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh" mlir-doc >/dev/null
-mkdir -p "$root/docs/Dialects/Qnt"
+mkdir -p "$root/docs/Dialects/Qnt" "$root/docs/Conversion"
 cp "$build"/docs/Qnt/*.md "$root/docs/Dialects/Qnt/"
-echo "updated: $(ls "$root"/docs/Dialects/Qnt/*.md | xargs -n1 basename | tr '\n' ' ')"
+cp "$build"/docs/Conversion/*.md "$root/docs/Conversion/"
+echo "updated: $(ls "$root"/docs/Dialects/Qnt/*.md "$root"/docs/Conversion/*.md | xargs -n1 basename | tr '\n' ' ')"

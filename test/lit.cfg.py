@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.quantc_tools_dir, config.llvm_tools_dir]
-tools = ["quant-opt", "quant-calibrate", "quant-run"]
+tools = ["quant-opt", "quant-calibrate", "quant-run", "quant-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Host instruction sets, for tests that run native int8 kernels.
@@ -36,3 +36,9 @@ try:
         config.available_features.add("avx2")
 except OSError:
     pass
+
+# AArch64 cross tests (test/Integration/Compile) need a cross compiler and
+# qemu; without them they are UNSUPPORTED.
+import shutil
+if not (shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64")):
+    config.available_features.add("no-aarch64-cross")

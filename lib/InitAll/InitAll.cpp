@@ -4,6 +4,7 @@
 
 #include "dialects/Qnt/IR/QntDialect.h"
 #include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Conversion/Passes.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -20,5 +21,6 @@ void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
 void quantc::registerAllPasses() {
   mlir::registerAllPasses();
   mlir::qnt::registerQntPasses();
+  quantc::registerQuantcConversionPasses();
   quantc::registerPipelines();
 }

@@ -24,7 +24,8 @@ static constexpr const char *kFloatToLLVM =
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,convert-to-llvm,reconcile-unrealized-casts";
+    "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
+    "reconcile-unrealized-casts";
 
 void quantc::buildFloatToLLVMPipeline(OpPassManager &pm) {
   if (failed(parsePassPipeline(kFloatToLLVM, pm)))

@@ -1,0 +1,44 @@
+//===- Passes.td - Conversion passes of quantc -------------*- tablegen -*-===//
+
+#ifndef QUANTC_CONVERSION_PASSES_TD
+#define QUANTC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
+  let summary = "Lower quantized qnt ops and quant casts to loops and vectors";
+  let description = [{
+    Rewrites every op on `!quant.uniform` tensors into loops over memrefs of
+    the storage integer type (i8 for 8-bit storage, i32 for 32-bit), with
+    vector code along the innermost (NHWC channel) dimension and scalar
+    tails: `qnt.conv2d` and `qnt.linear` (kernels chosen for `isa`),
+    `qnt.add`, `qnt.max_pool2d`, `qnt.avg_pool2d`, `qnt.concat`,
+    `qnt.requantize`, `tosa.reshape`, `quant.qcast`, `quant.dcast` and
+    `quant.scast`; function signatures, returns and calls are converted too.
+    Each op reads its operands through `bufferization.to_buffer`, fills a
+    `memref.alloc` and returns it with `bufferization.to_tensor restrict
+    writable`, so one-shot bufferization and the usual LLVM lowering apply
+    afterwards. The arithmetic is exactly that of the int8 reference
+    (`quantc::ref`): multipliers and bounds are computed by it at compile
+    time, requantization is float32 with round-half-to-even. A quantized op
+    without a lowering is an error naming the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+  let options = [
+    Option<"isa", "isa", "std::string", /*default=*/"\"generic\"",
+           "Int8 instructions to generate kernels for: generic, avx2, "
+           "avx512-vnni, neon-dot, neon-i8mm">,
+  ];
+}
+
+#endif // QUANTC_CONVERSION_PASSES_TD

@@ -1,0 +1,33 @@
+//===- Patterns.h - Pattern sets of the quantized-op lowering ---*- C++ -*-===//
+//
+// Internal to lib/Conversion/QntToLoops: one populate function per file,
+// gathered by populateQuantizedOpLoweringPatterns (QntToLoops.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
+#define QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
+
+namespace mlir {
+class RewritePatternSet;
+class TypeConverter;
+} // namespace mlir
+
+namespace quantc::lowering {
+
+/// qnt.add, qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp).
+void populateElementwisePatterns(mlir::TypeConverter &typeConverter,
+                                 mlir::RewritePatternSet &patterns);
+/// qnt.max_pool2d, qnt.avg_pool2d (Pool.cpp).
+void populatePoolPatterns(mlir::TypeConverter &typeConverter,
+                          mlir::RewritePatternSet &patterns);
+/// qnt.concat (Concat.cpp).
+void populateConcatPatterns(mlir::TypeConverter &typeConverter,
+                            mlir::RewritePatternSet &patterns);
+/// quant.scast, tosa.reshape on quantized tensors (Casts.cpp).
+void populateCastPatterns(mlir::TypeConverter &typeConverter,
+                          mlir::RewritePatternSet &patterns);
+
+} // namespace quantc::lowering
+
+#endif // QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H

@@ -1,0 +1,176 @@
+//===- QntToLoops.cpp - The qnt-lower-quantized pass ----------------------===//
+//
+// The type conversion (quantized tensors -> storage integer tensors), the
+// pattern set of the non-convolution ops, the Int8Isa names, and the pass
+// that runs the dialect conversion: function signatures, the convolution
+// patterns (Conv.cpp) and the patterns of this folder. Before converting,
+// the pass names any op on quantized tensors it cannot lower.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Conversion/QntToLoops.h"
+
+#include "Common.h"
+#include "Patterns.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace quantc {
+#define GEN_PASS_DEF_QNTLOWERQUANTIZED
+#include "quantc/Conversion/Passes.h.inc"
+} // namespace quantc
+
+using namespace mlir;
+using namespace quantc;
+
+namespace {
+struct IsaName {
+  Int8Isa isa;
+  const char *name;
+};
+constexpr IsaName kIsaNames[] = {
+    {Int8Isa::Generic, "generic"},        {Int8Isa::AVX2, "avx2"},
+    {Int8Isa::AVX512VNNI, "avx512-vnni"}, {Int8Isa::NeonDot, "neon-dot"},
+    {Int8Isa::NeonI8MM, "neon-i8mm"},
+};
+} // namespace
+
+bool quantc::parseInt8Isa(llvm::StringRef name, Int8Isa &isa) {
+  for (const IsaName &entry : kIsaNames)
+    if (name == entry.name) {
+      isa = entry.isa;
+      return true;
+    }
+  return false;
+}
+
+const char *quantc::toString(Int8Isa isa) {
+  for (const IsaName &entry : kIsaNames)
+    if (entry.isa == isa)
+      return entry.name;
+  return "generic";
+}
+
+void quantc::populateQuantTypeConversion(TypeConverter &typeConverter) {
+  // Tried last-added first: the identity is the fallback.
+  typeConverter.addConversion([](Type type) { return type; });
+  typeConverter.addConversion([](quant::QuantizedType type) -> Type {
+    return IntegerType::get(type.getContext(),
+                            type.getStorageTypeIntegralWidth());
+  });
+  typeConverter.addConversion([](TensorType type) -> std::optional<Type> {
+    auto q = dyn_cast<quant::QuantizedType>(type.getElementType());
+    if (!q)
+      return std::nullopt;
+    return type.clone(
+        IntegerType::get(type.getContext(), q.getStorageTypeIntegralWidth()));
+  });
+}
+
+void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
+                                                 RewritePatternSet &patterns) {
+  lowering::populateElementwisePatterns(typeConverter, patterns);
+  lowering::populatePoolPatterns(typeConverter, patterns);
+  lowering::populateConcatPatterns(typeConverter, patterns);
+  lowering::populateCastPatterns(typeConverter, patterns);
+}
+
+/// Errors for ops on quantized tensors that no pattern lowers (unknown ops,
+/// dynamic shapes, per-axis activations), naming the op; the conversion's
+/// own "failed to legalize" would not say why.
+static LogicalResult checkLowerable(Operation *root,
+                                    const TypeConverter &typeConverter) {
+  WalkResult result = root->walk([&](Operation *op) {
+    if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
+        typeConverter.isLegal(op))
+      return WalkResult::advance();
+    if (!isa<qnt::Conv2DOp, qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp,
+             qnt::AvgPool2DOp, qnt::ConcatOp, qnt::RequantizeOp,
+             tosa::ReshapeOp, quant::QuantizeCastOp, quant::DequantizeCastOp,
+             quant::StorageCastOp>(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' on quantized tensors has no int8 lowering";
+      return WalkResult::interrupt();
+    }
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      if (shaped && !shaped.hasStaticShape()) {
+        op->emitError() << "'" << op->getName()
+                        << "': the int8 lowering needs statically shaped "
+                           "tensors";
+        return WalkResult::interrupt();
+      }
+    }
+    // Activations: per-tensor, 8-bit storage (weights and biases of conv /
+    // linear and storage casts are exempt).
+    if (isa<qnt::Conv2DOp, qnt::LinearOp, quant::StorageCastOp>(op))
+      return WalkResult::advance();
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      if (shaped && isa<quant::QuantizedType>(shaped.getElementType()) &&
+          !lowering::getQInfo(shaped)) {
+        op->emitError() << "'" << op->getName()
+                        << "': the int8 lowering needs per-tensor "
+                           "!quant.uniform types with 8-bit storage and f32 "
+                           "expressed type";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+
+struct QntLowerQuantizedPass
+    : quantc::impl::QntLowerQuantizedBase<QntLowerQuantizedPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Int8Isa target;
+    if (!parseInt8Isa(isa, target)) {
+      module.emitError() << "qnt-lower-quantized: unknown isa '" << isa
+                         << "' (expected generic, avx2, avx512-vnni, "
+                            "neon-dot or neon-i8mm)";
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    TypeConverter typeConverter;
+    populateQuantTypeConversion(typeConverter);
+    if (failed(checkLowerable(module, typeConverter)))
+      return signalPassFailure();
+
+    ConversionTarget legality(*ctx);
+    legality.addLegalOp<ModuleOp>();
+    legality.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto fn = dyn_cast<func::FuncOp>(op))
+        return typeConverter.isSignatureLegal(fn.getFunctionType()) &&
+               typeConverter.isLegal(&fn.getBody());
+      return typeConverter.isLegal(op);
+    });
+
+    RewritePatternSet patterns(ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(
+        patterns, typeConverter);
+    populateReturnOpTypeConversionPattern(patterns, typeConverter);
+    populateCallOpTypeConversionPattern(patterns, typeConverter);
+    populateConvLoweringPatterns(typeConverter, patterns, target);
+    populateQuantizedOpLoweringPatterns(typeConverter, patterns);
+    if (failed(applyPartialConversion(module, legality, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

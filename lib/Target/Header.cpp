@@ -1,0 +1,223 @@
+//===- Header.cpp - A model's C interface and its header ------------------===//
+
+#include "quantc/Target/Compile.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Calibrate/CompiledModel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace quantc;
+
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+int64_t TensorInterface::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+static bool isCIdentifier(StringRef s) {
+  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+static std::optional<TensorQuantization> quantizationOf(Type type) {
+  auto q = dyn_cast<quant::UniformQuantizedType>(
+      cast<ShapedType>(type).getElementType());
+  if (!q)
+    return std::nullopt;
+  TensorQuantization result;
+  const unsigned width = q.getStorageTypeIntegralWidth();
+  result.storage = (q.isSigned() ? "i" : "u") + std::to_string(width);
+  const int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
+  const int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
+                                  : (int64_t(1) << width) - 1;
+  if (q.getStorageTypeMin() != lo || q.getStorageTypeMax() != hi)
+    result.storage += "<" + std::to_string(q.getStorageTypeMin()) + ":" +
+                      std::to_string(q.getStorageTypeMax()) + ">";
+  result.scale = q.getScale();
+  result.zeroPoint = q.getZeroPoint();
+  return result;
+}
+
+static bool hasQuantizedType(Operation *op) {
+  auto quantized = [](Type t) {
+    if (auto shaped = dyn_cast<ShapedType>(t))
+      t = shaped.getElementType();
+    return isa<quant::QuantizedType>(t);
+  };
+  return llvm::any_of(op->getOperandTypes(), quantized) ||
+         llvm::any_of(op->getResultTypes(), quantized);
+}
+
+llvm::Expected<ModelInterface>
+quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
+  llvm::Expected<Operation *> found = findModelFunction(module, function);
+  if (!found)
+    return found.takeError();
+  auto fn = cast<func::FuncOp>(*found);
+  ModelInterface model;
+  model.function = fn.getSymName().str();
+  model.name = name.empty() ? model.function : name.str();
+  if (!isCIdentifier(model.name))
+    return fail("'" + model.name +
+                "' is not a C identifier; choose a symbol prefix with --name");
+
+  auto staticF32 = [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
+               ? ranked
+               : RankedTensorType();
+  };
+  for (BlockArgument arg : fn.getArguments()) {
+    RankedTensorType type = staticF32(arg.getType());
+    if (!type)
+      return fail("input " + llvm::Twine(arg.getArgNumber()) + " of '@" +
+                  model.function + "' must be a statically shaped f32 tensor");
+    TensorInterface t;
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    if (auto loc = dyn_cast<NameLoc>(arg.getLoc()))
+      t.name = loc.getName().str();
+    for (Operation *user : arg.getUsers())
+      if (auto qcast = dyn_cast<quant::QuantizeCastOp>(user)) {
+        t.quantization = quantizationOf(qcast.getResult().getType());
+        break;
+      }
+    model.inputs.push_back(std::move(t));
+  }
+  Operation *terminator = fn.getBody().front().getTerminator();
+  for (auto [i, result] : llvm::enumerate(terminator->getOperands())) {
+    RankedTensorType type = staticF32(result.getType());
+    if (!type)
+      return fail("result " + llvm::Twine(i) + " of '@" + model.function +
+                  "' must be a statically shaped f32 tensor");
+    TensorInterface t;
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    if (auto dcast = result.getDefiningOp<quant::DequantizeCastOp>())
+      t.quantization = quantizationOf(dcast.getInput().getType());
+    model.outputs.push_back(std::move(t));
+  }
+  model.quantized = module
+                        .walk([](Operation *op) {
+                          return hasQuantizedType(op) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+                        })
+                        .wasInterrupted();
+  return model;
+}
+
+static std::string shapeList(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s;
+}
+
+static const char *layoutOf(const TensorInterface &t) {
+  return t.shape.size() == 4 ? "NHWC" : "row-major";
+}
+
+void quantc::emitHeader(const ModelInterface &model,
+                        const CompileTarget &target, StringRef source,
+                        llvm::raw_ostream &os) {
+  const std::string upper = llvm::StringRef(model.name).upper();
+  auto describe = [&](const TensorInterface &t, const char *kind, size_t i,
+                      bool isInput) {
+    os << " *   " << kind << i;
+    if (!t.name.empty())
+      os << " (\"" << t.name << "\")";
+    os << ": float32[" << shapeList(t.shape) << "], " << layoutOf(t) << ", "
+       << t.numElements() << " floats\n";
+    if (t.quantization)
+      os << " *     "
+         << (isInput ? "quantized inside to " : "dequantized from ")
+         << t.quantization->storage << ", scale "
+         << llvm::format("%.9g", t.quantization->scale) << ", zero point "
+         << t.quantization->zeroPoint << "\n";
+  };
+
+  os << "/* The C interface of " << model.name
+     << "_run, generated by quant-compile; do not edit.\n"
+     << " *\n"
+     << " * Model: function @" << model.function << " of " << source << "\n"
+     << " * Target: " << target.triple << ", cpu " << target.cpu;
+  if (!target.features.empty())
+    os << ", features " << target.features;
+  os << ", int8 kernels: " << toString(target.isa) << "\n"
+     << " *\n"
+     << " * int " << model.name
+     << "_run(inputs..., outputs...) runs the model once; returns 0.\n"
+     << " * Arguments: dense float32 buffers in the model's own layout (NHWC "
+        "for 4-D\n"
+     << " * tensors, row-major otherwise), the inputs then the outputs, in "
+        "model order.\n";
+  if (model.quantized)
+    os << " * Inputs are quantized and outputs dequantized inside (the "
+          "model's\n"
+       << " * quant.qcast / quant.dcast; parameters below, for "
+          "information).\n";
+  else
+    os << " * The model is float32 throughout.\n";
+  os << " * Reentrant: no global mutable state. Weights are read-only data in "
+        "the\n"
+     << " * object; intermediate buffers are allocated (malloc) and freed "
+        "within each\n"
+     << " * call, so no workspace is needed. Needs libc and libm only:\n"
+     << " *   cc driver.c " << model.name << ".o -lm\n"
+     << " *\n";
+  for (auto [i, t] : llvm::enumerate(model.inputs))
+    describe(t, "input", i, true);
+  for (auto [i, t] : llvm::enumerate(model.outputs))
+    describe(t, "output", i, false);
+  os << " */\n\n";
+
+  os << "#ifndef " << upper << "_H\n#define " << upper << "_H\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  auto macros = [&](const std::vector<TensorInterface> &ts, const char *kind) {
+    for (auto [i, t] : llvm::enumerate(ts)) {
+      std::string prefix =
+          upper + "_" + llvm::StringRef(kind).upper() + std::to_string(i);
+      os << "#define " << prefix << "_RANK " << t.shape.size() << "\n"
+         << "#define " << prefix << "_SHAPE {" << shapeList(t.shape) << "}\n";
+      if (t.quantization)
+        os << "#define " << prefix << "_SCALE "
+           << llvm::format("%.9g", t.quantization->scale) << "f\n"
+           << "#define " << prefix << "_ZERO_POINT "
+           << t.quantization->zeroPoint << "\n";
+    }
+  };
+  macros(model.inputs, "input");
+  macros(model.outputs, "output");
+  os << "\nenum {\n"
+     << "  " << model.name << "_num_inputs = " << model.inputs.size() << ",\n"
+     << "  " << model.name << "_num_outputs = " << model.outputs.size()
+     << ",\n";
+  for (auto [i, t] : llvm::enumerate(model.inputs))
+    os << "  " << model.name << "_input" << i << "_size = " << t.numElements()
+       << ",\n";
+  for (auto [i, t] : llvm::enumerate(model.outputs))
+    os << "  " << model.name << "_output" << i << "_size = " << t.numElements()
+       << ",\n";
+  os << "};\n\n";
+
+  os << "int " << model.name << "_run(";
+  bool first = true;
+  for (size_t i = 0; i < model.inputs.size(); ++i, first = false)
+    os << (first ? "" : ", ") << "const float *input" << i;
+  for (size_t i = 0; i < model.outputs.size(); ++i, first = false)
+    os << (first ? "" : ", ") << "float *output" << i;
+  if (first)
+    os << "void";
+  os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << upper
+     << "_H */\n";
+}

@@ -1,0 +1,115 @@
+//===- Lowering.cpp - A model to the LLVM dialect with a C entry point ----===//
+//
+// The AOT lowering is the JIT's: quantc-int8-to-llvm (qnt-lower-quantized,
+// then the float pipeline: bufferization with results as out-parameters,
+// deallocation, loops, LLVM; a float model passes the first step
+// unchanged). The model function
+// then takes memref descriptors (allocated, aligned, offset, sizes, strides
+// per input, then per output); `<name>_run` builds them from raw pointers,
+// so callers need no MLIR runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Target/Compile.h"
+
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace quantc;
+
+/// Adds `<name>_run(ptr..., ptr...) -> i32` calling the lowered model.
+static LogicalResult addEntryPoint(ModuleOp module,
+                                   const ModelInterface &model) {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(model.function);
+  if (!fn)
+    return module.emitError()
+           << "lowered model function '@" << model.function << "' not found";
+  size_t expected = 0;
+  for (const auto *list : {&model.inputs, &model.outputs})
+    for (const TensorInterface &t : *list)
+      expected += 3 + 2 * t.shape.size();
+  LLVM::LLVMFunctionType fnType = fn.getFunctionType();
+  if (fnType.getNumParams() != expected ||
+      !isa<LLVM::LLVMVoidType>(fnType.getReturnType()))
+    return fn.emitError() << "unexpected signature of the lowered model "
+                             "(expected memref descriptors of the inputs and "
+                             "output buffers, no results): "
+                          << fnType;
+
+  // Only the entry point is exported: everything else becomes internal, the
+  // model under a name derived from the prefix.
+  const std::string runName = model.name + "_run";
+  const std::string implName = model.name + "_model";
+  for (StringRef taken : {StringRef(runName), StringRef(implName)})
+    if (Operation *other = module.lookupSymbol(taken);
+        other && other != fn.getOperation())
+      return other->emitError()
+             << "symbol '" << taken
+             << "' is taken; choose another prefix with --name";
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          fn, StringAttr::get(module.getContext(), implName), module)))
+    return fn.emitError() << "cannot rename the model function";
+  SymbolTable::setSymbolName(fn, implName);
+  module.walk([](LLVM::LLVMFuncOp f) {
+    if (!f.isExternal())
+      f.setLinkage(LLVM::Linkage::Internal);
+  });
+
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = fn.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = IntegerType::get(ctx, 32);
+  auto i64 = IntegerType::get(ctx, 64);
+  const size_t numArgs = model.inputs.size() + model.outputs.size();
+  auto runType =
+      LLVM::LLVMFunctionType::get(i32, SmallVector<Type>(numArgs, ptr));
+  auto run = LLVM::LLVMFuncOp::create(b, loc, runName, runType);
+  Block *entry = run.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  auto constant = [&](Type type, int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
+  SmallVector<Value> args;
+  size_t argIndex = 0;
+  for (const auto *list : {&model.inputs, &model.outputs})
+    for (const TensorInterface &t : *list) {
+      Value data = entry->getArgument(argIndex++);
+      args.append({data, data, constant(i64, 0)});
+      for (int64_t d : t.shape)
+        args.push_back(constant(i64, d));
+      int64_t stride = t.numElements();
+      for (int64_t d : t.shape) {
+        stride /= d;
+        args.push_back(constant(i64, stride));
+      }
+    }
+  LLVM::CallOp::create(b, loc, fn, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange{constant(i32, 0)});
+  return success();
+}
+
+LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
+                                         const ModelInterface &model,
+                                         Int8Isa isa) {
+  // The caller's input buffers are const: bufferization copies rather than
+  // writing into them.
+  auto fn = module.lookupSymbol<func::FuncOp>(model.function);
+  if (!fn)
+    return module.emitError() << "no function '@" << model.function << "'";
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    fn.setArgAttr(i, "bufferization.writable",
+                  BoolAttr::get(module.getContext(), false));
+
+  PassManager pm(module.getContext());
+  buildInt8ToLLVMPipeline(pm, toString(isa));
+  if (failed(pm.run(module)))
+    return failure();
+  stripBufferizationAttrs(module);
+  return addEntryPoint(module, model);
+}

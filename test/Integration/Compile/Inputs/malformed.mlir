@@ -1,0 +1,5 @@
+// Not valid MLIR (errors.mlir).
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tosa.frobnicate"(%x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

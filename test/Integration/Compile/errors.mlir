@@ -1,0 +1,24 @@
+// Bad targets and bad models: an error message and a non-zero exit, no
+// output file.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: not quant-compile %S/Inputs/ops.mlir --target riscv128-foo-bar -o %t/a.o 2>&1 | FileCheck %s --check-prefix=TRIPLE
+// TRIPLE: quant-compile: error: unknown target triple 'riscv128-foo-bar'
+// RUN: not quant-compile %S/Inputs/ops.mlir --cpu=pentium9 -o %t/a.o 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: quant-compile: error: unknown CPU 'pentium9' for target 'x86_64-
+// CPU-NOT: not a recognized processor
+// RUN: not quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --cpu=cascadelake -o %t/a.o 2>&1 | FileCheck %s --check-prefix=CPU2
+// CPU2: quant-compile: error: unknown CPU 'cascadelake' for target 'aarch64-unknown-linux-gnu'
+// RUN: not quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --mattr=+dotprod,+avx2 -o %t/a.o 2>&1 | FileCheck %s --check-prefix=FEATURE
+// FEATURE: quant-compile: error: unknown feature 'avx2' for target 'aarch64-unknown-linux-gnu'
+// RUN: not quant-compile %S/Inputs/ops.mlir --mattr=avx2 -o %t/a.o 2>&1 | FileCheck %s --check-prefix=SIGN
+// SIGN: quant-compile: error: feature 'avx2' must start with '+' (enable) or '-' (disable)
+// RUN: not quant-compile %S/Inputs/malformed.mlir -o %t/a.o 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: malformed.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
+// PARSE: quant-compile: error: cannot parse
+// RUN: not quant-compile %S/Inputs/no-lowering.mlir -o %t/a.o 2>&1 | FileCheck %s --check-prefix=LOWER
+// LOWER: no-lowering.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tensor.collapse_shape' on quantized tensors has no int8 lowering
+// LOWER: quant-compile: error: cannot compile
+// RUN: not quant-compile %S/Inputs/ops.mlir --name=3d -o %t/a.o 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: quant-compile: error: '3d' is not a C identifier; choose a symbol prefix with --name
+// RUN: not ls %t/a.o %t/a.h

@@ -1,0 +1,158 @@
+//===- quant-compile.cpp - Compile a model to an object file and header ---===//
+//
+//   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
+//       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
+//       [--emit=obj|asm|llvm|mlir]
+//
+// Compiles a quantized model (qnt-quantize output) or a float model ahead of
+// time; with --emit=obj the C header goes beside the object (model.h for
+// model.o). The logic lives in lib/Target (quantc/Target/Compile.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/InitAll.h"
+#include "quantc/Target/Compile.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"), cl::init("-"));
+static cl::opt<std::string>
+    headerFile("header",
+               cl::desc("C header to write (default with --emit=obj: the "
+                        "output path with extension .h)"),
+               cl::value_desc("path"), cl::init(""));
+static cl::opt<std::string>
+    symbolName("name",
+               cl::desc("Symbol prefix: <name>_run (default: the model "
+                        "function's name)"),
+               cl::init(""));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Model function (default: the public one)"),
+                 cl::init(""));
+static cl::opt<std::string>
+    targetTriple("target",
+                 cl::desc("Target triple (default: the host's), e.g. "
+                          "x86_64-linux-gnu, aarch64-linux-gnu"),
+                 cl::init(""));
+static cl::opt<std::string>
+    targetCpu("cpu",
+              cl::desc("Target CPU (default: x86-64-v3 on x86_64, i.e. "
+                       "AVX2 + FMA; generic elsewhere)"),
+              cl::init(""));
+static cl::opt<std::string>
+    targetFeatures("mattr", cl::desc("Target features, e.g. +dotprod,+i8mm"),
+                   cl::init(""));
+enum class Emit { MLIR, LLVM, Asm, Obj };
+static cl::opt<Emit>
+    emit("emit", cl::desc("What to write"),
+         cl::values(clEnumValN(Emit::MLIR, "mlir", "the LLVM dialect module"),
+                    clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+                    clEnumValN(Emit::Asm, "asm", "assembly"),
+                    clEnumValN(Emit::Obj, "obj", "an object file (default)")),
+         cl::init(Emit::Obj));
+static cl::opt<bool>
+    showRemarks("remarks",
+                cl::desc("Print the lowering's remarks (kernel choices)"),
+                cl::init(false));
+static cl::opt<bool> verbose("v", cl::desc("Print the target and int8 kernels"),
+                             cl::init(false));
+
+static int error(const Twine &message) {
+  errs() << "quant-compile: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  quantc::registerAllPasses();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "quant-compile: compile a model to an object "
+                              "file and a C header\n");
+
+  // The target first: a bad triple / CPU / feature needs no model.
+  Expected<quantc::CompileTarget> target =
+      quantc::createCompileTarget(targetTriple, targetCpu, targetFeatures);
+  if (!target)
+    return error(toString(target.takeError()));
+  if (verbose)
+    errs() << "quant-compile: target " << target->triple << ", cpu "
+           << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
+           << "\n";
+
+  mlir::DialectRegistry registry;
+  quantc::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // Registered last, runs first: drop remarks unless asked for.
+  context.getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
+                         !showRemarks);
+  });
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return error("cannot parse '" + inputFile + "'");
+  if (failed(mlir::verify(*module)))
+    return error("'" + inputFile + "' does not verify");
+
+  Expected<quantc::ModelInterface> model =
+      quantc::describeModel(*module, functionName, symbolName);
+  if (!model)
+    return error(toString(model.takeError()));
+  if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa)))
+    return error("cannot compile '" + inputFile + "' (see the errors above)");
+
+  std::string errorMessage;
+  auto output = mlir::openOutputFile(outputFile, &errorMessage);
+  if (!output)
+    return error(errorMessage);
+  if (emit == Emit::MLIR) {
+    module->print(output->os());
+  } else {
+    quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
+                            : emit == Emit::Asm ? quantc::EmitKind::Assembly
+                                                : quantc::EmitKind::Object;
+    if (Error e = quantc::emitCode(*module, *target, kind, output->os()))
+      return error(toString(std::move(e)));
+  }
+
+  std::string headerPath = headerFile;
+  if (headerPath.empty() && emit == Emit::Obj && outputFile != "-") {
+    SmallString<256> path(outputFile.getValue());
+    sys::path::replace_extension(path, ".h");
+    headerPath = std::string(path);
+  }
+  if (!headerPath.empty()) {
+    StringRef dir = sys::path::parent_path(headerPath);
+    if (!dir.empty())
+      (void)sys::fs::create_directories(dir);
+    auto header = mlir::openOutputFile(headerPath, &errorMessage);
+    if (!header)
+      return error(errorMessage);
+    quantc::emitHeader(*model, *target, sys::path::filename(inputFile),
+                       header->os());
+    header->keep();
+  }
+  output->keep();
+  return 0;
+}
