@@ -23,6 +23,7 @@ static constexpr const char *kFloatToLLVM =
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
+    "quantc-memref-copy-to-linalg,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
     "reconcile-unrealized-casts";

@@ -41,4 +41,16 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
   ];
 }
 
+def MemRefCopyToLinalg : Pass<"quantc-memref-copy-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy (loops, no runtime call)";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a `memref.copy` between non-contiguous
+    memrefs (e.g. subviews made by bufferizing `tensor.extract_slice`) into a
+    call to `memrefCopy` from MLIR's C runner utilities. Object files
+    compiled ahead of time must link with libc only, so copies become
+    `linalg.copy`, which `convert-linalg-to-loops` turns into loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD

@@ -10,13 +10,13 @@
 // RUN: %python %S/Inputs/make_input.py %t/in.npy 64 7 7 20
 // RUN: quant-run %S/Inputs/ops.mlir --reference --input %t/in.npy -o %t/reference.npy
 // RUN: quant-compile %S/Inputs/ops.mlir -o %t/model.o
-// RUN: cc -I%t -DMODEL=ops -DMODEL_UPPER=OPS %S/Inputs/driver.c %t/model.o -lm -o %t/run
+// RUN: cc -I%t -DMODEL=ops -DMODEL_UPPER=OPS %quantc_src_root/examples/common/run_model.c %t/model.o -lm -o %t/run
 // RUN: %t/run %t/in.npy %t/compiled.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/compiled.npy | FileCheck %s
 // Portable vector code (baseline x86-64: roundeven is a libm call) too.
 // RUN: mkdir -p %t/generic
 // RUN: quant-compile %S/Inputs/ops.mlir --cpu=x86-64 -o %t/generic/model.o
-// RUN: cc -I%t/generic -DMODEL=ops -DMODEL_UPPER=OPS %S/Inputs/driver.c %t/generic/model.o -lm -o %t/generic/run
+// RUN: cc -I%t/generic -DMODEL=ops -DMODEL_UPPER=OPS %quantc_src_root/examples/common/run_model.c %t/generic/model.o -lm -o %t/generic/run
 // RUN: %t/generic/run %t/in.npy %t/generic/compiled.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/generic/compiled.npy | FileCheck %s
 //

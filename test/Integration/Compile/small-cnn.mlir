@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=HEADER --input-file %t/model.h
 // RUN: quant-compile %t/int8.mlir --remarks --emit=llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK: remark: int8 kernel: avx2
-// RUN: cc -I%t -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN %S/Inputs/driver.c %t/model.o -lm -o %t/run
+// RUN: cc -I%t -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN %quantc_src_root/examples/common/run_model.c %t/model.o -lm -o %t/run
 // RUN: %t/run %quantc_src_root/examples/small-cnn/calibration.npy %t/compiled.npy
 // RUN: quant-run %t/int8.mlir --reference --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/reference.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/compiled.npy | FileCheck %s

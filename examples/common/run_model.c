@@ -1,9 +1,12 @@
 /* A C driver for a model compiled by quant-compile (one input, one output).
  *
  *   quant-compile int8.mlir -o dir/model.o      (writes dir/model.h)
- *   cc -Idir -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN driver.c dir/model.o \
- *      -lm -o run
- *   ./run in.npy out.npy
+ *   cc -Idir -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN run_model.c \
+ *      dir/model.o -lm -o run
+ *   ./run in.npy out.npy [repeats]
+ *
+ * With `repeats` > 0 it also times `repeats` passes over all samples and
+ * prints the best latency per sample (one thread).
  *
  * in.npy: float32, C order, samples stacked along the first dimension (its
  * element count a multiple of the model input's); out.npy: float32 of shape
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -117,9 +121,15 @@ static int writeNpy(const char *path, const float *data, long samples) {
   return fclose(f);
 }
 
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 3)
-    return fail("usage: run in.npy out.npy");
+  if (argc != 3 && argc != 4)
+    return fail("usage: run in.npy out.npy [repeats]");
   float *in = NULL;
   long count = readNpy(argv[1], &in);
   if (count < 0 || count % IN_SIZE != 0)
@@ -132,6 +142,19 @@ int main(int argc, char **argv) {
   if (writeNpy(argv[2], out, samples) != 0)
     return fail("cannot write the output");
   printf("ran %ld samples\n", samples);
+  int repeats = argc == 4 ? atoi(argv[3]) : 0;
+  double best = 0;
+  for (int r = 0; r < repeats; ++r) {
+    double start = now();
+    for (long s = 0; s < samples; ++s)
+      RUN(in + s * IN_SIZE, out + s * OUT_SIZE);
+    double t = (now() - start) / (samples ? samples : 1);
+    if (r == 0 || t < best)
+      best = t;
+  }
+  if (repeats > 0)
+    printf("latency %.1f us per sample (best of %d passes over %ld samples)\n",
+           best * 1e6, repeats, samples);
   free(in);
   free(out);
   return 0;
