@@ -16,6 +16,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit",
                    "Inputs"]
 
 config.substitutions.append(("%quantc_src_root", config.quantc_src_root))
+config.substitutions.append(("%quantc_tools_dir", config.quantc_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
