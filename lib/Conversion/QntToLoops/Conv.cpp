@@ -229,6 +229,14 @@ private:
                       int64_t pixels, Value g, Value block, int64_t valid);
   void storePixel(Value acc, Value m, Value out, Value residual, Value n,
                   Value oy, Value ox, Value outCh, Value mask);
+  /// for ky, kx, i < inner: accumulators carried as iter_args.
+  ValueRange reductionLoops(
+      int64_t inner, ValueRange accs,
+      function_ref<SmallVector<Value>(Value, Value, Value, SmallVector<Value>)>
+          body);
+  /// The block's multipliers, its first output channel and the tail mask.
+  std::tuple<Value, Value, Value> storeContext(Value mult, Value g, Value oc0,
+                                               int64_t valid);
   void emitPixels(Value xp, Value packed, Value comp, Value mult, Value out,
                   Value residual, Value n, Value oy, Value ox0, int64_t pixels,
                   Value g, Value block, int64_t valid);
@@ -342,6 +350,48 @@ Value ConvEmitter::packWeightsI8MM() {
                 DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
 }
 
+ValueRange ConvEmitter::reductionLoops(
+    int64_t inner, ValueRange accs,
+    function_ref<SmallVector<Value>(Value, Value, Value, SmallVector<Value>)>
+        body) {
+  auto loop = [&](int64_t ub, ValueRange iters,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> f) {
+    return scf::ForOp::create(
+               b, loc, idx(0), idx(ub), idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(b, loc, f(iv, args));
+               })
+        .getResults();
+  };
+  return loop(p.kh, accs, [&](Value ky, ValueRange a0) {
+    return SmallVector<Value>(loop(p.kw, a0, [&](Value kx, ValueRange a1) {
+      return SmallVector<Value>(loop(inner, a1, [&](Value i, ValueRange a2) {
+        return body(ky, kx, i, SmallVector<Value>(a2.begin(), a2.end()));
+      }));
+    }));
+  });
+}
+
+std::tuple<Value, Value, Value>
+ConvEmitter::storeContext(Value mult, Value g, Value oc0, int64_t valid) {
+  Value m =
+      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+                             mult, ValueRange{g, oc0});
+  Value outCh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
+  Value mask;
+  if (valid < kLanes) {
+    SmallVector<bool> lanes;
+    for (int64_t i = 0; i < kLanes; ++i)
+      lanes.push_back(i < valid);
+    mask = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
+                               ArrayRef<bool>(lanes)));
+  }
+  return {m, outCh, mask};
+}
+
 /// smmla: per pixel pair (A, B) and output-channel pair jj, a 2x2 int32 tile
 /// [A.o0, A.o1, B.o0, B.o1] accumulates 8 input channels per instruction. A
 /// single remaining pixel is paired with itself.
@@ -364,20 +414,9 @@ void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
           ArrayRef<int64_t>{2 * jj, 2 * jj + 1, 2 * jj, 2 * jj + 1}));
   int64_t r8 = p.cg4 / 8;
   Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
-  auto forLoop = [&](int64_t ub, ValueRange iters, auto body) {
-    return scf::ForOp::create(
-               b, loc, idx(0), idx(ub), idx(1), iters,
-               [&](OpBuilder &, Location, Value iv, ValueRange args) {
-                 SmallVector<Value> next = body(iv, args);
-                 scf::YieldOp::create(b, loc, next);
-               })
-        .getResults();
-  };
   MLIRContext *ctx = b.getContext();
-  ValueRange result = forLoop(p.kh, accs, [&](Value ky, ValueRange a0) {
-    return SmallVector<Value>(forLoop(p.kw, a0, [&](Value kx, ValueRange a1) {
-      return SmallVector<Value>(forLoop(r8, a1, [&](Value r, ValueRange a2) {
-        SmallVector<Value> acc(a2.begin(), a2.end());
+  ValueRange result = reductionLoops(
+      r8, accs, [&](Value ky, Value kx, Value r, SmallVector<Value> acc) {
         Value iy = arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
             arith::MulIOp::create(b, loc, ky, idx(p.dh)));
@@ -412,23 +451,9 @@ void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
                     .getResult();
         }
         return acc;
-      }));
-    }));
-  });
+      });
 
-  Value m =
-      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
-                             mult, ValueRange{g, oc0});
-  Value outCh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
-  Value mask;
-  if (valid < kLanes)
-    mask = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
-                               ArrayRef<bool>(SmallVector<bool>(llvm::map_range(
-                                   llvm::seq<int64_t>(0, kLanes),
-                                   [&](int64_t i) { return i < valid; })))));
+  auto [m, outCh, mask] = storeContext(mult, g, oc0, valid);
   for (int64_t px = 0; px < pixels; ++px) {
     // Gather the pixel's row of the four 2x2 tiles: lanes 0,1 (A) or 2,3 (B).
     int64_t pr = px / 2, half = (px % 2) * 2;
@@ -578,19 +603,8 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
   SmallVector<Value> accs(pixels, init);
   int64_t q4 = p.cg4 / 4;
   Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
-  auto forLoop = [&](int64_t ub, ValueRange iters, auto body) {
-    return scf::ForOp::create(
-               b, loc, idx(0), idx(ub), idx(1), iters,
-               [&](OpBuilder &, Location, Value iv, ValueRange args) {
-                 SmallVector<Value> next = body(iv, args);
-                 scf::YieldOp::create(b, loc, next);
-               })
-        .getResults();
-  };
-  ValueRange result = forLoop(p.kh, accs, [&](Value ky, ValueRange a0) {
-    return SmallVector<Value>(forLoop(p.kw, a0, [&](Value kx, ValueRange a1) {
-      return SmallVector<Value>(forLoop(q4, a1, [&](Value q, ValueRange a2) {
-        SmallVector<Value> acc(a2.begin(), a2.end());
+  ValueRange result = reductionLoops(
+      q4, accs, [&](Value ky, Value kx, Value q, SmallVector<Value> acc) {
         Value iy = arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
             arith::MulIOp::create(b, loc, ky, idx(p.dh)));
@@ -636,23 +650,9 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
           }
         }
         return acc;
-      }));
-    }));
-  });
+      });
 
-  Value m =
-      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
-                             mult, ValueRange{g, oc0});
-  Value outCh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
-  Value mask;
-  if (valid < kLanes)
-    mask = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
-                               ArrayRef<bool>(SmallVector<bool>(llvm::map_range(
-                                   llvm::seq<int64_t>(0, kLanes),
-                                   [&](int64_t i) { return i < valid; })))));
+  auto [m, outCh, mask] = storeContext(mult, g, oc0, valid);
   for (int64_t px = 0; px < pixels; ++px)
     storePixel(result[px], m, out, residual, n, oy,
                arith::AddIOp::create(b, loc, ox0, idx(px)), outCh, mask);
