@@ -8,8 +8,16 @@
 #ifndef QUANTC_INITALL_H
 #define QUANTC_INITALL_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include <memory>
+#include <string>
+
 namespace mlir {
 class DialectRegistry;
+class SourceMgrDiagnosticHandler;
 } // namespace mlir
 
 namespace quantc {
@@ -18,6 +26,24 @@ namespace quantc {
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// Registers the qnt passes, our pipelines and every upstream pass.
 void registerAllPasses();
+
+/// What a command-line tool needs to read a model: a context with every
+/// dialect loaded and diagnostics that quote the source file.
+class ToolContext {
+public:
+  ToolContext();
+  ~ToolContext();
+  mlir::MLIRContext &context() { return ctx; }
+  /// Parses and verifies `path`. On failure the diagnostics have been
+  /// printed and `error` says what failed.
+  mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path,
+                                         std::string &error);
+
+private:
+  mlir::MLIRContext ctx;
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
+};
 } // namespace quantc
 
 #endif // QUANTC_INITALL_H

@@ -7,10 +7,13 @@
 #include "quantc/Conversion/Passes.h"
 #include "quantc/Pipelines/Pipelines.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
 
 void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::qnt::QntDialect>();
@@ -23,4 +26,29 @@ void quantc::registerAllPasses() {
   mlir::qnt::registerQntPasses();
   quantc::registerQuantcConversionPasses();
   quantc::registerPipelines();
+}
+
+quantc::ToolContext::ToolContext() {
+  mlir::DialectRegistry registry;
+  quantc::registerAllDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+  handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(sourceMgr, &ctx);
+}
+
+quantc::ToolContext::~ToolContext() = default;
+
+mlir::OwningOpRef<mlir::ModuleOp>
+quantc::ToolContext::load(llvm::StringRef path, std::string &error) {
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, &ctx);
+  if (!module) {
+    error = ("cannot parse '" + path + "'").str();
+    return nullptr;
+  }
+  if (failed(mlir::verify(*module))) {
+    error = ("'" + path + "' does not verify").str();
+    return nullptr;
+  }
+  return module;
 }

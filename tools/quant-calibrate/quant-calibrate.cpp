@@ -197,18 +197,12 @@ int main(int argc, char **argv) {
   if (dataPaths.empty() && profiles.empty())
     return error("nothing to calibrate with: give --data and/or --profile");
 
-  DialectRegistry registry;
-  quantc::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  quantc::ToolContext tool;
+  MLIRContext &context = tool.context();
+  std::string loadError;
+  OwningOpRef<ModuleOp> module = tool.load(inputFile, loadError);
   if (!module)
-    return error("cannot parse '" + inputFile + "'");
-  if (failed(verify(*module)))
-    return error("'" + inputFile + "' does not verify");
+    return error(loadError);
 
   bool hasObservers = false;
   module->walk([&](qnt::ObserveOp) { hasObservers = true; });

@@ -95,25 +95,19 @@ int main(int argc, char **argv) {
            << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
            << "\n";
 
-  mlir::DialectRegistry registry;
-  quantc::registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  quantc::ToolContext tool;
+  mlir::MLIRContext &context = tool.context();
   context.printOpOnDiagnostic(false);
-  SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   // Registered last, runs first: drop remarks unless asked for.
   context.getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
     return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
                          !showRemarks);
   });
 
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(inputFile, sourceMgr, &context);
+  std::string loadError;
+  mlir::OwningOpRef<mlir::ModuleOp> module = tool.load(inputFile, loadError);
   if (!module)
-    return error("cannot parse '" + inputFile + "'");
-  if (failed(mlir::verify(*module)))
-    return error("'" + inputFile + "' does not verify");
+    return error(loadError);
 
   Expected<quantc::ModelInterface> model =
       quantc::describeModel(*module, functionName, symbolName);

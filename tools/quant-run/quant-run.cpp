@@ -59,18 +59,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-run: run a float model compiled to "
                               "native code\n");
-  DialectRegistry registry;
-  quantc::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(modelFile, sourceMgr, &context);
+  quantc::ToolContext tool;
+  std::string loadError;
+  OwningOpRef<ModuleOp> module = tool.load(modelFile, loadError);
   if (!module)
-    return error("cannot parse '" + modelFile + "'");
-  if (failed(verify(*module)))
-    return error("'" + modelFile + "' does not verify");
+    return error(loadError);
   module->walk([](qnt::ObserveOp op) {
     op.replaceAllUsesWith(op.getInput());
     op.erase();
