@@ -215,6 +215,7 @@ public:
   std::string pathName() const;
 
 private:
+  bool isDepthwise() const { return p.groups == p.c && p.cg == 1 && p.og == 1; }
   bool usesDot() const {
     return p.isa == Int8Isa::AVX512VNNI || p.isa == Int8Isa::NeonDot ||
            (p.isa == Int8Isa::AVX2 && p.fastAvx2);
@@ -223,7 +224,12 @@ private:
   Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
   Value packWeights();
   Value packWeightsI8MM();
-  Value padInput(Value input);
+  Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
+                 bool flip);
+  Value emitDepthwise(Value input, Value residual);
+  /// Per-channel constants as globals [rows][cols], padded with `fill`.
+  std::pair<Value, Value> compMultTables(int64_t rows, int64_t cols,
+                                         int64_t perRow);
   void emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult, Value out,
                       Value residual, Value n, Value oy, Value ox0,
                       int64_t pixels, Value g, Value block, int64_t valid);
@@ -250,6 +256,8 @@ private:
 };
 
 std::string ConvEmitter::pathName() const {
+  if (isDepthwise())
+    return "depthwise: 8 channels per vector, int32 multiply-add";
   switch (p.isa) {
   case Int8Isa::AVX512VNNI:
     return "avx512-vnni: vpdpbusd";
@@ -471,14 +479,16 @@ void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
   }
 }
 
-/// [N, H + pads, W + pads, G * cg4] filled with the zero point, the input
-/// copied in (top bit flipped when the kernel's domain differs).
-Value ConvEmitter::padInput(Value input) {
+/// [N, H + pads, W + pads, channels] filled with the zero point `zp`, input
+/// channel g * cg + c copied to g * groupStride + c (top bit flipped when
+/// `flip`, i.e. when the kernel's byte domain differs from the input's).
+Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
+                            int32_t zpValue, bool flipBit) {
   int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
-  auto type = MemRefType::get({p.n, hp, wp, p.groups * p.cg4}, b.getI8Type());
+  auto type = MemRefType::get({p.n, hp, wp, channels}, b.getI8Type());
   Value xp = memref::AllocOp::create(b, loc, type);
   Value zp = arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(p.inZp)));
+      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(zpValue)));
   linalg::FillOp::create(b, loc, ValueRange{zp}, ValueRange{xp});
   Value flip = arith::ConstantOp::create(
       b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(-128)));
@@ -497,10 +507,10 @@ Value ConvEmitter::padInput(Value input) {
             Value src = arith::AddIOp::create(
                 b, loc, arith::MulIOp::create(b, loc, g, idx(p.cg)), c);
             Value dst = arith::AddIOp::create(
-                b, loc, arith::MulIOp::create(b, loc, g, idx(p.cg4)), c);
+                b, loc, arith::MulIOp::create(b, loc, g, idx(groupStride)), c);
             Value v =
                 memref::LoadOp::create(b, loc, input, ValueRange{n, y, x, src});
-            if (p.shift != 0)
+            if (flipBit)
               v = arith::XOrIOp::create(b, loc, v, flip);
             Value yy = arith::AddIOp::create(b, loc, y, idx(p.pt));
             Value xx = arith::AddIOp::create(b, loc, x, idx(p.pl));
@@ -690,25 +700,102 @@ void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
     vector::StoreOp::create(b, loc, bytes, out, indices);
 }
 
-Value ConvEmitter::emit(Value input, Value residual) {
-  Value xp = padInput(input);
-  Value packed = packWeights();
-  // comp and mult, [G][blocks * 8], padded with 0 / 1.
-  int64_t padded = p.blocks * kLanes;
-  SmallVector<int32_t> comp(p.groups * padded, 0);
-  SmallVector<float> mult(p.groups * padded, 1.0f);
-  for (int64_t g = 0; g < p.groups; ++g)
-    for (int64_t oc = 0; oc < p.og; ++oc) {
-      comp[g * padded + oc] = p.comp[g * p.og + oc];
-      mult[g * padded + oc] = p.mult[g * p.og + oc];
+std::pair<Value, Value> ConvEmitter::compMultTables(int64_t rows, int64_t cols,
+                                                    int64_t perRow) {
+  // comp padded with 0, mult with 1 (padded lanes are never stored).
+  SmallVector<int32_t> comp(rows * cols, 0);
+  SmallVector<float> mult(rows * cols, 1.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < perRow; ++c) {
+      comp[r * cols + c] = p.comp[r * perRow + c];
+      mult[r * cols + c] = p.mult[r * perRow + c];
     }
-  auto compType = RankedTensorType::get({p.groups, padded}, b.getI32Type());
-  auto multType = RankedTensorType::get({p.groups, padded}, b.getF32Type());
-  Value compV =
-      global("__qnt_comp", compType,
-             DenseElementsAttr::get(compType, ArrayRef<int32_t>(comp)));
-  Value multV = global("__qnt_mult", multType,
-                       DenseElementsAttr::get(multType, ArrayRef<float>(mult)));
+  auto compType = RankedTensorType::get({rows, cols}, b.getI32Type());
+  auto multType = RankedTensorType::get({rows, cols}, b.getF32Type());
+  return {global("__qnt_comp", compType,
+                 DenseElementsAttr::get(compType, ArrayRef<int32_t>(comp))),
+          global("__qnt_mult", multType,
+                 DenseElementsAttr::get(multType, ArrayRef<float>(mult)))};
+}
+
+/// Depthwise with one output channel per input channel: vectors run along
+/// the channels. acc[c] = comp[c] + sum_{ky,kx} x[iy][ix][c] * w[ky][kx][c],
+/// 8 channels at a time, widened to int32 (exact on every target).
+Value ConvEmitter::emitDepthwise(Value input, Value residual) {
+  int64_t cpad = (p.c + kLanes - 1) / kLanes * kLanes;
+  // The same byte domain as the other kernels: comp was computed for it.
+  Value xp = padInput(input, /*groupStride=*/1, cpad, p.inZp, p.shift != 0);
+  SmallVector<int8_t> packed(p.kh * p.kw * cpad, 0);
+  for (int64_t c = 0; c < p.c; ++c)
+    for (int64_t ky = 0; ky < p.kh; ++ky)
+      for (int64_t kx = 0; kx < p.kw; ++kx)
+        packed[(ky * p.kw + kx) * cpad + c] =
+            p.weights[(c * p.kh + ky) * p.kw + kx];
+  auto wType = RankedTensorType::get({p.kh, p.kw, cpad}, b.getI8Type());
+  Value w = global("__qnt_weights", wType,
+                   DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
+  auto [compV, multV] = compMultTables(1, cpad, p.c);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value out = memref::AllocOp::create(b, loc, outType);
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  bool inSigned = p.domainSigned;
+  auto loop = [&](int64_t ub, auto body) {
+    scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value iv, ValueRange) {
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  Value zero = idx(0);
+  auto block = [&](Value n, Value oy, Value ox, Value blk, int64_t valid) {
+    Value c0 = arith::MulIOp::create(b, loc, blk, idx(kLanes));
+    Value init =
+        vector::LoadOp::create(b, loc, v8i32, compV, ValueRange{zero, c0});
+    ValueRange acc = reductionLoops(
+        1, ValueRange{init},
+        [&](Value ky, Value kx, Value, SmallVector<Value> a) {
+          Value iy = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
+              arith::MulIOp::create(b, loc, ky, idx(p.dh)));
+          Value ix = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
+              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+          Value xv = vector::LoadOp::create(b, loc, v8i8, xp,
+                                            ValueRange{n, iy, ix, c0});
+          Value wv =
+              vector::LoadOp::create(b, loc, v8i8, w, ValueRange{ky, kx, c0});
+          Value x32 = inSigned
+                          ? Value(arith::ExtSIOp::create(b, loc, v8i32, xv))
+                          : Value(arith::ExtUIOp::create(b, loc, v8i32, xv));
+          Value w32 = arith::ExtSIOp::create(b, loc, v8i32, wv);
+          a[0] = arith::AddIOp::create(b, loc, a[0],
+                                       arith::MulIOp::create(b, loc, x32, w32));
+          return a;
+        });
+    auto [m, outCh, mask] = storeContext(multV, zero, c0, valid);
+    storePixel(acc[0], m, out, residual, n, oy, ox, outCh, mask);
+  };
+  int64_t full = p.c / kLanes, tail = p.c % kLanes;
+  loop(p.n, [&](Value n) {
+    loop(p.oh, [&](Value oy) {
+      loop(p.ow, [&](Value ox) {
+        if (full)
+          loop(full, [&](Value blk) { block(n, oy, ox, blk, kLanes); });
+        if (tail)
+          block(n, oy, ox, idx(full), tail);
+      });
+    });
+  });
+  return out;
+}
+
+Value ConvEmitter::emit(Value input, Value residual) {
+  if (isDepthwise())
+    return emitDepthwise(input, residual);
+  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
+  Value packed = packWeights();
+  auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);
   auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
   Value out = memref::AllocOp::create(b, loc, outType);
 
