@@ -24,7 +24,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.quantc_tools_dir, config.llvm_tools_dir]
-tools = ["quant-opt", "quant-calibrate", "quant-run", "quant-compile"]
+tools = ["quant-opt", "quant-calibrate", "quant-run", "quant-compile",
+         "quant-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Host instruction sets, for tests that run native int8 kernels.

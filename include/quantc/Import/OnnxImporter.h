@@ -1,0 +1,43 @@
+//===- OnnxImporter.h - ONNX model to the float TOSA graph ------*- C++ -*-===//
+//
+// Translates an ONNX model (opsets 11-17, static shapes) into the float form
+// the rest of quantc consumes: one func.func named after the graph whose
+// arguments and results keep ONNX's layout (NCHW, f32) and whose body works
+// in NHWC (TOSA ops, qnt.batch_norm, float qnt.conv2d for grouped convs,
+// qnt.fake_quant for QuantizeLinear/DequantizeLinear pairs). Every op carries
+// a NameLoc with the ONNX node name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_IMPORT_ONNXIMPORTER_H
+#define QUANTC_IMPORT_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace quantc {
+
+/// Options of the ONNX import.
+struct OnnxImportOptions {
+  /// Batch size substituted for a symbolic (dim_param) first dimension of
+  /// the graph inputs; 0: symbolic dimensions are an error.
+  int64_t batch = 0;
+};
+
+/// Imports the serialized ONNX model `bytes`. On failure returns null and
+/// sets `error` to a message naming the offending node / op / tensor.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef bytes,
+                                             mlir::MLIRContext &context,
+                                             const OnnxImportOptions &options,
+                                             std::string &error);
+
+/// Registers the dialects the imported IR uses (func, tosa, quant, qnt).
+void registerOnnxImportDialects(mlir::MLIRContext &context);
+
+} // namespace quantc
+
+#endif // QUANTC_IMPORT_ONNXIMPORTER_H

@@ -1,0 +1,80 @@
+//===- quant-translate.cpp - Translate models into quantc's float IR ------===//
+//
+//   quant-translate --import-onnx model.onnx -o model.mlir [--batch N]
+//
+// A thin driver over lib/Import: reads the file, imports it, verifies the
+// module and prints it. Errors go to stderr with a non-zero exit status and
+// no output file is written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Import/OnnxImporter.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+using namespace mlir;
+
+static cl::opt<bool> importOnnx("import-onnx",
+                                cl::desc("Import an ONNX model (.onnx)"),
+                                cl::init(false));
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("filename"),
+                                       cl::init("-"));
+static cl::opt<int64_t>
+    batch("batch",
+          cl::desc("Batch size for a symbolic batch dimension of the inputs"),
+          cl::init(0));
+static cl::opt<bool> debugInfo("mlir-print-debuginfo",
+                               cl::desc("Print locations (layer names)"),
+                               cl::init(false));
+
+static int error(const Twine &message) {
+  errs() << "quant-translate: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "quant-translate: import models into quantc's "
+                              "float IR\n");
+  if (!importOnnx)
+    return error("choose a translation (--import-onnx)");
+  if (batch < 0)
+    return error("--batch must be positive");
+  auto buffer = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/false);
+  if (!buffer)
+    return error("cannot read '" + inputFile +
+                 "': " + buffer.getError().message());
+  MLIRContext context;
+  quantc::OnnxImportOptions options;
+  options.batch = batch;
+  std::string message;
+  OwningOpRef<ModuleOp> module =
+      quantc::importOnnx((*buffer)->getBuffer(), context, options, message);
+  if (!module)
+    return error("'" + inputFile + "': " + message);
+  if (failed(verify(*module)))
+    return error("'" + inputFile + "': the imported module does not verify");
+  std::string errorMessage;
+  auto output = openOutputFile(outputFile, &errorMessage);
+  if (!output)
+    return error(errorMessage);
+  OpPrintingFlags flags;
+  if (debugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
+  module->print(output->os(), flags);
+  output->keep();
+  return 0;
+}
