@@ -1,0 +1,783 @@
+//===- conv_bench.cpp - int8 convolutions against oneDNN 2.6 ---------------===//
+//
+// For every convolution of the shape lists given on the command line (oneDNN
+// benchdnn "desc" notation, batch 1), in one process, one thread:
+//   (a) our int8 conv: a quantized `qnt.conv2d` (u8 input with zero point,
+//       s8 per-channel weights, i32 bias, relu, u8 output) in a function whose
+//       argument and result are the quantized tensors themselves, lowered by
+//       quantc::buildInt8ToLLVMPipeline and JIT-compiled at -O3;
+//   (b) oneDNN int8 conv: u8 src (src zero point attribute), s8 weights
+//       reordered once outside the timed loop, s32 bias, per-channel output
+//       scales, fused ReLU, u8 dst, NHWC;
+//   (c) oneDNN fp32 conv: NHWC, fused ReLU;
+//   (d) optionally our fp32 path (quantc::buildFloatToLLVMPipeline, plain
+//       loops today): few runs only.
+// The int8 outputs of (a) and (b) are compared on the same data (max diff,
+// % exact). Timings are interleaved: warm-up, then min and median of N runs.
+//
+//   quantc-bench-conv [--isa=avx512-vnni|avx2|generic] [--zp=N]
+//                     [--min-time=S] [--fp32-ours=none|all|small]
+//                     [--markdown] shapes.txt...
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/InitAll.h"
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+[[noreturn]] void die(const std::string &message) {
+  llvm::errs() << "quantc-bench-conv: " << message << "\n";
+  std::exit(1);
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+struct Shape {
+  std::string name;
+  int64_t g = 1, ic = 0, ih = 0, oc = 0, oh = 0, kh = 0, sh = 1, ph = 0;
+  int repeat = 1;
+  int64_t icg() const { return ic / g; }
+  int64_t macs() const { return oh * oh * oc * kh * kh * icg(); }
+};
+
+std::vector<Shape> parseShapes(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    die("cannot open " + path);
+  std::vector<Shape> shapes;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    Shape s;
+    size_t i = 0;
+    while (i < line.size()) {
+      if (line[i] == 'n' && i + 1 < line.size() && line[i + 1] == '"') {
+        size_t end = line.find('"', i + 2);
+        s.name = line.substr(i + 2, end - i - 2);
+        break;
+      }
+      size_t j = i;
+      while (j < line.size() && std::isalpha((unsigned char)line[j]))
+        ++j;
+      std::string key = line.substr(i, j - i);
+      size_t k = j;
+      while (k < line.size() && std::isdigit((unsigned char)line[k]))
+        ++k;
+      if (k == j)
+        die("cannot parse '" + line + "'");
+      int64_t v = std::stoll(line.substr(j, k - j));
+      if (key == "g") s.g = v;
+      else if (key == "ic") s.ic = v;
+      else if (key == "ih") s.ih = v;
+      else if (key == "oc") s.oc = v;
+      else if (key == "oh") s.oh = v;
+      else if (key == "kh") s.kh = v;
+      else if (key == "sh") s.sh = v;
+      else if (key == "ph") s.ph = v;
+      else if (key == "mb" || key == "iw" || key == "ow" || key == "kw" ||
+               key == "sw" || key == "pw") {
+        // square shapes only in our lists
+      } else
+        die("unknown key '" + key + "' in '" + line + "'");
+      i = k;
+    }
+    size_t star = s.name.rfind('*');
+    if (star != std::string::npos) {
+      s.repeat = std::stoi(s.name.substr(star + 1));
+      s.name = s.name.substr(0, star);
+    }
+    int64_t derived = (s.ih + 2 * s.ph - s.kh) / s.sh + 1;
+    if (s.oh == 0)
+      s.oh = derived;
+    else if (s.oh != derived)
+      die("oh mismatch in '" + line + "'");
+    shapes.push_back(s);
+  }
+  return shapes;
+}
+
+//===----------------------------------------------------------------------===//
+// Machine: clock and int8 peak
+//===----------------------------------------------------------------------===//
+
+double seconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Core clock from a chain of dependent adds (1 cycle latency each).
+double measureGHz() {
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    uint64_t iters = 50'000'000, x = 0;
+    double t0 = seconds();
+    for (uint64_t i = 0; i < iters; ++i)
+      asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                   "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                   : "+r"(x));
+    double t = seconds() - t0;
+    best = std::max(best, 8.0 * iters / t / 1e9);
+  }
+  return best;
+}
+
+/// Measured u8 x s8 MAC/cycle of vpdpbusd (12 independent accumulators).
+// GCC 12 warns about its own _mm512_castsi512_si128.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#define QUANTC_VNNI_PEAK(NAME, V, ZERO, SET1, DP, LOW, BYTES)                   \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) double      \
+  NAME(double ghz) {                                                          \
+    V acc[12];                                                                \
+    V a = SET1(1), b = SET1(2);                                               \
+    for (auto &v : acc)                                                       \
+      v = ZERO();                                                             \
+    const int64_t iters = 20'000'000;                                         \
+    double best = 1e9;                                                        \
+    for (int rep = 0; rep < 3; ++rep) {                                       \
+      double t0 = seconds();                                                  \
+      for (int64_t i = 0; i < iters; ++i) {                                   \
+        asm volatile("" : "+x"(a));                                           \
+        for (auto &v : acc)                                                   \
+          v = DP(v, a, b);                                                    \
+      }                                                                       \
+      best = std::min(best, seconds() - t0);                                  \
+    }                                                                         \
+    int sink = 0;                                                             \
+    for (auto &v : acc)                                                       \
+      sink += _mm_cvtsi128_si32(LOW(v));                                      \
+    if (sink == 42)                                                           \
+      std::puts("");                                                          \
+    return double(iters) * 12 * BYTES / best / (ghz * 1e9);                   \
+  }
+QUANTC_VNNI_PEAK(measureVnniYmm, __m256i, _mm256_setzero_si256,
+                 _mm256_set1_epi8, _mm256_dpbusd_epi32,
+                 _mm256_castsi256_si128, 32)
+QUANTC_VNNI_PEAK(measureVnniZmm, __m512i, _mm512_setzero_si512,
+                 _mm512_set1_epi8, _mm512_dpbusd_epi32,
+                 _mm512_castsi512_si128, 64)
+
+/// Cross-check: a chain of dependent 64-bit imuls (3 cycles latency on Zen
+/// and Intel cores).
+double measureGHzImul() {
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    uint64_t iters = 20'000'000, x = 1, m = 3;
+    double t0 = seconds();
+    for (uint64_t i = 0; i < iters; ++i)
+      asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
+                   "imul %1, %0\n\t"
+                   : "+r"(x)
+                   : "r"(m));
+    double t = seconds() - t0;
+    best = std::max(best, 4.0 * 3 * iters / t / 1e9);
+  }
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// Our JIT: a function of one memref argument and one memref result (made an
+// out-parameter by the pipeline), element type i8 / u8 or f32.
+//===----------------------------------------------------------------------===//
+
+struct Jit {
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string name;
+  std::vector<int64_t> inShape, outShape;
+  double compileSeconds = 0;
+
+  void run(void *in, void *out) const {
+    int64_t scalars[2 * (1 + 2 * 4)];
+    void *ptrs[4] = {in, in, out, out};
+    std::vector<void *> args;
+    int s = 0;
+    auto add = [&](void **p, const std::vector<int64_t> &shape) {
+      args.push_back(p);
+      args.push_back(p + 1);
+      scalars[s] = 0;
+      args.push_back(&scalars[s++]);
+      for (int64_t d : shape) {
+        scalars[s] = d;
+        args.push_back(&scalars[s++]);
+      }
+      int64_t stride = 1;
+      int64_t strides[4];
+      for (int d = 3; d >= 0; --d) {
+        strides[d] = stride;
+        stride *= shape[d];
+      }
+      for (int d = 0; d < 4; ++d) {
+        scalars[s] = strides[d];
+        args.push_back(&scalars[s++]);
+      }
+    };
+    add(&ptrs[0], inShape);
+    add(&ptrs[2], outShape);
+    if (llvm::Error e = engine->invokePacked(name, args))
+      die("run failed: " + llvm::toString(std::move(e)));
+  }
+};
+
+Jit compile(ModuleOp module, std::function<void(OpPassManager &)> pipeline,
+            std::vector<int64_t> inShape, std::vector<int64_t> outShape) {
+  double t0 = seconds();
+  MLIRContext *ctx = module.getContext();
+  PassManager pm(ctx);
+  pipeline(pm);
+  if (failed(pm.run(module)))
+    die("cannot lower the conv module");
+  quantc::stripBufferizationAttrs(module);
+  ExecutionEngineOptions options;
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(3, 0, nullptr);
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  std::string runtimeLib = QUANTC_C_RUNNER_UTILS;
+  SmallVector<StringRef> libs{runtimeLib};
+  options.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine)
+    die("JIT compilation failed: " + llvm::toString(engine.takeError()));
+  Jit jit;
+  jit.engine = std::move(*engine);
+  jit.name = "conv";
+  jit.inShape = std::move(inShape);
+  jit.outShape = std::move(outShape);
+  jit.compileSeconds = seconds() - t0;
+  return jit;
+}
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string dims(std::initializer_list<int64_t> ds) {
+  std::string s;
+  for (int64_t d : ds)
+    s += std::to_string(d) + "x";
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Layer data
+//===----------------------------------------------------------------------===//
+
+struct Layer {
+  Shape s;
+  bool sevenBit = false;
+  int zpIn = 0;
+  double sIn = 0.05, sOut = 0;
+  std::vector<double> sW;          // per output channel
+  std::vector<float> multiplier;   // float(sIn * sW / sOut), as the reference
+  std::vector<int8_t> w;           // OHWI (I = ic / g)
+  std::vector<int32_t> bias;
+  std::vector<uint8_t> x;          // NHWC
+};
+
+Layer makeLayer(const Shape &s, bool sevenBit, int zp, std::mt19937 &rng) {
+  Layer l;
+  l.s = s;
+  l.sevenBit = sevenBit;
+  int hi = sevenBit ? 127 : 255;
+  l.zpIn = zp < 0 ? (hi + 1) / 2 : zp;
+  std::uniform_int_distribution<int> xd(0, hi), wd(-127, 127);
+  std::uniform_real_distribution<double> sd(0.004, 0.006);
+  l.x.resize(s.ih * s.ih * s.ic);
+  for (auto &v : l.x)
+    v = (uint8_t)xd(rng);
+  l.w.resize(s.oc * s.kh * s.kh * s.icg());
+  for (auto &v : l.w)
+    v = (int8_t)wd(rng);
+  // Accumulator spread for uniform data: sqrt(K) * sigma_x * sigma_w.
+  double sx = std::sqrt(double(hi + 1) * (hi + 1) / 12.0);
+  double sigmaAcc = std::sqrt(double(s.kh * s.kh * s.icg())) * sx * 73.6;
+  std::uniform_int_distribution<int32_t> bd(-(int32_t)sigmaAcc,
+                                             (int32_t)sigmaAcc);
+  l.bias.resize(s.oc);
+  for (auto &v : l.bias)
+    v = bd(rng);
+  l.sW.resize(s.oc);
+  for (auto &v : l.sW)
+    v = (double)(float)sd(rng);
+  // Map +-3 sigma to the u8 output range (about half the outputs are > 0).
+  l.sOut = (double)(float)(l.sIn * 0.005 * 3 * sigmaAcc / 255.0);
+  l.multiplier.resize(s.oc);
+  for (int64_t o = 0; o < s.oc; ++o)
+    l.multiplier[o] = float(double(l.sIn) * l.sW[o] / l.sOut);
+  return l;
+}
+
+/// The int8 reference arithmetic (see docs/design.md), naive loops.
+std::vector<uint8_t> naiveReference(const Layer &l) {
+  const Shape &s = l.s;
+  int64_t icg = s.icg(), ocg = s.oc / s.g;
+  std::vector<uint8_t> y(s.oh * s.oh * s.oc);
+  for (int64_t oy = 0; oy < s.oh; ++oy)
+    for (int64_t ox = 0; ox < s.oh; ++ox)
+      for (int64_t o = 0; o < s.oc; ++o) {
+        int64_t grp = o / ocg;
+        int32_t acc = l.bias[o];
+        for (int64_t ky = 0; ky < s.kh; ++ky) {
+          int64_t iy = oy * s.sh - s.ph + ky;
+          if (iy < 0 || iy >= s.ih)
+            continue;
+          for (int64_t kx = 0; kx < s.kh; ++kx) {
+            int64_t ix = ox * s.sh - s.ph + kx;
+            if (ix < 0 || ix >= s.ih)
+              continue;
+            const uint8_t *xp = &l.x[(iy * s.ih + ix) * s.ic + grp * icg];
+            const int8_t *wp = &l.w[((o * s.kh + ky) * s.kh + kx) * icg];
+            for (int64_t c = 0; c < icg; ++c)
+              acc += (int32_t(xp[c]) - l.zpIn) * int32_t(wp[c]);
+          }
+        }
+        float v = std::nearbyint(float(acc) * l.multiplier[o]);
+        y[(oy * s.oh + ox) * s.oc + o] = (uint8_t)std::clamp(v, 0.f, 255.f);
+      }
+  return y;
+}
+
+std::string quantizedModule(const Layer &l) {
+  const Shape &s = l.s;
+  std::string in = "!quant.uniform<" +
+                   std::string(l.sevenBit ? "u8<0:127>" : "u8") + ":f32, " +
+                   fmt(l.sIn) + ":" + std::to_string(l.zpIn) + ">";
+  std::string out = "!quant.uniform<u8:f32, " + fmt(l.sOut) + ">";
+  std::string ws, bs;
+  for (int64_t o = 0; o < s.oc; ++o) {
+    ws += (o ? ", " : "") + fmt(l.sW[o]);
+    bs += (o ? ", " : "") + fmt(l.sIn * l.sW[o]);
+  }
+  std::string wq = "!quant.uniform<i8:f32:0, {" + ws + "}>";
+  std::string bq = "!quant.uniform<i32:f32:0, {" + bs + "}>";
+  std::string inT = "tensor<" + dims({1, s.ih, s.ih, s.ic}) + in + ">";
+  std::string outT = "tensor<" + dims({1, s.oh, s.oh, s.oc}) + out + ">";
+  std::string wDims = dims({s.oc, s.kh, s.kh, s.icg()});
+  std::string wT = "tensor<" + wDims + wq + ">";
+  std::string bT = "tensor<" + std::to_string(s.oc) + "x" + bq + ">";
+  std::string m;
+  m += "func.func @conv(%x: " + inT + ") -> " + outT + " {\n";
+  m += "  %wr = arith.constant dense<0> : tensor<" + wDims + "i8>\n";
+  m += "  %w = quant.scast %wr : tensor<" + wDims + "i8> to " + wT + "\n";
+  m += "  %br = arith.constant dense<0> : tensor<" + std::to_string(s.oc) +
+       "xi32>\n";
+  m += "  %b = quant.scast %br : tensor<" + std::to_string(s.oc) +
+       "xi32> to " + bT + "\n";
+  m += "  %y = qnt.conv2d %x, %w bias(%b) {strides = array<i64: " +
+       std::to_string(s.sh) + ", " + std::to_string(s.sh) +
+       ">, pad = array<i64: " + std::to_string(s.ph) + ", " +
+       std::to_string(s.ph) + ", " + std::to_string(s.ph) + ", " +
+       std::to_string(s.ph) + ">, groups = " + std::to_string(s.g) +
+       " : i64, activation = #qnt<activation relu>} : (" + inT + ", " + wT +
+       ", " + bT + ") -> " + outT + "\n";
+  m += "  return %y : " + outT + "\n}\n";
+  return m;
+}
+
+std::string floatModule(const Shape &s) {
+  std::string inT = "tensor<" + dims({1, s.ih, s.ih, s.ic}) + "f32>";
+  std::string outT = "tensor<" + dims({1, s.oh, s.oh, s.oc}) + "f32>";
+  std::string wT = "tensor<" + dims({s.oc, s.kh, s.kh, s.icg()}) + "f32>";
+  std::string bT = "tensor<" + std::to_string(s.oc) + "xf32>";
+  std::string m;
+  m += "func.func @conv(%x: " + inT + ") -> " + outT + " {\n";
+  m += "  %w = arith.constant dense<0.0> : " + wT + "\n";
+  m += "  %b = arith.constant dense<0.0> : " + bT + "\n";
+  m += "  %y = qnt.conv2d %x, %w bias(%b) {strides = array<i64: " +
+       std::to_string(s.sh) + ", " + std::to_string(s.sh) +
+       ">, pad = array<i64: " + std::to_string(s.ph) + ", " +
+       std::to_string(s.ph) + ", " + std::to_string(s.ph) + ", " +
+       std::to_string(s.ph) + ">, groups = " + std::to_string(s.g) +
+       " : i64, activation = #qnt<activation relu>} : (" + inT + ", " + wT +
+       ", " + bT + ") -> " + outT + "\n";
+  m += "  return %y : " + outT + "\n}\n";
+  return m;
+}
+
+/// Replaces the splat constants of `module` (in order: weights, bias) with
+/// real data, so that large weights never go through text.
+void setConstants(ModuleOp module, llvm::ArrayRef<Attribute> values) {
+  size_t i = 0;
+  module.walk([&](arith::ConstantOp op) {
+    if (i < values.size())
+      op.setValueAttr(cast<TypedAttr>(values[i++]));
+  });
+  if (i != values.size())
+    die("constant count mismatch");
+}
+
+//===----------------------------------------------------------------------===//
+// Timing
+//===----------------------------------------------------------------------===//
+
+struct Stats {
+  std::vector<double> t;
+  double min() const { return *std::min_element(t.begin(), t.end()); }
+  double median() const {
+    std::vector<double> c = t;
+    std::sort(c.begin(), c.end());
+    return c[c.size() / 2];
+  }
+};
+
+template <typename F> double timeOnce(F &&f) {
+  double t0 = seconds();
+  f();
+  return seconds() - t0;
+}
+
+struct Options {
+  std::string isa;
+  int zp = -1; // -1: the middle of the input range
+  double minTime = 0.3;
+  std::string fp32Ours = "small";
+  std::vector<std::string> files;
+};
+
+struct Result {
+  Shape s;
+  double ours = 0, oursMed = 0, dnnl = 0, dnnlMed = 0, dnnlF32 = 0,
+         dnnlF32Med = 0, oursF32 = -1;
+  int maxDiff = 0, refDiffOurs = 0, refDiffDnnl = 0;
+  double exact = 0;
+  std::string impl, implF32;
+  int runs = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--isa=", 0) == 0)
+      opt.isa = a.substr(6);
+    else if (a.rfind("--zp=", 0) == 0)
+      opt.zp = std::stoi(a.substr(5));
+    else if (a.rfind("--min-time=", 0) == 0)
+      opt.minTime = std::stod(a.substr(11));
+    else if (a.rfind("--fp32-ours=", 0) == 0)
+      opt.fp32Ours = a.substr(12);
+    else if (a[0] == '-')
+      die("unknown option " + a);
+    else
+      opt.files.push_back(a);
+  }
+  if (opt.files.empty())
+    die("usage: quantc-bench-conv [--isa=...] [--zp=N] [--min-time=S] "
+        "[--fp32-ours=none|small|all] shapes.txt...");
+  __builtin_cpu_init();
+  bool vnni = __builtin_cpu_supports("avx512vnni");
+  if (opt.isa.empty())
+    opt.isa = vnni ? "avx512-vnni" : "avx2";
+  bool sevenBit = opt.isa == "avx2";
+
+  double ghz = measureGHz();
+  double ghzImul = measureGHzImul();
+  double vnniY = vnni ? measureVnniYmm(ghz) : 0;
+  double vnniZ = vnni ? measureVnniZmm(ghz) : 0;
+  // Nominal: 32 MAC/cycle (AVX2 vpmaddubsw), 64 (AVX-512 VNNI zmm, one
+  // port); a core that measurably issues more vpdpbusd per cycle gets its
+  // measured rate as the peak.
+  double peakMacPerCycle = opt.isa == "avx512-vnni"
+                               ? std::max(64.0, std::floor(vnniZ / 16 + 0.5) * 16)
+                               : 32;
+  double peak = peakMacPerCycle * ghz; // GMAC/s, one core
+
+  quantc::registerAllPasses();
+  DialectRegistry registry;
+  quantc::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream strm(eng);
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+
+  std::printf("isa: %s (%s activations, input zero point %s)\n",
+              opt.isa.c_str(), sevenBit ? "7-bit" : "8-bit",
+              opt.zp < 0 ? "mid-range" : std::to_string(opt.zp).c_str());
+  std::printf("clock: %.3f GHz (chain of dependent adds, 1 cycle each; "
+              "dependent imuls at 3 cycles give %.3f GHz); vpdpbusd measured "
+              "at that clock: %.1f MAC/cycle ymm, %.1f zmm\n",
+              ghz, ghzImul, vnniY, vnniZ);
+  std::printf("int8 peak used: %.0f MAC/cycle x %.3f GHz x 1 core = %.1f "
+              "GMAC/s\n",
+              peakMacPerCycle, ghz, peak);
+
+  std::mt19937 rng(1234);
+  for (const std::string &file : opt.files) {
+    std::vector<Shape> shapes = parseShapes(file);
+    std::vector<Result> results;
+    for (const Shape &s : shapes) {
+      Result r;
+      r.s = s;
+      Layer l = makeLayer(s, sevenBit, opt.zp, rng);
+
+      // (a) ours, int8.
+      OwningOpRef<ModuleOp> qm =
+          parseSourceString<ModuleOp>(quantizedModule(l), &ctx);
+      if (!qm)
+        die("cannot parse the generated module for " + s.name);
+      auto wType = RankedTensorType::get({s.oc, s.kh, s.kh, s.icg()},
+                                         IntegerType::get(&ctx, 8));
+      auto bType = RankedTensorType::get({s.oc}, IntegerType::get(&ctx, 32));
+      setConstants(*qm, {DenseElementsAttr::get(wType, llvm::ArrayRef(l.w)),
+                         DenseElementsAttr::get(bType,
+                                                llvm::ArrayRef(l.bias))});
+      std::string isa = opt.isa;
+      Jit ours = compile(
+          *qm, [&](OpPassManager &pm) { quantc::buildInt8ToLLVMPipeline(pm, isa); },
+          {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
+      std::vector<uint8_t> yOurs(s.oh * s.oh * s.oc), yDnnl(yOurs.size());
+
+      // (b) oneDNN int8.
+      dnnl::memory::dims srcD{1, s.ic, s.ih, s.ih}, dstD{1, s.oc, s.oh, s.oh},
+          biasD{s.oc}, strides{s.sh, s.sh}, pad{s.ph, s.ph};
+      dnnl::memory::dims wD =
+          s.g == 1 ? dnnl::memory::dims{s.oc, s.ic, s.kh, s.kh}
+                   : dnnl::memory::dims{s.g, s.oc / s.g, s.icg(), s.kh, s.kh};
+      tag userWTag = s.g == 1 ? tag::ohwi : tag::gohwi;
+      dnnl::convolution_forward::desc qd(
+          dnnl::prop_kind::forward_inference,
+          dnnl::algorithm::convolution_direct,
+          dnnl::memory::desc(srcD, dt::u8, tag::nhwc),
+          dnnl::memory::desc(wD, dt::s8, tag::any),
+          dnnl::memory::desc(biasD, dt::s32, tag::x),
+          dnnl::memory::desc(dstD, dt::u8, tag::nhwc), strides, pad, pad);
+      dnnl::primitive_attr qattr;
+      qattr.set_output_scales(1 << 1, l.multiplier);
+      dnnl::post_ops ops;
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      qattr.set_post_ops(ops);
+      if (l.zpIn != 0)
+        qattr.set_zero_points(DNNL_ARG_SRC, 0, {l.zpIn});
+      dnnl::convolution_forward::primitive_desc qpd(qd, qattr, eng);
+      r.impl = qpd.impl_info_str();
+      dnnl::memory qsrc(qpd.src_desc(), eng, l.x.data());
+      dnnl::memory qdst(qpd.dst_desc(), eng, yDnnl.data());
+      dnnl::memory qbias(qpd.bias_desc(), eng, l.bias.data());
+      dnnl::memory qwUser({wD, dt::s8, userWTag}, eng, l.w.data());
+      dnnl::memory qw(qpd.weights_desc(), eng);
+      dnnl::reorder(qwUser, qw).execute(strm, qwUser, qw);
+      dnnl::convolution_forward qconv(qpd);
+      dnnl::memory qscratch(qpd.scratchpad_desc(), eng);
+      auto runDnnl = [&] {
+        qconv.execute(strm, {{DNNL_ARG_SRC, qsrc},
+                             {DNNL_ARG_WEIGHTS, qw},
+                             {DNNL_ARG_BIAS, qbias},
+                             {DNNL_ARG_DST, qdst},
+                             {DNNL_ARG_SCRATCHPAD, qscratch}});
+        strm.wait();
+      };
+
+      // (c) oneDNN fp32 on the dequantized data.
+      std::vector<float> xf(l.x.size()), wf(l.w.size()), bf(s.oc),
+          yf(yOurs.size());
+      for (size_t i = 0; i < xf.size(); ++i)
+        xf[i] = float(l.sIn * (int(l.x[i]) - l.zpIn));
+      for (int64_t o = 0; o < s.oc; ++o) {
+        int64_t per = s.kh * s.kh * s.icg();
+        for (int64_t i = 0; i < per; ++i)
+          wf[o * per + i] = float(l.sW[o] * l.w[o * per + i]);
+        bf[o] = float(l.sIn * l.sW[o] * l.bias[o]);
+      }
+      dnnl::convolution_forward::desc fd(
+          dnnl::prop_kind::forward_inference,
+          dnnl::algorithm::convolution_direct,
+          dnnl::memory::desc(srcD, dt::f32, tag::nhwc),
+          dnnl::memory::desc(wD, dt::f32, tag::any),
+          dnnl::memory::desc(biasD, dt::f32, tag::x),
+          dnnl::memory::desc(dstD, dt::f32, tag::nhwc), strides, pad, pad);
+      dnnl::primitive_attr fattr;
+      fattr.set_post_ops(ops);
+      dnnl::convolution_forward::primitive_desc fpd(fd, fattr, eng);
+      r.implF32 = fpd.impl_info_str();
+      dnnl::memory fsrc(fpd.src_desc(), eng, xf.data());
+      dnnl::memory fdst(fpd.dst_desc(), eng, yf.data());
+      dnnl::memory fbias(fpd.bias_desc(), eng, bf.data());
+      dnnl::memory fwUser({wD, dt::f32, userWTag}, eng, wf.data());
+      dnnl::memory fw(fpd.weights_desc(), eng);
+      dnnl::reorder(fwUser, fw).execute(strm, fwUser, fw);
+      dnnl::convolution_forward fconv(fpd);
+      dnnl::memory fscratch(fpd.scratchpad_desc(), eng);
+      auto runF32 = [&] {
+        fconv.execute(strm, {{DNNL_ARG_SRC, fsrc},
+                             {DNNL_ARG_WEIGHTS, fw},
+                             {DNNL_ARG_BIAS, fbias},
+                             {DNNL_ARG_DST, fdst},
+                             {DNNL_ARG_SCRATCHPAD, fscratch}});
+        strm.wait();
+      };
+      auto runOurs = [&] { ours.run(l.x.data(), yOurs.data()); };
+
+      // Correctness: ours vs oneDNN int8 on the same data.
+      runOurs();
+      runDnnl();
+      int64_t same = 0;
+      for (size_t i = 0; i < yOurs.size(); ++i) {
+        int d = std::abs(int(yOurs[i]) - int(yDnnl[i]));
+        r.maxDiff = std::max(r.maxDiff, d);
+        same += d == 0;
+      }
+      r.exact = 100.0 * same / yOurs.size();
+      std::vector<uint8_t> yRef = naiveReference(l);
+      for (size_t i = 0; i < yRef.size(); ++i) {
+        r.refDiffOurs =
+            std::max(r.refDiffOurs, std::abs(int(yOurs[i]) - int(yRef[i])));
+        r.refDiffDnnl =
+            std::max(r.refDiffDnnl, std::abs(int(yDnnl[i]) - int(yRef[i])));
+      }
+
+      // Timing: warm-up, then interleaved runs.
+      double probe = 0;
+      for (int i = 0; i < 3; ++i) {
+        probe = timeOnce(runOurs);
+        timeOnce(runDnnl);
+        timeOnce(runF32);
+      }
+      int runs = std::clamp(int(opt.minTime / std::max(probe, 1e-6)), 7, 2000);
+      r.runs = runs;
+      Stats so, sd, sf;
+      for (int i = 0; i < runs; ++i) {
+        so.t.push_back(timeOnce(runOurs));
+        sd.t.push_back(timeOnce(runDnnl));
+        sf.t.push_back(timeOnce(runF32));
+      }
+      r.ours = so.min();
+      r.oursMed = so.median();
+      r.dnnl = sd.min();
+      r.dnnlMed = sd.median();
+      r.dnnlF32 = sf.min();
+      r.dnnlF32Med = sf.median();
+
+      // (d) ours, fp32 (plain loops): cheap layers only unless asked.
+      bool doF32 = opt.fp32Ours == "all" ||
+                   (opt.fp32Ours == "small" && s.macs() <= 30'000'000);
+      if (doF32) {
+        OwningOpRef<ModuleOp> fm =
+            parseSourceString<ModuleOp>(floatModule(s), &ctx);
+        if (!fm)
+          die("cannot parse the float module for " + s.name);
+        auto fwT = RankedTensorType::get({s.oc, s.kh, s.kh, s.icg()},
+                                         Float32Type::get(&ctx));
+        auto fbT = RankedTensorType::get({s.oc}, Float32Type::get(&ctx));
+        setConstants(*fm, {DenseElementsAttr::get(fwT, llvm::ArrayRef(wf)),
+                           DenseElementsAttr::get(fbT, llvm::ArrayRef(bf))});
+        Jit fj = compile(*fm, quantc::buildFloatToLLVMPipeline,
+                         {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
+        std::vector<float> yo(yf.size());
+        fj.run(xf.data(), yo.data());
+        double best = 1e9;
+        for (int i = 0; i < 3; ++i)
+          best = std::min(best, timeOnce([&] { fj.run(xf.data(), yo.data()); }));
+        r.oursF32 = best;
+      }
+      results.push_back(r);
+      std::fprintf(stderr,
+                   "%s: ours %.3f ms, oneDNN %.3f ms, diff %d (vs naive "
+                   "reference: ours %d, oneDNN %d) [%s]\n",
+                   s.name.c_str(), r.ours * 1e3, r.dnnl * 1e3, r.maxDiff,
+                   r.refDiffOurs, r.refDiffDnnl, r.impl.c_str());
+    }
+
+    // Markdown table.
+    std::printf("\n#### %s (%zu layers)\n\n", file.substr(file.rfind('/') + 1).c_str(),
+                results.size());
+    std::printf("| layer | x | MMAC | ours int8 us (med) | GMAC/s | %% peak | "
+                "oneDNN int8 us (med) | GMAC/s | %% peak | ours/oneDNN | "
+                "oneDNN fp32 us | ours fp32 us | max diff | %% exact | ref diff ours / oneDNN |\n");
+    std::printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    double tOurs = 0, tDnnl = 0, tF32 = 0, logSum = 0, wSum = 0, macSum = 0;
+    int worstDiff = 0;
+    double minExact = 100;
+    for (const Result &r : results) {
+      double mm = r.s.macs() / 1e6;
+      double go = r.s.macs() / r.ours / 1e9, gd = r.s.macs() / r.dnnl / 1e9;
+      double ratio = r.dnnl / r.ours; // throughput ours / oneDNN
+      char f32o[32] = "-";
+      if (r.oursF32 >= 0)
+        std::snprintf(f32o, sizeof f32o, "%.0f", r.oursF32 * 1e6);
+      std::printf("| %s | %d | %.1f | %.1f (%.1f) | %.1f | %.0f | %.1f (%.1f) "
+                  "| %.1f | %.0f | %.2f | %.1f | %s | %d | %.2f | %d / %d |\n",
+                  r.s.name.c_str(), r.s.repeat, mm, r.ours * 1e6,
+                  r.oursMed * 1e6, go, 100 * go / peak, r.dnnl * 1e6,
+                  r.dnnlMed * 1e6, gd, 100 * gd / peak, ratio,
+                  r.dnnlF32 * 1e6, f32o, r.maxDiff, r.exact, r.refDiffOurs,
+                  r.refDiffDnnl);
+      tOurs += r.s.repeat * r.ours;
+      tDnnl += r.s.repeat * r.dnnl;
+      tF32 += r.s.repeat * r.dnnlF32;
+      logSum += r.s.repeat * std::log(ratio);
+      wSum += r.s.repeat;
+      macSum += r.s.repeat * double(r.s.macs());
+      worstDiff = std::max(worstDiff, r.maxDiff);
+      minExact = std::min(minExact, r.exact);
+    }
+    std::printf("\nClock re-measured after this list: %.3f GHz.\n",
+                measureGHz());
+    std::printf("\nWhole network (each layer x its repeat count, %.2f GMAC): "
+                "ours int8 %.2f ms (%.1f GMAC/s, %.0f %% of peak), oneDNN "
+                "int8 %.2f ms (%.1f GMAC/s, %.0f %% of peak), oneDNN fp32 "
+                "%.2f ms. Throughput ours / oneDNN int8: %.2f (total time), "
+                "%.2f (geomean of per-layer ratios, weighted by repeats). "
+                "Correctness vs oneDNN int8: max diff %d LSB, worst layer "
+                "%.2f %% exact.\n",
+                macSum / 1e9, tOurs * 1e3, macSum / tOurs / 1e9,
+                100 * macSum / tOurs / 1e9 / peak, tDnnl * 1e3,
+                macSum / tDnnl / 1e9, 100 * macSum / tDnnl / 1e9 / peak,
+                tF32 * 1e3, tDnnl / tOurs, std::exp(logSum / wSum),
+                worstDiff, minExact);
+    std::printf("\noneDNN implementations (int8 / fp32): ");
+    std::vector<std::string> seen;
+    for (const Result &r : results) {
+      std::string k = r.impl + " / " + r.implF32;
+      if (std::find(seen.begin(), seen.end(), k) == seen.end()) {
+        seen.push_back(k);
+        std::printf("%s`%s`", seen.size() > 1 ? ", " : "", k.c_str());
+      }
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}
