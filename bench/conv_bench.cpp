@@ -1,4 +1,5 @@
-//===- conv_bench.cpp - int8 convolutions against oneDNN 2.6 ---------------===//
+//===- conv_bench.cpp - int8 convolutions against oneDNN 2.6
+//---------------===//
 //
 // For every convolution of the shape lists given on the command line (oneDNN
 // benchdnn "desc" notation, batch 1), in one process, one thread:
@@ -99,14 +100,22 @@ std::vector<Shape> parseShapes(const std::string &path) {
       if (k == j)
         die("cannot parse '" + line + "'");
       int64_t v = std::stoll(line.substr(j, k - j));
-      if (key == "g") s.g = v;
-      else if (key == "ic") s.ic = v;
-      else if (key == "ih") s.ih = v;
-      else if (key == "oc") s.oc = v;
-      else if (key == "oh") s.oh = v;
-      else if (key == "kh") s.kh = v;
-      else if (key == "sh") s.sh = v;
-      else if (key == "ph") s.ph = v;
+      if (key == "g")
+        s.g = v;
+      else if (key == "ic")
+        s.ic = v;
+      else if (key == "ih")
+        s.ih = v;
+      else if (key == "oc")
+        s.oc = v;
+      else if (key == "oh")
+        s.oh = v;
+      else if (key == "kh")
+        s.kh = v;
+      else if (key == "sh")
+        s.sh = v;
+      else if (key == "ph")
+        s.ph = v;
       else if (key == "mb" || key == "iw" || key == "ow" || key == "kw" ||
                key == "sw" || key == "pw") {
         // square shapes only in our lists
@@ -158,37 +167,37 @@ double measureGHz() {
 /// Measured u8 x s8 MAC/cycle of vpdpbusd (12 independent accumulators).
 // GCC 12 warns about its own _mm512_castsi512_si128.
 #pragma GCC diagnostic ignored "-Wuninitialized"
-#define QUANTC_VNNI_PEAK(NAME, V, ZERO, SET1, DP, LOW, BYTES)                   \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) double      \
-  NAME(double ghz) {                                                          \
-    V acc[12];                                                                \
-    V a = SET1(1), b = SET1(2);                                               \
-    for (auto &v : acc)                                                       \
-      v = ZERO();                                                             \
-    const int64_t iters = 20'000'000;                                         \
-    double best = 1e9;                                                        \
-    for (int rep = 0; rep < 3; ++rep) {                                       \
-      double t0 = seconds();                                                  \
-      for (int64_t i = 0; i < iters; ++i) {                                   \
-        asm volatile("" : "+x"(a));                                           \
-        for (auto &v : acc)                                                   \
-          v = DP(v, a, b);                                                    \
-      }                                                                       \
-      best = std::min(best, seconds() - t0);                                  \
-    }                                                                         \
-    int sink = 0;                                                             \
-    for (auto &v : acc)                                                       \
-      sink += _mm_cvtsi128_si32(LOW(v));                                      \
-    if (sink == 42)                                                           \
-      std::puts("");                                                          \
-    return double(iters) * 12 * BYTES / best / (ghz * 1e9);                   \
+#define QUANTC_VNNI_PEAK(NAME, V, ZERO, SET1, DP, LOW, BYTES)                  \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) double NAME( \
+      double ghz) {                                                            \
+    V acc[12];                                                                 \
+    V a = SET1(1), b = SET1(2);                                                \
+    for (auto &v : acc)                                                        \
+      v = ZERO();                                                              \
+    const int64_t iters = 20'000'000;                                          \
+    double best = 1e9;                                                         \
+    for (int rep = 0; rep < 3; ++rep) {                                        \
+      double t0 = seconds();                                                   \
+      for (int64_t i = 0; i < iters; ++i) {                                    \
+        asm volatile("" : "+x"(a));                                            \
+        for (auto &v : acc)                                                    \
+          v = DP(v, a, b);                                                     \
+      }                                                                        \
+      best = std::min(best, seconds() - t0);                                   \
+    }                                                                          \
+    int sink = 0;                                                              \
+    for (auto &v : acc)                                                        \
+      sink += _mm_cvtsi128_si32(LOW(v));                                       \
+    if (sink == 42)                                                            \
+      std::puts("");                                                           \
+    return double(iters) * 12 * BYTES / best / (ghz * 1e9);                    \
   }
 QUANTC_VNNI_PEAK(measureVnniYmm, __m256i, _mm256_setzero_si256,
-                 _mm256_set1_epi8, _mm256_dpbusd_epi32,
-                 _mm256_castsi256_si128, 32)
+                 _mm256_set1_epi8, _mm256_dpbusd_epi32, _mm256_castsi256_si128,
+                 32)
 QUANTC_VNNI_PEAK(measureVnniZmm, __m512i, _mm512_setzero_si512,
-                 _mm512_set1_epi8, _mm512_dpbusd_epi32,
-                 _mm512_castsi512_si128, 64)
+                 _mm512_set1_epi8, _mm512_dpbusd_epi32, _mm512_castsi512_si128,
+                 64)
 
 /// Cross-check: a chain of dependent 64-bit imuls (3 cycles latency on Zen
 /// and Intel cores).
@@ -302,11 +311,11 @@ struct Layer {
   bool sevenBit = false;
   int zpIn = 0;
   double sIn = 0.05, sOut = 0;
-  std::vector<double> sW;          // per output channel
-  std::vector<float> multiplier;   // float(sIn * sW / sOut), as the reference
-  std::vector<int8_t> w;           // OHWI (I = ic / g)
+  std::vector<double> sW;        // per output channel
+  std::vector<float> multiplier; // float(sIn * sW / sOut), as the reference
+  std::vector<int8_t> w;         // OHWI (I = ic / g)
   std::vector<int32_t> bias;
-  std::vector<uint8_t> x;          // NHWC
+  std::vector<uint8_t> x; // NHWC
 };
 
 Layer makeLayer(const Shape &s, bool sevenBit, int zp, std::mt19937 &rng) {
@@ -327,7 +336,7 @@ Layer makeLayer(const Shape &s, bool sevenBit, int zp, std::mt19937 &rng) {
   double sx = std::sqrt(double(hi + 1) * (hi + 1) / 12.0);
   double sigmaAcc = std::sqrt(double(s.kh * s.kh * s.icg())) * sx * 73.6;
   std::uniform_int_distribution<int32_t> bd(-(int32_t)sigmaAcc,
-                                             (int32_t)sigmaAcc);
+                                            (int32_t)sigmaAcc);
   l.bias.resize(s.oc);
   for (auto &v : l.bias)
     v = bd(rng);
@@ -396,8 +405,8 @@ std::string quantizedModule(const Layer &l) {
   m += "  %w = quant.scast %wr : tensor<" + wDims + "i8> to " + wT + "\n";
   m += "  %br = arith.constant dense<0> : tensor<" + std::to_string(s.oc) +
        "xi32>\n";
-  m += "  %b = quant.scast %br : tensor<" + std::to_string(s.oc) +
-       "xi32> to " + bT + "\n";
+  m += "  %b = quant.scast %br : tensor<" + std::to_string(s.oc) + "xi32> to " +
+       bT + "\n";
   m += "  %y = qnt.conv2d %x, %w bias(%b) {strides = array<i64: " +
        std::to_string(s.sh) + ", " + std::to_string(s.sh) +
        ">, pad = array<i64: " + std::to_string(s.ph) + ", " +
@@ -514,9 +523,10 @@ int main(int argc, char **argv) {
   // Nominal: 32 MAC/cycle (AVX2 vpmaddubsw), 64 (AVX-512 VNNI zmm, one
   // port); a core that measurably issues more vpdpbusd per cycle gets its
   // measured rate as the peak.
-  double peakMacPerCycle = opt.isa == "avx512-vnni"
-                               ? std::max(64.0, std::floor(vnniZ / 16 + 0.5) * 16)
-                               : 32;
+  double peakMacPerCycle =
+      opt.isa == "avx512-vnni"
+          ? std::max(64.0, std::floor(vnniZ / 16 + 0.5) * 16)
+          : 32;
   double peak = peakMacPerCycle * ghz; // GMAC/s, one core
 
   quantc::registerAllPasses();
@@ -561,12 +571,13 @@ int main(int argc, char **argv) {
       auto wType = RankedTensorType::get({s.oc, s.kh, s.kh, s.icg()},
                                          IntegerType::get(&ctx, 8));
       auto bType = RankedTensorType::get({s.oc}, IntegerType::get(&ctx, 32));
-      setConstants(*qm, {DenseElementsAttr::get(wType, llvm::ArrayRef(l.w)),
-                         DenseElementsAttr::get(bType,
-                                                llvm::ArrayRef(l.bias))});
+      setConstants(*qm,
+                   {DenseElementsAttr::get(wType, llvm::ArrayRef(l.w)),
+                    DenseElementsAttr::get(bType, llvm::ArrayRef(l.bias))});
       std::string isa = opt.isa;
       Jit ours = compile(
-          *qm, [&](OpPassManager &pm) { quantc::buildInt8ToLLVMPipeline(pm, isa); },
+          *qm,
+          [&](OpPassManager &pm) { quantc::buildInt8ToLLVMPipeline(pm, isa); },
           {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
       std::vector<uint8_t> yOurs(s.oh * s.oh * s.oc), yDnnl(yOurs.size());
 
@@ -709,7 +720,8 @@ int main(int argc, char **argv) {
         fj.run(xf.data(), yo.data());
         double best = 1e9;
         for (int i = 0; i < 3; ++i)
-          best = std::min(best, timeOnce([&] { fj.run(xf.data(), yo.data()); }));
+          best =
+              std::min(best, timeOnce([&] { fj.run(xf.data(), yo.data()); }));
         r.oursF32 = best;
       }
       results.push_back(r);
@@ -721,12 +733,14 @@ int main(int argc, char **argv) {
     }
 
     // Markdown table.
-    std::printf("\n#### %s (%zu layers)\n\n", file.substr(file.rfind('/') + 1).c_str(),
-                results.size());
+    std::printf("\n#### %s (%zu layers)\n\n",
+                file.substr(file.rfind('/') + 1).c_str(), results.size());
     std::printf("| layer | x | MMAC | ours int8 us (med) | GMAC/s | %% peak | "
                 "oneDNN int8 us (med) | GMAC/s | %% peak | ours/oneDNN | "
-                "oneDNN fp32 us | ours fp32 us | max diff | %% exact | ref diff ours / oneDNN |\n");
-    std::printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                "oneDNN fp32 us | ours fp32 us | max diff | %% exact | ref "
+                "diff ours / oneDNN |\n");
+    std::printf(
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     double tOurs = 0, tDnnl = 0, tF32 = 0, logSum = 0, wSum = 0, macSum = 0;
     int worstDiff = 0;
     double minExact = 100;
@@ -741,9 +755,8 @@ int main(int argc, char **argv) {
                   "| %.1f | %.0f | %.2f | %.1f | %s | %d | %.2f | %d / %d |\n",
                   r.s.name.c_str(), r.s.repeat, mm, r.ours * 1e6,
                   r.oursMed * 1e6, go, 100 * go / peak, r.dnnl * 1e6,
-                  r.dnnlMed * 1e6, gd, 100 * gd / peak, ratio,
-                  r.dnnlF32 * 1e6, f32o, r.maxDiff, r.exact, r.refDiffOurs,
-                  r.refDiffDnnl);
+                  r.dnnlMed * 1e6, gd, 100 * gd / peak, ratio, r.dnnlF32 * 1e6,
+                  f32o, r.maxDiff, r.exact, r.refDiffOurs, r.refDiffDnnl);
       tOurs += r.s.repeat * r.ours;
       tDnnl += r.s.repeat * r.dnnl;
       tF32 += r.s.repeat * r.dnnlF32;
@@ -765,8 +778,8 @@ int main(int argc, char **argv) {
                 macSum / 1e9, tOurs * 1e3, macSum / tOurs / 1e9,
                 100 * macSum / tOurs / 1e9 / peak, tDnnl * 1e3,
                 macSum / tDnnl / 1e9, 100 * macSum / tDnnl / 1e9 / peak,
-                tF32 * 1e3, tDnnl / tOurs, std::exp(logSum / wSum),
-                worstDiff, minExact);
+                tF32 * 1e3, tDnnl / tOurs, std::exp(logSum / wSum), worstDiff,
+                minExact);
     std::printf("\noneDNN implementations (int8 / fp32): ");
     std::vector<std::string> seen;
     for (const Result &r : results) {
