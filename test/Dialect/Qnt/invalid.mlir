@@ -852,3 +852,11 @@ func.func @requantize_type(%x: tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>)
   %0 = qnt.requantize %x : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x2x!quant.uniform<i16:f32, 0.1>>
   return
 }
+
+// -----
+
+func.func @pure_intrinsic_name(%a: vector<8xi32>) -> vector<8xi32> {
+  // expected-error @+1 {{'qnt.pure_intrinsic' op intrinsic name must start with 'llvm.', got 'x86.vpdpbusd'}}
+  %0 = qnt.pure_intrinsic "x86.vpdpbusd"(%a) : (vector<8xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}

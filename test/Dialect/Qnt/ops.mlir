@@ -134,3 +134,10 @@ func.func @other_quantized_ops(
   %7 = qnt.requantize %x : (tensor<1x4x4x2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>
   return
 }
+
+// CHECK-LABEL: func.func @pure_intrinsic
+// CHECK: qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
+func.func @pure_intrinsic(%acc: vector<8xi32>, %x: vector<32xi8>, %w: vector<32xi8>) -> vector<8xi32> {
+  %0 = qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%acc, %x, %w) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
