@@ -1,0 +1,70 @@
+// IR (stdout) and remarks (stderr) are checked separately: the streams
+// interleave unpredictably.
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx2 2>/dev/null | FileCheck %s --check-prefix=AVX2
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx2 --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx512-vnni 2>&1 | FileCheck %s --check-prefix=VNNIISA
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=neon-dot 2>/dev/null | FileCheck %s --check-prefix=SDOT
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=neon-i8mm 2>/dev/null | FileCheck %s --check-prefix=I8MM
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=generic 2>/dev/null | FileCheck %s --check-prefix=GENERIC
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=generic --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=GENERIC-REMARK
+// Numerics: test/Integration/Kernels (bit-identical to the int8 reference).
+//
+// By hand: input scale 0.5 zp 5, filter scales {0.25, 0.5}, output 0.125 zp 3.
+//   multiplier = 0.5 * 0.25 / 0.125 = 1, 0.5 * 0.5 / 0.125 = 2
+//   comp = bias - zp * sum(w) = 10 - 5 * 3 = -5, 20 - 5 * 7 = -15
+//   relu bounds: [max(0, zp), 255] - zp = [0, 252]
+// Packed weights: 8 output channels x 4 input channels per 32 bytes.
+// REMARK: remark: int8 kernel: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16)
+// AVX2-DAG: memref.global "private" constant @__qnt_mult_0 : memref<1x8xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00
+// AVX2-DAG: memref.global "private" constant @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0]]>
+// AVX2-DAG: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x32xi8> = dense<{{\[\[\[\[\[\[}}1, 2, 0, 0, 3, 4, 0, 0, 0,
+// AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
+// AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"
+// AVX2: arith.constant dense<[true, true, false, false, false, false, false, false]> : vector<8xi1>
+// AVX2: math.roundeven
+// AVX2: arith.constant dense<0.000000e+00> : vector<8xf32>
+// AVX2: arith.constant dense<2.520000e+02> : vector<8xf32>
+// AVX2: vector.maskedstore
+// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.256"
+// The s8 domain of sdot: the zero point becomes 5 - 128 = -123, so
+// comp = 10 + 123 * 3 = 379, 20 + 123 * 7 = 881.
+// SDOT: @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}379, 881, 0
+// SDOT: qnt.pure_intrinsic "llvm.aarch64.neon.sdot.v4i32.v16i8"
+// I8MM: qnt.pure_intrinsic "llvm.aarch64.neon.smmla.v4i32.v16i8"
+// GENERIC-REMARK: remark: int8 kernel: generic: exact 32-bit vector path
+// GENERIC-NOT: qnt.pure_intrinsic
+func.func @conv(%x: tensor<1x1x3x2x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1x3x2x!quant.uniform<u8:f32, 0.125:3>> {
+  %wr = arith.constant dense<[[[[1, 2]]], [[[3, 4]]]]> : tensor<2x1x1x2xi8>
+  %w = quant.scast %wr : tensor<2x1x1x2xi8> to tensor<2x1x1x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
+  %br = arith.constant dense<[10, 20]> : tensor<2xi32>
+  %b = quant.scast %br : tensor<2xi32> to tensor<2x!quant.uniform<i32:f32:0, {0.125, 0.25}>>
+  %y = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation relu>} : (tensor<1x1x3x2x!quant.uniform<u8:f32, 0.5:5>>, tensor<2x1x1x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2x!quant.uniform<i32:f32:0, {0.125, 0.25}>>) -> tensor<1x1x3x2x!quant.uniform<u8:f32, 0.125:3>>
+  return %y : tensor<1x1x3x2x!quant.uniform<u8:f32, 0.125:3>>
+}
+
+// -----
+
+// Full-range u8 input and weights up to 127: a pair could reach
+// 2 * 255 * 127 > 32767, so avx2 takes the exact path.
+// REMARK: remark: int8 kernel: avx2: exact 32-bit path (vpmaddubsw could saturate 16-bit pair sums for this input range and weights)
+// AVX2-LABEL: func.func @saturating
+// AVX2-NOT: pmadd.ub.sw
+// AVX2-LABEL: func.func @depthwise
+func.func @saturating(%x: tensor<1x1x1x2x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1x1x1x!quant.uniform<u8:f32, 0.125>> {
+  %wr = arith.constant dense<[[[[127, 127]]]]> : tensor<1x1x1x2xi8>
+  %w = quant.scast %wr : tensor<1x1x1x2xi8> to tensor<1x1x1x2x!quant.uniform<i8:f32, 0.25>>
+  %y = qnt.conv2d %x, %w : (tensor<1x1x1x2x!quant.uniform<u8:f32, 0.5:5>>, tensor<1x1x1x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<u8:f32, 0.125>>
+  return %y : tensor<1x1x1x1x!quant.uniform<u8:f32, 0.125>>
+}
+
+// -----
+
+// Depthwise (one output channel per input channel): channels in vectors.
+// REMARK: remark: int8 kernel: depthwise: 8 channels per vector, int32 multiply-add
+// AVX2-DAG: @__qnt_weights_0 : memref<3x3x8xi8>
+func.func @depthwise(%x: tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>> {
+  %wr = arith.constant dense<1> : tensor<3x3x3x1xi8>
+  %w = quant.scast %wr : tensor<3x3x3x1xi8> to tensor<3x3x3x1x!quant.uniform<i8:f32, 0.25>>
+  %y = qnt.conv2d %x, %w {groups = 3 : i64} : (tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>, tensor<3x3x3x1x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>>
+  return %y : tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>>
+}
