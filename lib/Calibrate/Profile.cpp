@@ -250,6 +250,17 @@ Expected<Profile> quantc::readProfile(StringRef path) {
 // Merging
 //===----------------------------------------------------------------------===//
 
+/// The observer library's observer for a profile entry (config and state).
+static Expected<calib::Observer> toObserver(const ProfileObserver &o) {
+  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+  if (!observer)
+    return fail("observer '" + o.name + "': " + observer.error());
+  if (o.state.batches > 0)
+    if (std::optional<std::string> error = observer->setState(o.state))
+      return fail("observer '" + o.name + "': " + *error);
+  return std::move(*observer);
+}
+
 Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   if (profiles.empty())
     return fail("no profiles to merge");
@@ -266,13 +277,9 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   merged.tool = kToolVersion;
   std::vector<calib::Observer> observers;
   for (const ProfileObserver &o : first.observers) {
-    calib::ErrorOr<calib::Observer> observer =
-        calib::Observer::create(o.config);
+    Expected<calib::Observer> observer = toObserver(o);
     if (!observer)
-      return fail("observer '" + o.name + "': " + observer.error());
-    if (o.state.batches > 0)
-      if (auto error = observer->setState(o.state))
-        return fail("observer '" + o.name + "': " + *error);
+      return observer.takeError();
     observers.push_back(std::move(*observer));
   }
   for (size_t p = 1; p < ordered.size(); ++p) {
@@ -293,13 +300,9 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
           o.shape != first.observers[i].shape)
         return fail("profiles have different observers ('" +
                     first.observers[i].name + "' vs '" + o.name + "')");
-      calib::ErrorOr<calib::Observer> observer =
-          calib::Observer::create(o.config);
+      Expected<calib::Observer> observer = toObserver(o);
       if (!observer)
-        return fail("observer '" + o.name + "': " + observer.error());
-      if (o.state.batches > 0)
-        if (auto error = observer->setState(o.state))
-          return fail("observer '" + o.name + "': " + *error);
+        return observer.takeError();
       if (auto error = observers[i].merge(*observer))
         return fail("observer '" + o.name + "': " + *error);
     }
