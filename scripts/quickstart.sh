@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" quant-opt quant-calibrate >/dev/null
+"$root/scripts/build.sh" quant-opt quant-calibrate quant-run quant-compile >/dev/null
 bin=${QUANTC_BUILD_DIR:-$root/build}/bin
 example=$root/examples/small-cnn
 out=${QUANTC_OUT_DIR:-$root/build/quickstart}
@@ -51,7 +51,6 @@ echo "== 5. int8 vs float on the 256 images (the int8 model run on the int8 refe
 
 echo
 echo "== 6. compiled ahead of time (quant-compile: object file + C header), linked with a C driver =="
-"$root/scripts/build.sh" quant-compile >/dev/null
 mkdir -p "$out/float" "$out/int8"
 "$bin/quant-compile" "$example/model.mlir" --name small_cnn -o "$out/float/model.o"
 "$bin/quant-compile" "$out/int8.mlir" --name small_cnn -o "$out/int8/model.o" --remarks 2>&1 |
