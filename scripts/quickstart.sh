@@ -33,15 +33,15 @@ echo "  profile:       $out/profile.json"
 echo
 echo "== 3. folded (quant-opt --qnt-fold-observers): FP32 range -> quantized type =="
 "$bin/quant-opt" "$out/calibrated.mlir" --qnt-fold-observers -o "$out/folded.mlir"
-sed -nE 's/.*qnt\.fake_quant %[0-9a-z_]+ to (!quant\.uniform<[^>]*>) \{name = "([^"]+)", range_max = array<f32: ([^>]*)>, range_min = array<f32: ([^>]*)>\}.*/\2\t[\4] .. [\3]\t\1/p' \
+sed -nE 's/.*qnt\.fake_quant %[0-9a-z_]+ to (!quant\.uniform<.*>) \{name = "([^"]+)", range_max = array<f32: ([^>]*)>, range_min = array<f32: ([^>]*)>\}.*/\2\t[\4] .. [\3]\t\1/p' \
   "$out/folded.mlir" | awk -F'\t' '{ r = $2; if (length(r) > 40) r = substr(r, 1, 37) "..."; t = $3; if (length(t) > 70) t = substr(t, 1, 67) "..."; printf "  %-13s %-40s -> %s\n", $1, r, t }'
 echo "  folded IR: $out/folded.mlir"
 
 echo
 echo "== 4. quantized (quant-opt --qnt-quantize): int8 weights, int32 bias, requantization =="
 "$bin/quant-opt" "$out/folded.mlir" --qnt-quantize -o "$out/int8.mlir"
-sed -nE 's/.*= (qnt\.[a-z_0-9]+) .*-> tensor<([0-9x]+)x!quant\.uniform<([^>]*)>>.*/\1\t\2\t\3/p' \
-  "$out/int8.mlir" | awk -F'\t' '{ printf "  %-16s %-12s -> !quant.uniform<%s>\n", $1, $2, $3 }'
+sed -nE 's/.*= (qnt\.[a-z_0-9]+) .*-> tensor<([0-9x]+)x(!quant\.uniform<.*)>$/\1\t\2\t\3/p' \
+  "$out/int8.mlir" | awk -F'\t' '{ printf "  %-16s %-12s -> %s\n", $1, $2, $3 }'
 echo "  int8 IR: $out/int8.mlir"
 echo
 echo "== 5. int8 vs float on the 256 images (the int8 model run on the int8 reference, quant-run --reference) =="
