@@ -269,6 +269,35 @@ Error ReferenceModel::run(const float *in, float *out) const {
       Buffer b = values[reshape.getInput1()];
       b.shape = shapeOf(reshape.getResult());
       values[reshape.getResult()] = std::move(b);
+    } else if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
+      // Moves elements only: permute whichever storage the buffer uses.
+      const Buffer &in = values[transpose.getInput1()];
+      Buffer &outB = newBuffer(transpose.getResult());
+      ArrayRef<int32_t> perms = transpose.getPerms();
+      int64_t rank = static_cast<int64_t>(in.shape.size());
+      std::vector<int64_t> inStrides(rank, 1);
+      for (int64_t d = rank - 2; d >= 0; --d)
+        inStrides[d] = inStrides[d + 1] * in.shape[d + 1];
+      std::vector<int64_t> index(rank, 0);
+      int64_t count = 1;
+      for (int64_t d : outB.shape)
+        count *= d;
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t src = 0;
+        for (int64_t d = 0; d < rank; ++d)
+          src += index[d] * inStrides[perms[d]];
+        if (!in.f.empty())
+          outB.f[i] = in.f[src];
+        else if (!in.q8.empty())
+          outB.q8[i] = in.q8[src];
+        else
+          outB.q32[i] = in.q32[src];
+        for (int64_t d = rank - 1; d >= 0; --d) {
+          if (++index[d] < outB.shape[d])
+            break;
+          index[d] = 0;
+        }
+      }
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       const Buffer &r = values[ret.getOperand(0)];
       if (r.f.empty())

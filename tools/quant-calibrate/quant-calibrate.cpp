@@ -12,6 +12,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Calibrate/PostTraining.h"
 #include "quantc/InitAll.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -102,37 +103,6 @@ static int error(const Twine &message) {
 
 static int error(Error e) { return error(toString(std::move(e))); }
 
-/// The .npy files of a --data argument: the file, or a directory's *.npy in
-/// name order.
-static Expected<std::vector<std::string>> expandData(StringRef path) {
-  if (!sys::fs::is_directory(path))
-    return std::vector<std::string>{path.str()};
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (sys::path::extension(it->path()) == ".npy")
-      files.push_back(it->path());
-  if (ec)
-    return createStringError(ec, path + ": " + ec.message());
-  if (files.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": no .npy files in the directory");
-  llvm::sort(files);
-  return files;
-}
-
-static Expected<quantc::Profile> readMerged(ArrayRef<std::string> paths) {
-  std::vector<quantc::Profile> loaded;
-  for (const std::string &path : paths) {
-    Expected<quantc::Profile> p = quantc::readProfile(path);
-    if (!p)
-      return p.takeError();
-    loaded.push_back(std::move(*p));
-  }
-  return quantc::mergeProfiles(loaded);
-}
-
 static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   os << formatv("calibrated '{0}' on {1} samples ({2} per batch); model "
                 "{3}\n",
@@ -180,7 +150,7 @@ int main(int argc, char **argv) {
       return error("--merge needs at least two profiles");
     if (outputFile == "-")
       return error("--merge needs -o <merged.json>");
-    Expected<quantc::Profile> merged = readMerged(inputs);
+    Expected<quantc::Profile> merged = quantc::readMergedProfiles(inputs);
     if (!merged)
       return error(merged.takeError());
     if (Error e = quantc::writeProfile(outputFile, *merged))
@@ -226,14 +196,14 @@ int main(int argc, char **argv) {
   if (!calibrator)
     return error(calibrator.takeError());
   if (!profiles.empty()) {
-    Expected<quantc::Profile> merged = readMerged(profiles);
+    Expected<quantc::Profile> merged = quantc::readMergedProfiles(profiles);
     if (!merged)
       return error(merged.takeError());
     if (Error e = (*calibrator)->loadProfile(*merged))
       return error(std::move(e));
   }
   for (const std::string &path : dataPaths) {
-    Expected<std::vector<std::string>> files = expandData(path);
+    Expected<std::vector<std::string>> files = quantc::expandNpyPaths(path);
     if (!files)
       return error(files.takeError());
     for (const std::string &file : *files) {

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "quantc/Calibrate/PostTraining.h"
+#include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Target/Compile.h"
 
@@ -21,13 +23,15 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<model.mlir | model.onnx>"),
                                       cl::init("-"));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("path"), cl::init("-"));
@@ -73,6 +77,45 @@ static cl::opt<bool>
 static cl::opt<bool> verbose("v", cl::desc("Print the target and int8 kernels"),
                              cl::init(false));
 
+// Post-training quantization of a float model (import -> fuse -> observe ->
+// calibrate -> fold -> quantize) before compiling it.
+static cl::OptionCategory
+    ptqCategory("post-training quantization (float models, e.g. ONNX)");
+static cl::list<std::string> calibrationData(
+    "calibration-data",
+    cl::desc("Quantize the float model first, calibrating on these .npy "
+             "files or directories (samples stacked along the first "
+             "dimension, in the model's input layout)"),
+    cl::cat(ptqCategory));
+static cl::list<std::string>
+    ptqProfiles("profile",
+                cl::desc("Calibration profiles to start from (merged); "
+                         "alone, they replace calibration data"),
+                cl::cat(ptqCategory));
+static cl::opt<std::string>
+    saveProfile("save-profile", cl::desc("Write the calibration profile"),
+                cl::init(""), cl::cat(ptqCategory));
+static cl::opt<std::string> activationObserver(
+    "activation-observer",
+    cl::desc("Observer kind for activations (default histogram)"),
+    cl::init("histogram"), cl::cat(ptqCategory));
+static cl::opt<std::string>
+    weightObserver("weight-observer",
+                   cl::desc("Observer kind for weights (default "
+                            "per_channel_min_max)"),
+                   cl::init("per_channel_min_max"), cl::cat(ptqCategory));
+static cl::list<std::string>
+    excludeLayers("exclude", cl::CommaSeparated,
+                  cl::desc("Layer or op names to keep in float"),
+                  cl::cat(ptqCategory));
+static cl::opt<int64_t> maxSamples("max-samples",
+                                   cl::desc("Calibrate on at most N samples"),
+                                   cl::init(0), cl::cat(ptqCategory));
+static cl::opt<int64_t>
+    onnxBatch("batch",
+              cl::desc("Batch size for a symbolic ONNX batch dimension"),
+              cl::init(0), cl::cat(ptqCategory));
+
 static int error(const Twine &message) {
   errs() << "quant-compile: error: " << message << "\n";
   return 1;
@@ -105,9 +148,52 @@ int main(int argc, char **argv) {
   });
 
   std::string loadError;
-  mlir::OwningOpRef<mlir::ModuleOp> module = tool.load(inputFile, loadError);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (sys::path::extension(inputFile) == ".onnx") {
+    auto bytes = MemoryBuffer::getFile(inputFile, /*IsText=*/false);
+    if (!bytes)
+      return error("cannot read '" + inputFile +
+                   "': " + bytes.getError().message());
+    quantc::OnnxImportOptions importOptions;
+    importOptions.batch = onnxBatch;
+    module = quantc::importOnnx((*bytes)->getBuffer(), context, importOptions,
+                                loadError);
+    if (!module)
+      return error(inputFile + ": " + loadError);
+  } else {
+    module = tool.load(inputFile, loadError);
+  }
   if (!module)
     return error(loadError);
+
+  if (!calibrationData.empty() || !ptqProfiles.empty()) {
+    quantc::PostTrainingOptions ptq;
+    ptq.data.assign(calibrationData.begin(), calibrationData.end());
+    ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());
+    ptq.saveProfile = saveProfile;
+    ptq.activationKind = activationObserver;
+    ptq.weightKind = weightObserver;
+    ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
+    ptq.maxSamples = maxSamples;
+    // 7-bit activations only where the int8 instructions can saturate.
+    switch (target->isa) {
+    case quantc::Int8Isa::AVX2:
+      ptq.target = "x86";
+      break;
+    case quantc::Int8Isa::AVX512VNNI:
+      ptq.target = "x86-vnni";
+      break;
+    case quantc::Int8Isa::NeonDot:
+    case quantc::Int8Isa::NeonI8MM:
+      ptq.target = "aarch64";
+      break;
+    case quantc::Int8Isa::Generic:
+      ptq.target = "generic";
+      break;
+    }
+    if (Error e = quantc::quantizePostTraining(*module, functionName, ptq))
+      return error(toString(std::move(e)));
+  }
 
   Expected<quantc::ModelInterface> model =
       quantc::describeModel(*module, functionName, symbolName);

@@ -172,9 +172,17 @@ void QntInsertObserversPass::runOnOperation() {
       names.insert(*op.getName());
   });
 
-  for (auto [i, arg] : llvm::enumerate(func.getArguments()))
-    observe(arg, *activation,
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    // A layout change right at the input (the ONNX importer's NCHW -> NHWC
+    // transpose) keeps the values: observe after it, so that quantization
+    // starts where the quantized ops do.
+    Value input = arg;
+    while (input.hasOneUse() &&
+           isa<tosa::TransposeOp, tosa::ReshapeOp>(*input.getUsers().begin()))
+      input = input.getUsers().begin()->getResult(0);
+    observe(input, *activation,
             nameOf(arg.getLoc()).value_or("input" + std::to_string(i)));
+  }
 
   // Collect first: observing rewrites use lists while walking.
   SmallVector<Operation *> ops;

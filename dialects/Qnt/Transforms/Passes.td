@@ -9,7 +9,8 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
   let summary = "Insert qnt.observe ops where PyTorch's prepare puts observers";
   let description = [{
     Inserts a `qnt.observe` op on every float tensor argument of the function
-    (the model inputs), on the result of every op that produces a new
+    (the model inputs; after a layout transpose or reshape that directly
+    follows the argument, as the ONNX importer's NCHW -> NHWC transpose), on the result of every op that produces a new
     quantized value (convolutions, matmul, add, average pooling, concat,
     clamp and standalone batch norm), and on the constant weights of
     convolutions and matmuls. As after PyTorch's `fuse_modules`, an op whose
@@ -160,8 +161,8 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
        multipliers `quantc::ref::requantMultiplier` stored on the op),
        `tosa.matmul` with a constant weight (+ constant bias add) ->
        `qnt.linear`, `tosa.add` (+ relu) -> `qnt.add`, `tosa.avg_pool2d` ->
-       `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d` and
-       `tosa.reshape` keep their input's parameters;
+       `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d`,
+       `tosa.reshape` and `tosa.transpose` keep their input's parameters;
     3. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
        `qnt.requantize`.
 

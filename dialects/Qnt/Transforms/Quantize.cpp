@@ -425,7 +425,8 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   op.erase();
 }
 
-/// Max pooling and reshapes: the result keeps the input's parameters.
+/// Max pooling, reshapes and transposes: the result keeps the input's
+/// parameters.
 void QntQuantizePass::keepParams(Operation *op) {
   Value q = quantizedSource(op->getOperand(0));
   if (!q)
@@ -438,6 +439,9 @@ void QntQuantizePass::keepParams(Operation *op) {
     result =
         MaxPool2DOp::create(b, op->getLoc(), qType, q, pool.getKernelAttr(),
                             pool.getStrideAttr(), pool.getPadAttr());
+  else if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
+    result = tosa::TransposeOp::create(b, op->getLoc(), qType, q,
+                                       transpose.getPermsAttr());
   else
     result = tosa::ReshapeOp::create(b, op->getLoc(), qType, q,
                                      cast<tosa::ReshapeOp>(op).getShape());
@@ -480,7 +484,8 @@ void QntQuantizePass::runOnOperation() {
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {
     if (isa<Conv2DOp, tosa::MatMulOp, tosa::AddOp, tosa::AvgPool2dOp,
-            tosa::ConcatOp, tosa::MaxPool2dOp, tosa::ReshapeOp>(op))
+            tosa::ConcatOp, tosa::MaxPool2dOp, tosa::ReshapeOp,
+            tosa::TransposeOp>(op))
       ops.push_back(op);
   });
   consumed.clear();

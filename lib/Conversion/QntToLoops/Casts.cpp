@@ -81,10 +81,26 @@ struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
   }
 };
 
+/// A layout transpose keeps the values: the same transpose on the storage
+/// integers (lowered by tosa-to-linalg with the float ops).
+struct TransposeLowering : OpConversionPattern<tosa::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tosa::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type to = getTypeConverter()->convertType(op.getResult().getType());
+    if (!to)
+      return failure();
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, to, adaptor.getInput1(),
+                                                   op.getPermsAttr());
+    return success();
+  }
+};
+
 } // namespace
 
 void quantc::lowering::populateCastPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns) {
-  patterns.add<StorageCastLowering, ReshapeLowering>(typeConverter,
-                                                     patterns.getContext());
+  patterns.add<StorageCastLowering, ReshapeLowering, TransposeLowering>(
+      typeConverter, patterns.getContext());
 }

@@ -94,8 +94,8 @@ static LogicalResult checkLowerable(Operation *root,
       return WalkResult::advance();
     if (!isa<qnt::Conv2DOp, qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp,
              qnt::AvgPool2DOp, qnt::ConcatOp, qnt::RequantizeOp,
-             tosa::ReshapeOp, quant::QuantizeCastOp, quant::DequantizeCastOp,
-             quant::StorageCastOp>(op)) {
+             tosa::ReshapeOp, tosa::TransposeOp, quant::QuantizeCastOp,
+             quant::DequantizeCastOp, quant::StorageCastOp>(op)) {
       op->emitError() << "'" << op->getName()
                       << "' on quantized tensors has no int8 lowering";
       return WalkResult::interrupt();

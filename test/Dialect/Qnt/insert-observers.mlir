@@ -106,3 +106,17 @@ func.func @target(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %0 = qnt.conv2d %x, %w {pad = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x3x3x2xf32>) -> tensor<1x4x4x2xf32>
   return %0 : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// The importer's NCHW -> NHWC transpose at the input keeps the values: the
+// input observer goes after it.
+// CHECK-LABEL: func.func @layout_input
+// CHECK: %[[T:.*]] = tosa.transpose %arg0
+// CHECK-NEXT: qnt.observe %[[T]] config <kind = histogram> {name = "input0"}
+func.func @layout_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32> {
+  %t = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32>
+  %w = arith.constant dense<0.5> : tensor<2x1x1x2xf32>
+  %0 = qnt.conv2d %t, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  return %0 : tensor<1x4x4x2xf32>
+}

@@ -118,3 +118,16 @@ func.func @filter_not_quantized(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>
   %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
   return %cq : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// A transpose keeps its input's parameters (a flatten back to NCHW before
+// a linear layer).
+// CHECK-LABEL: func.func @transpose
+// CHECK: %[[Q:.*]] = quant.qcast %arg0
+// CHECK: tosa.transpose %[[Q]] {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x3x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x3x2x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+func.func @transpose(%x: tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x2x2x3xf32>
+  %t = tosa.transpose %xq {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32>
+  return %t : tensor<1x3x2x2xf32>
+}

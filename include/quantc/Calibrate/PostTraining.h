@@ -1,0 +1,54 @@
+//===- PostTraining.h - Post-training quantization in one call --*- C++ -*-===//
+//
+// The path from a float model to a quantized one, as quant-compile runs it
+// for `--calibration-data`: fuse, insert observers, calibrate (compiled),
+// fold, quantize. Each step is the pass or library the individual tools use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_CALIBRATE_POSTTRAINING_H
+#define QUANTC_CALIBRATE_POSTTRAINING_H
+
+#include "quantc/Calibrate/Profile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace quantc {
+
+/// The .npy files of a --data argument: the file itself, or a directory's
+/// *.npy files in name order (an empty directory is an error).
+llvm::Expected<std::vector<std::string>> expandNpyPaths(llvm::StringRef path);
+
+/// Reads profiles and merges them (order-independent).
+llvm::Expected<Profile> readMergedProfiles(llvm::ArrayRef<std::string> paths);
+
+struct PostTrainingOptions {
+  /// Calibration data (.npy files or directories).
+  std::vector<std::string> data;
+  /// Profiles to start from (merged).
+  std::vector<std::string> profiles;
+  /// Where to write the resulting profile ("" = nowhere).
+  std::string saveProfile;
+  std::string activationKind = "histogram";
+  std::string weightKind = "per_channel_min_max";
+  /// qnt-insert-observers target: generic, x86 (7-bit activations), ...
+  std::string target = "generic";
+  /// Layer / op names kept in float.
+  std::vector<std::string> exclude;
+  int64_t batchSize = 32;
+  int64_t maxSamples = 0;
+  bool progress = false;
+};
+
+/// Quantizes the float model `module` in place (function `function`, or the
+/// public one). Errors name the step that failed.
+llvm::Error quantizePostTraining(mlir::ModuleOp module,
+                                 llvm::StringRef function,
+                                 const PostTrainingOptions &options);
+
+} // namespace quantc
+
+#endif // QUANTC_CALIBRATE_POSTTRAINING_H

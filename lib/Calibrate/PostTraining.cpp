@@ -1,0 +1,112 @@
+//===- PostTraining.cpp - Post-training quantization in one call ----------===//
+
+#include "quantc/Calibrate/PostTraining.h"
+
+#include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Calibrate/Calibrator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using llvm::Error;
+using llvm::Expected;
+
+static Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+Expected<std::vector<std::string>> quantc::expandNpyPaths(StringRef path) {
+  if (!llvm::sys::fs::is_directory(path))
+    return std::vector<std::string>{path.str()};
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".npy")
+      files.push_back(it->path());
+  if (ec)
+    return fail(path + ": " + ec.message());
+  if (files.empty())
+    return fail(path + ": no .npy files in the directory");
+  llvm::sort(files);
+  return files;
+}
+
+Expected<quantc::Profile>
+quantc::readMergedProfiles(ArrayRef<std::string> paths) {
+  std::vector<Profile> loaded;
+  for (const std::string &path : paths) {
+    Expected<Profile> p = readProfile(path);
+    if (!p)
+      return p.takeError();
+    loaded.push_back(std::move(*p));
+  }
+  return mergeProfiles(loaded);
+}
+
+Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
+                                   const PostTrainingOptions &options) {
+  if (options.data.empty() && options.profiles.empty())
+    return fail("post-training quantization needs calibration data or a "
+                "profile");
+  MLIRContext *ctx = module.getContext();
+  // Fuse first, so that observers see fused activations.
+  {
+    PassManager pm(ctx);
+    qnt::QntInsertObserversOptions observe;
+    observe.activationKind = options.activationKind;
+    observe.weightKind = options.weightKind;
+    observe.target = options.target;
+    pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
+    pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(observe));
+    if (failed(pm.run(module)))
+      return fail("fusion or observer insertion failed (see above)");
+  }
+  CalibrationOptions calibration;
+  calibration.batchSize = options.batchSize;
+  calibration.maxSamples = options.maxSamples;
+  calibration.progress = options.progress;
+  auto calibrator = Calibrator::create(module, function, calibration);
+  if (!calibrator)
+    return calibrator.takeError();
+  if (!options.profiles.empty()) {
+    Expected<Profile> merged = readMergedProfiles(options.profiles);
+    if (!merged)
+      return merged.takeError();
+    if (Error e = (*calibrator)->loadProfile(*merged))
+      return e;
+  }
+  for (const std::string &path : options.data) {
+    Expected<std::vector<std::string>> files = expandNpyPaths(path);
+    if (!files)
+      return files.takeError();
+    for (const std::string &file : *files) {
+      if ((*calibrator)->done())
+        break;
+      Expected<NpyArray> samples = readNpy(file);
+      if (!samples)
+        return samples.takeError();
+      if (Error e = (*calibrator)->run(*samples, file))
+        return e;
+    }
+  }
+  if (Error e = (*calibrator)->finish())
+    return e;
+  if (Error e = (*calibrator)->writeStates())
+    return e;
+  if (!options.saveProfile.empty())
+    if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
+      return e;
+  PassManager pm(ctx);
+  qnt::QntQuantizeOptions quantize;
+  quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
+  pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers());
+  pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
+  if (failed(pm.run(module)))
+    return fail("folding or quantization failed (see above)");
+  return Error::success();
+}

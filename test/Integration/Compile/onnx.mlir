@@ -1,0 +1,29 @@
+// One command from a float ONNX model to an object file: import, fuse,
+// observe, calibrate (compiled), fold, quantize, generate int8 code.
+//
+// RUN: rm -rf %t && mkdir -p %t/a %t/b %t/m
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy --save-profile %t/profile.json -o %t/a/model.o --remarks 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK: remark: {{.*}}int8 kernel: avx2: vpmaddubsw + vpmaddwd
+// RUN: FileCheck %s --check-prefix=HEADER --input-file %t/a/model.h
+// HEADER: int torch_jit_run(const float *input0, float *output0);
+// RUN: cc -I%t/a -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/a/model.o -lm -o %t/a/run
+// RUN: %t/a/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/a/out.npy
+// int8 against PyTorch's float output of the same ONNX model.
+// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/test/Import/Inputs/resnet_block.output.npy %t/a/out.npy 25 | FileCheck %s --check-prefix=ACC
+// ACC: ACCURATE
+//
+// The saved profile replaces the calibration data: the same object.
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json -o %t/b/model.o
+// RUN: cc -I%t/b -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/b/model.o -lm -o %t/b/run
+// RUN: %t/b/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/b/out.npy
+// RUN: cmp %t/a/out.npy %t/b/out.npy
+//
+// Depthwise, grouped, relu6, padded average pool, concat, Gemm.
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/mobile.onnx --calibration-data %quantc_src_root/test/Import/Inputs/mobile.input.npy -o %t/m/model.o
+// RUN: cc -I%t/m -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/m/model.o -lm -o %t/m/run
+// RUN: %t/m/run %quantc_src_root/test/Import/Inputs/mobile.input.npy %t/m/out.npy
+// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/test/Import/Inputs/mobile.output.npy %t/m/out.npy 25 | FileCheck %s --check-prefix=ACC
+//
+// Bad calibration input fails the compile with the calibrator's message.
+// RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/mobile.input.npy -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: quant-compile: error: {{.*}}mobile.input.npy: shape {{.*}} does not match the model input
