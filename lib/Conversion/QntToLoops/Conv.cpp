@@ -223,7 +223,6 @@ private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
   Value packWeights();
-  Value packWeightsI8MM();
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
                  bool flip);
   Value emitDepthwise(Value input, Value residual);
@@ -303,57 +302,40 @@ Value ConvEmitter::global(StringRef prefix, RankedTensorType type,
 /// byte jj*16 + jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output
 /// channels, 8 input channels each). Missing channels are 0.
 Value ConvEmitter::packWeights() {
-  if (p.isa == Int8Isa::NeonI8MM)
-    return packWeightsI8MM();
-  int64_t q4 = p.cg4 / 4;
-  SmallVector<int8_t> packed(p.groups * p.blocks * p.kh * p.kw * q4 * 32, 0);
+  // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
+  // the byte of output channel j, input channel t within the tile.
+  bool i8mm = p.isa == Int8Isa::NeonI8MM;
+  int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
+  int64_t tileBytes = kLanes * chunk;
+  auto at = [&](int64_t j, int64_t t) {
+    if (i8mm)
+      return (j / 2) * 16 + (j % 2) * 8 + t;
+    return usesDot() ? j * 4 + t : t * kLanes + j;
+  };
+  SmallVector<int8_t> packed(
+      p.groups * p.blocks * p.kh * p.kw * tiles * tileBytes, 0);
   for (int64_t g = 0; g < p.groups; ++g)
     for (int64_t bl = 0; bl < p.blocks; ++bl)
       for (int64_t ky = 0; ky < p.kh; ++ky)
         for (int64_t kx = 0; kx < p.kw; ++kx)
-          for (int64_t q = 0; q < q4; ++q)
+          for (int64_t q = 0; q < tiles; ++q)
             for (int64_t j = 0; j < kLanes; ++j)
-              for (int64_t t = 0; t < 4; ++t) {
-                int64_t oc = bl * kLanes + j, ci = q * 4 + t;
-                if (oc >= p.og || ci >= p.cg)
-                  continue;
-                int64_t o = g * p.og + oc;
-                int8_t v = p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
-                int64_t base =
-                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * q4 + q) *
-                    32;
-                packed[base + (usesDot() ? j * 4 + t : t * kLanes + j)] = v;
-              }
-  SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, q4, 32};
-  if (!usesDot())
-    shape = {p.groups, p.blocks, p.kh, p.kw, q4, 4, kLanes};
-  auto type = RankedTensorType::get(shape, b.getI8Type());
-  return global("__qnt_weights", type,
-                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
-}
-
-Value ConvEmitter::packWeightsI8MM() {
-  int64_t r8 = p.cg4 / 8;
-  SmallVector<int8_t> packed(p.groups * p.blocks * p.kh * p.kw * r8 * 64, 0);
-  for (int64_t g = 0; g < p.groups; ++g)
-    for (int64_t bl = 0; bl < p.blocks; ++bl)
-      for (int64_t ky = 0; ky < p.kh; ++ky)
-        for (int64_t kx = 0; kx < p.kw; ++kx)
-          for (int64_t r = 0; r < r8; ++r)
-            for (int64_t j = 0; j < kLanes; ++j)
-              for (int64_t t = 0; t < 8; ++t) {
-                int64_t oc = bl * kLanes + j, ci = r * 8 + t;
+              for (int64_t t = 0; t < chunk; ++t) {
+                int64_t oc = bl * kLanes + j, ci = q * chunk + t;
                 if (oc >= p.og || ci >= p.cg)
                   continue;
                 int64_t o = g * p.og + oc;
                 int64_t base =
-                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * r8 + r) *
-                    64;
-                packed[base + (j / 2) * 16 + (j % 2) * 8 + t] =
+                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * tiles +
+                     q) *
+                    tileBytes;
+                packed[base + at(j, t)] =
                     p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
               }
-  auto type = RankedTensorType::get({p.groups, p.blocks, p.kh, p.kw, r8, 64},
-                                    b.getI8Type());
+  SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, tiles, tileBytes};
+  if (!i8mm && !usesDot())
+    shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 4, kLanes};
+  auto type = RankedTensorType::get(shape, b.getI8Type());
   return global("__qnt_weights", type,
                 DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
 }
