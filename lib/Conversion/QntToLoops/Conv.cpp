@@ -221,6 +221,12 @@ private:
            (p.isa == Int8Isa::AVX2 && p.fastAvx2);
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// The input row / column an output position reads at kernel offset `k`.
+  Value windowIndex(Value out, Value k, int64_t stride, int64_t dilation) {
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, out, idx(stride)),
+        arith::MulIOp::create(b, loc, k, idx(dilation)));
+  }
   Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
   Value packWeights();
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
@@ -407,16 +413,12 @@ void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
   MLIRContext *ctx = b.getContext();
   ValueRange result = reductionLoops(
       r8, accs, [&](Value ky, Value kx, Value r, SmallVector<Value> acc) {
-        Value iy = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
-            arith::MulIOp::create(b, loc, ky, idx(p.dh)));
+        Value iy = windowIndex(oy, ky, p.sh, p.dh);
         Value ch = arith::AddIOp::create(
             b, loc, chBase, arith::MulIOp::create(b, loc, r, idx(8)));
         auto row = [&](int64_t px) {
           Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
-          Value ix = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
-              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+          Value ix = windowIndex(ox, kx, p.sw, p.dw);
           return vector::LoadOp::create(b, loc, v8i8, xp,
                                         ValueRange{n, iy, ix, ch});
         };
@@ -597,16 +599,12 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
   Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
   ValueRange result = reductionLoops(
       q4, accs, [&](Value ky, Value kx, Value q, SmallVector<Value> acc) {
-        Value iy = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
-            arith::MulIOp::create(b, loc, ky, idx(p.dh)));
+        Value iy = windowIndex(oy, ky, p.sh, p.dh);
         Value ch = arith::AddIOp::create(
             b, loc, chBase, arith::MulIOp::create(b, loc, q, idx(4)));
         auto ixOf = [&](int64_t px) {
           Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
-          return arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
-              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+          return windowIndex(ox, kx, p.sw, p.dw);
         };
         if (usesDot()) {
           Value wv = vector::LoadOp::create(
@@ -737,12 +735,8 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
     ValueRange acc = reductionLoops(
         1, ValueRange{init},
         [&](Value ky, Value kx, Value, SmallVector<Value> a) {
-          Value iy = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, oy, idx(p.sh)),
-              arith::MulIOp::create(b, loc, ky, idx(p.dh)));
-          Value ix = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, ox, idx(p.sw)),
-              arith::MulIOp::create(b, loc, kx, idx(p.dw)));
+          Value iy = windowIndex(oy, ky, p.sh, p.dh);
+          Value ix = windowIndex(ox, kx, p.sw, p.dw);
           Value xv = vector::LoadOp::create(b, loc, v8i8, xp,
                                             ValueRange{n, iy, ix, c0});
           Value wv =
