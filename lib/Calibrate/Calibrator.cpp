@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Calibrate/Calibrator.h"
+#include "Fail.h"
 #include "quantc/Calibrate/CompiledModel.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
@@ -30,9 +31,7 @@ using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
 
-static Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using quantc::detail::fail;
 
 std::string quantc::modelHash(ModuleOp module) {
   OwningOpRef<ModuleOp> clone = module.clone();

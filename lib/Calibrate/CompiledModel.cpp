@@ -1,6 +1,7 @@
 //===- CompiledModel.cpp - A model JIT-compiled to native code ------------===//
 
 #include "quantc/Calibrate/CompiledModel.h"
+#include "Fail.h"
 
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -17,9 +18,7 @@ using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
 
-static Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using quantc::detail::fail;
 
 namespace {
 thread_local ObserveCallback activeCallback = nullptr;

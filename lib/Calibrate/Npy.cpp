@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Calibrate/Npy.h"
+#include "Fail.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -19,7 +20,7 @@ using namespace llvm;
 namespace {
 
 Error fail(StringRef path, const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), path + ": " + message);
+  return quantc::detail::fail(path + ": " + message);
 }
 
 /// The value text of `key` in the header dict, up to the next top-level ','.

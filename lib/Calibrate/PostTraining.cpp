@@ -1,6 +1,7 @@
 //===- PostTraining.cpp - Post-training quantization in one call ----------===//
 
 #include "quantc/Calibrate/PostTraining.h"
+#include "Fail.h"
 
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
@@ -15,9 +16,7 @@ using namespace mlir;
 using llvm::Error;
 using llvm::Expected;
 
-static Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using quantc::detail::fail;
 
 Expected<std::vector<std::string>> quantc::expandNpyPaths(StringRef path) {
   if (!llvm::sys::fs::is_directory(path))

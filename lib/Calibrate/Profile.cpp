@@ -1,6 +1,7 @@
 //===- Profile.cpp - Calibration profiles (JSON) --------------------------===//
 
 #include "quantc/Calibrate/Profile.h"
+#include "Fail.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,9 +17,7 @@ const char *const quantc::kToolVersion = "quantc 0.1.0";
 static constexpr StringLiteral kFormat = "quantc-calibration-profile";
 static constexpr int64_t kVersion = 1;
 
-static Error fail(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
+using quantc::detail::fail;
 
 //===----------------------------------------------------------------------===//
 // Writing

@@ -1,6 +1,7 @@
 //===- ReferenceModel.cpp - Run quantized IR with the int8 reference ------===//
 
 #include "quantc/Calibrate/ReferenceModel.h"
+#include "Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Calibrate/CompiledModel.h"
@@ -18,9 +19,7 @@ using namespace mlir;
 using namespace quantc;
 using llvm::Error;
 
-static Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using quantc::detail::fail;
 
 namespace {
 
