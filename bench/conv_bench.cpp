@@ -24,6 +24,8 @@
 
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Reference/Reference.h"
+#include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -313,7 +315,7 @@ struct Layer {
   int zpIn = 0;
   double sIn = 0.05, sOut = 0;
   std::vector<double> sW;        // per output channel
-  std::vector<float> multiplier; // float(sIn * sW / sOut), as the reference
+  std::vector<float> multiplier; // quantc::ref::requantMultiplier, per channel
   std::vector<int8_t> w;         // OHWI (I = ic / g)
   std::vector<int32_t> bias;
   std::vector<uint8_t> x; // NHWC
@@ -347,38 +349,43 @@ Layer makeLayer(const Shape &s, bool sevenBit, int zp, std::mt19937 &rng) {
   // Map +-3 sigma to the u8 output range (about half the outputs are > 0).
   l.sOut = (double)(float)(l.sIn * 0.005 * 3 * sigmaAcc / 255.0);
   l.multiplier.resize(s.oc);
+  // The multipliers our kernels use (from the f32 scales of the quantized
+  // types); oneDNN gets the same ones as output scales.
   for (int64_t o = 0; o < s.oc; ++o)
-    l.multiplier[o] = float(double(l.sIn) * l.sW[o] / l.sOut);
+    l.multiplier[o] = quantc::ref::requantMultiplier(
+        float(l.sIn), float(l.sW[o]), float(l.sOut));
   return l;
 }
 
-/// The int8 reference arithmetic (see docs/design.md), naive loops.
-std::vector<uint8_t> naiveReference(const Layer &l) {
+/// The layer on the int8 reference (quantc::ref, which defines the
+/// semantics the generated kernels must match).
+std::vector<uint8_t> referenceOutput(const Layer &l) {
   const Shape &s = l.s;
-  int64_t icg = s.icg(), ocg = s.oc / s.g;
   std::vector<uint8_t> y(s.oh * s.oh * s.oc);
-  for (int64_t oy = 0; oy < s.oh; ++oy)
-    for (int64_t ox = 0; ox < s.oh; ++ox)
-      for (int64_t o = 0; o < s.oc; ++o) {
-        int64_t grp = o / ocg;
-        int32_t acc = l.bias[o];
-        for (int64_t ky = 0; ky < s.kh; ++ky) {
-          int64_t iy = oy * s.sh - s.ph + ky;
-          if (iy < 0 || iy >= s.ih)
-            continue;
-          for (int64_t kx = 0; kx < s.kh; ++kx) {
-            int64_t ix = ox * s.sh - s.ph + kx;
-            if (ix < 0 || ix >= s.ih)
-              continue;
-            const uint8_t *xp = &l.x[(iy * s.ih + ix) * s.ic + grp * icg];
-            const int8_t *wp = &l.w[((o * s.kh + ky) * s.kh + kx) * icg];
-            for (int64_t c = 0; c < icg; ++c)
-              acc += (int32_t(xp[c]) - l.zpIn) * int32_t(wp[c]);
-          }
-        }
-        float v = std::nearbyint(float(acc) * l.multiplier[o]);
-        y[(oy * s.oh + ox) * s.oc + o] = (uint8_t)std::clamp(v, 0.f, 255.f);
-      }
+  quantc::ref::QTensor in;
+  in.data = const_cast<uint8_t *>(l.x.data());
+  in.shape = {1, s.ih, s.ih, s.ic};
+  in.scale = float(l.sIn);
+  in.zeroPoint = l.zpIn;
+  in.qmax = l.sevenBit ? 127 : 255;
+  quantc::ref::QWeights w;
+  w.data = l.w.data();
+  w.shape = {s.oc, s.kh, s.kh, s.icg()};
+  for (double sw : l.sW)
+    w.scales.push_back(float(sw));
+  quantc::ref::Conv2DParams params;
+  params.window.strideH = params.window.strideW = s.sh;
+  params.window.padTop = params.window.padBottom = s.ph;
+  params.window.padLeft = params.window.padRight = s.ph;
+  params.groups = s.g;
+  params.activation.kind = quantc::ref::Activation::Relu;
+  quantc::ref::QTensor out;
+  out.data = y.data();
+  out.shape = {1, s.oh, s.oh, s.oc};
+  out.scale = float(l.sOut);
+  if (quantc::ref::Error e =
+          quantc::ref::conv2d(in, w, l.bias.data(), params, nullptr, out))
+    die("int8 reference: " + *e);
   return y;
 }
 
@@ -673,7 +680,7 @@ int main(int argc, char **argv) {
         same += d == 0;
       }
       r.exact = 100.0 * same / yOurs.size();
-      std::vector<uint8_t> yRef = naiveReference(l);
+      std::vector<uint8_t> yRef = referenceOutput(l);
       for (size_t i = 0; i < yRef.size(); ++i) {
         r.refDiffOurs =
             std::max(r.refDiffOurs, std::abs(int(yOurs[i]) - int(yRef[i])));
@@ -728,7 +735,7 @@ int main(int argc, char **argv) {
       }
       results.push_back(r);
       std::fprintf(stderr,
-                   "%s: ours %.3f ms, oneDNN %.3f ms, diff %d (vs naive "
+                   "%s: ours %.3f ms, oneDNN %.3f ms, diff %d (vs quantc::ref "
                    "reference: ours %d, oneDNN %d) [%s]\n",
                    s.name.c_str(), r.ours * 1e3, r.dnnl * 1e3, r.maxDiff,
                    r.refDiffOurs, r.refDiffDnnl, r.impl.c_str());
