@@ -18,15 +18,19 @@ static constexpr const char *kFloatToLLVM =
     "tosa-to-linalg,"
     "tosa-to-arith,tosa-to-tensor),"
     "canonicalize,"
+    "func.func(quantc-tile-and-vectorize),"
+    "loop-invariant-subset-hoisting,canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
     "quantc-memref-copy-to-linalg,"
+    "func.func(convert-vector-to-scf{full-unroll}),"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
-    "reconcile-unrealized-casts";
+    "expand-strided-metadata,lower-affine,"
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
+    "convert-to-llvm,reconcile-unrealized-casts";
 
 void quantc::buildFloatToLLVMPipeline(OpPassManager &pm) {
   if (failed(parsePassPipeline(kFloatToLLVM, pm)))

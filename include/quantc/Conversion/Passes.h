@@ -1,14 +1,17 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
-// Declarations of the conversion passes (Passes.td): qnt-lower-quantized.
+// Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
+// quantc-memref-copy-to-linalg, quantc-tile-and-vectorize.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_CONVERSION_PASSES_H
 #define QUANTC_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -53,4 +53,31 @@ def MemRefCopyToLinalg : Pass<"quantc-memref-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TileAndVectorizeFloat
+    : Pass<"quantc-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Register-tile and vectorize float linalg ops on tensors";
+  let description = [{
+    The float code generation (used for float models, the calibration build
+    and float layers of int8 models): every float convolution, depthwise
+    convolution, pooling, matmul, fill and elementwise `linalg.generic` with
+    static shapes is tiled with `scf.for` loops into register-sized blocks
+    (output pixels along W x output channels for convolutions, reductions
+    innermost), 2-D convolutions and poolings are decomposed into 1-D ones
+    and the tiles are vectorized with upstream `linalg::vectorize`
+    (convolutions become `vector.contract`). `linalg.conv_2d_nhwc_fhwc` is
+    first rewritten to `linalg.conv_2d_nhwc_hwcf` (a constant filter is
+    transposed at compile time). Tile sizes divide the op's dimensions, so
+    no masking is needed; ops that cannot be vectorized stay as they are and
+    become loops later. Run `loop-invariant-subset-hoisting` afterwards to
+    keep the accumulators in registers across the reduction loops.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD

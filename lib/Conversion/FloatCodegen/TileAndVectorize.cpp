@@ -1,0 +1,281 @@
+//===- TileAndVectorize.cpp - Register tiles of float linalg ops ----------===//
+//
+// The float code generation strategy, in the style of IREE's LLVMCPU
+// pipeline, built from upstream transformations only:
+//
+//   1. linalg.conv_2d_nhwc_fhwc -> conv_2d_nhwc_hwcf (linalg::transposeConv2D;
+//      a constant filter is transposed here, at compile time);
+//   2. tile each op to a register block (scf::tileUsingSCF): a convolution to
+//      1 output row x Wt output pixels x Ft output channels, one filter tap
+//      and Ct input channels per step (reduction loops innermost); pooling,
+//      matmul, fill and elementwise ops to small tiles along the innermost
+//      (channel) dimension;
+//   3. decompose 2-D convolutions / poolings with unit tiles into 1-D ones
+//      (linalg::populateDecomposeConvolutionPatterns);
+//   4. linalg::vectorize every tile (1-D convolutions become vector.contract
+//      of Wt x Ct by Ct x Ft) and clean up (leading unit dims, reductions to
+//      contractions, extract_slice folded into transfers).
+//
+// Tile sizes always divide the dimensions, so every tile is static and no
+// masking is needed. The accumulator stays in registers across the
+// reduction loops once `loop-invariant-subset-hoisting` has run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quantc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace quantc {
+#define GEN_PASS_DEF_TILEANDVECTORIZEFLOAT
+#include "quantc/Conversion/Passes.h.inc"
+} // namespace quantc
+
+using namespace mlir;
+
+namespace {
+
+/// Float32 lanes the register tiles are sized for (one 256-bit register).
+constexpr int64_t kLanes = 8;
+/// Vector registers available for accumulators (of the 16 of AVX2; leaves
+/// room for a broadcast input and a filter vector).
+constexpr int64_t kAccumulatorRegs = 14;
+
+/// The largest divisor of `n` that is <= `limit` (at least 1).
+int64_t divisorUpTo(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/// Output channels and output pixels of a convolution's register block:
+/// Ft channels (a multiple of the lanes when possible) times Wt pixels with
+/// Wt * ceil(Ft / lanes) accumulator registers at most, as large as
+/// possible.
+std::pair<int64_t, int64_t> convBlock(int64_t channels, int64_t width) {
+  int64_t bestF = 1, bestW = 1;
+  for (int64_t f : {32, 24, 16, 8, 4, 2, 1}) {
+    if (channels % f != 0)
+      continue;
+    int64_t regs = (f + kLanes - 1) / kLanes;
+    int64_t w = divisorUpTo(width, kAccumulatorRegs / regs);
+    if (f * w > bestF * bestW)
+      bestF = f, bestW = w;
+  }
+  if (bestF == 1 && channels < kLanes)
+    bestF = channels; // a few channels: all of them
+  return {bestF, bestW};
+}
+
+bool isStaticFloat(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  for (Value v : op->getOperands())
+    if (auto t = dyn_cast<ShapedType>(v.getType()))
+      if (!t.hasStaticShape() || !isa<FloatType>(t.getElementType()))
+        return false;
+  return true;
+}
+
+/// Tile sizes of the register block for `op` (one per loop), or none when
+/// the op keeps its plain lowering.
+std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
+  if (!isStaticFloat(op))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (isa<linalg::Conv2DNhwcHwcfOp>(op)) {
+    // (n, oh, ow, f, kh, kw, c)
+    auto [ft, wt] = convBlock(ranges[3], ranges[2]);
+    return SmallVector<int64_t>{
+        1, 1, wt, ft, 1, 1, divisorUpTo(ranges[6], kLanes)};
+  }
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcSumOp,
+          linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp>(op)) {
+    // (n, oh, ow, c, kh, kw): channels in vectors, pixels along W.
+    int64_t ct = divisorUpTo(ranges[3], 4 * kLanes);
+    int64_t wt =
+        divisorUpTo(ranges[2], kAccumulatorRegs / ((ct + kLanes - 1) / kLanes));
+    return SmallVector<int64_t>{1, 1, wt, ct, 1, 1};
+  }
+  if (isa<linalg::MatmulOp>(op) && op.getNumLoops() == 3) {
+    // (m, n, k)
+    auto [nt, mt] = convBlock(ranges[1], ranges[0]);
+    return SmallVector<int64_t>{mt, nt, divisorUpTo(ranges[2], kLanes)};
+  }
+  if (isa<linalg::BatchMatmulOp>(op) && op.getNumLoops() == 4) {
+    // (b, m, n, k)
+    auto [nt, mt] = convBlock(ranges[2], ranges[1]);
+    return SmallVector<int64_t>{1, mt, nt, divisorUpTo(ranges[3], kLanes)};
+  }
+  // Elementwise ops (fill, copy, generic with only parallel loops and
+  // permutation / broadcast maps): a tile of <= 8 vectors along the two
+  // innermost dimensions.
+  bool elementwise =
+      isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp>(op) &&
+      op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0 &&
+      llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+        return m.isProjectedPermutation(/*allowZeroInResults=*/true);
+      });
+  if (!elementwise)
+    return std::nullopt;
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  int64_t inner = divisorUpTo(ranges.back(), 8 * kLanes);
+  sizes.back() = inner;
+  if (ranges.size() > 1)
+    sizes[ranges.size() - 2] =
+        divisorUpTo(ranges[ranges.size() - 2], 8 * kLanes / inner);
+  return sizes;
+}
+
+/// Rewrites a conv_2d_nhwc_fhwc into a conv_2d_nhwc_hwcf; a constant filter
+/// is transposed now instead of at run time.
+void transposeFilters(func::FuncOp func) {
+  SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
+  func.walk([&](linalg::Conv2DNhwcFhwcOp op) {
+    if (isStaticFloat(cast<linalg::LinalgOp>(op.getOperation())))
+      convs.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::Conv2DNhwcFhwcOp op : convs) {
+    DenseElementsAttr filter;
+    bool constant = matchPattern(op.getInputs()[1], m_Constant(&filter)) &&
+                    filter.getElementType().isF32();
+    rewriter.setInsertionPoint(op);
+    FailureOr<Operation *> hwcf = linalg::transposeConv2D(rewriter, op);
+    if (failed(hwcf) || !constant)
+      continue;
+    // (f, h, w, c) -> (h, w, c, f) of the constant.
+    auto type = cast<RankedTensorType>(filter.getType());
+    ArrayRef<int64_t> s = type.getShape();
+    auto newType =
+        RankedTensorType::get({s[1], s[2], s[3], s[0]}, type.getElementType());
+    DenseElementsAttr transposed;
+    if (filter.isSplat()) {
+      transposed = filter.resizeSplat(newType);
+    } else {
+      SmallVector<float> from(filter.getValues<float>());
+      SmallVector<float> to(from.size());
+      int64_t hwc = s[1] * s[2] * s[3];
+      for (int64_t f = 0; f < s[0]; ++f)
+        for (int64_t i = 0; i < hwc; ++i)
+          to[i * s[0] + f] = from[f * hwc + i];
+      transposed = DenseElementsAttr::get(newType, ArrayRef<float>(to));
+    }
+    auto conv = cast<linalg::Conv2DNhwcHwcfOp>(*hwcf);
+    rewriter.setInsertionPoint(conv);
+    Value cst =
+        arith::ConstantOp::create(rewriter, conv.getLoc(), newType, transposed);
+    Operation *transpose = conv.getInputs()[1].getDefiningOp();
+    rewriter.modifyOpInPlace(conv, [&] { conv->setOperand(1, cst); });
+    if (transpose && transpose->use_empty()) {
+      Value init =
+          transpose->getNumOperands() > 1 ? transpose->getOperand(1) : Value();
+      rewriter.eraseOp(transpose);
+      if (init && init.getDefiningOp() && init.use_empty())
+        rewriter.eraseOp(init.getDefiningOp());
+    }
+  }
+}
+
+struct TileAndVectorizeFloatPass
+    : public quantc::impl::TileAndVectorizeFloatBase<
+          TileAndVectorizeFloatPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    transposeFilters(func);
+
+    // Tile. The tiled ops are the ones vectorized below.
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> work;
+    func.walk([&](linalg::LinalgOp op) {
+      if (auto sizes = tileSizes(op))
+        work.push_back({op, std::move(*sizes)});
+    });
+    IRRewriter rewriter(ctx);
+    for (auto &[op, sizes] : work) {
+      scf::SCFTilingOptions options;
+      SmallVector<OpFoldResult> tiles;
+      // A tile size equal to the loop range means no loop for it (0).
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [size, range] : llvm::zip(sizes, ranges))
+        tiles.push_back(rewriter.getIndexAttr(size == range ? 0 : size));
+      options.setTileSizes(tiles);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled))
+        continue;
+      rewriter.replaceOp(op, tiled->replacements);
+    }
+
+    // 2-D convolutions / poolings with unit output rows and filter taps
+    // become 1-D ones, which linalg::vectorize handles.
+    {
+      RewritePatternSet patterns(ctx);
+      linalg::populateDecomposeConvolutionPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    // Vectorize every static float tile that fits in a few registers.
+    SmallVector<linalg::LinalgOp> tilesToVectorize;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isStaticFloat(op) || !linalg::hasVectorizationImpl(op))
+        return;
+      int64_t elements = 1;
+      for (int64_t r : op.getStaticLoopRanges())
+        elements *= r;
+      if (elements <= 64 * 64 * kLanes)
+        tilesToVectorize.push_back(op);
+    });
+    for (linalg::LinalgOp op : tilesToVectorize) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op);
+      if (failed(result))
+        continue;
+      if (op->getNumResults() == 0)
+        rewriter.eraseOp(op);
+      else
+        rewriter.replaceOp(op, result->replacements);
+    }
+
+    // Clean up in two rounds, as the transform dialect's
+    // vectorize_children_and_apply_patterns + cast_away_vector_leading_one_dim
+    // would: first fold the tiles' extract/insert_slice into the transfers
+    // (while the vectors still have the tensors' rank), then drop the unit
+    // dimensions so that each accumulator's read and write match and
+    // loop-invariant-subset-hoisting can keep it in registers.
+    auto addCanonicalization = [&](RewritePatternSet &patterns) {
+      for (Dialect *dialect : ctx->getLoadedDialects())
+        dialect->getCanonicalizationPatterns(patterns);
+      for (RegisteredOperationName op : ctx->getRegisteredOperations())
+        op.getCanonicalizationPatterns(patterns, ctx);
+    };
+    RewritePatternSet fold(ctx);
+    vector::populateVectorReductionToContractPatterns(fold);
+    vector::populateSinkVectorOpsPatterns(fold);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(fold);
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(fold);
+    addCanonicalization(fold);
+    if (failed(applyPatternsGreedily(func, std::move(fold))))
+      return signalPassFailure();
+    RewritePatternSet unitDims(ctx);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(unitDims);
+    addCanonicalization(unitDims);
+    if (failed(applyPatternsGreedily(func, std::move(unitDims))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

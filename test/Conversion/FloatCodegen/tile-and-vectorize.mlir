@@ -1,0 +1,147 @@
+// RUN: quant-opt %s --split-input-file --quantc-tile-and-vectorize | FileCheck %s
+// RUN: quant-opt %s --split-input-file --quantc-tile-and-vectorize \
+// RUN:   --loop-invariant-subset-hoisting --canonicalize | FileCheck %s --check-prefix=HOIST
+
+// A 3x3 convolution, 16 -> 32 channels, 7x7 outputs: register blocks of 7
+// pixels x 16 channels (14 ymm accumulators), one filter tap and 8 input
+// channels per step; the constant FHWC filter is transposed to HWCF at
+// compile time (no linalg.transpose left).
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT: linalg.
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c7 step %c1
+// CHECK: scf.for %[[F:.*]] = %c0 to %c32 step %c16
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1
+// CHECK: scf.for %[[C:.*]] = %c0 to %c16 step %c8
+// CHECK: vector.transfer_read %arg0[%c0, %{{.*}}, %[[KW]], %[[C]]]{{.*}} : tensor<1x9x9x16xf32>, vector<7x8xf32>
+// CHECK: vector.transfer_read %{{.*}} : tensor<{{.*}}xf32>, vector<8x16xf32>
+// CHECK: vector.contract {{.*}} : vector<7x8xf32>, vector<8x16xf32> into vector<7x16xf32>
+// CHECK-NOT: linalg.
+// CHECK: return
+// HOIST-LABEL: func.func @conv
+// HOIST: scf.for
+// HOIST: scf.for
+// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x7x7x32xf32>, vector<7x16xf32>
+// HOIST: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<7x16xf32>)
+// HOIST: vector.contract
+// HOIST: vector.transfer_write {{.*}} : vector<7x16xf32>, tensor<1x7x7x32xf32>
+func.func @conv(%in: tensor<1x9x9x16xf32>, %w: tensor<32x3x3x16xf32>, %out: tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32> {
+  %cw = arith.constant dense<0.5> : tensor<32x3x3x16xf32>
+  %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %cw : tensor<1x9x9x16xf32>, tensor<32x3x3x16xf32>) outs(%out : tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32>
+  return %0 : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// The transpose of a non-splat constant filter: (f, h, w, c) = (2, 1, 1, 2)
+// [[1, 2], [3, 4]] becomes (h, w, c, f) [[1, 3], [2, 4]].
+// CHECK-LABEL: func.func @constant_filter
+// CHECK: arith.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]]]> : tensor<1x1x2x2xf32>
+// CHECK-NOT: linalg.
+// CHECK: vector.contract
+func.func @constant_filter(%in: tensor<1x1x4x2xf32>, %out: tensor<1x1x4x2xf32>) -> tensor<1x1x4x2xf32> {
+  %w = arith.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %w : tensor<1x1x4x2xf32>, tensor<2x1x1x2xf32>) outs(%out : tensor<1x1x4x2xf32>) -> tensor<1x1x4x2xf32>
+  return %0 : tensor<1x1x4x2xf32>
+}
+
+// -----
+
+// A filter that is not a constant is transposed at run time (the transpose
+// is vectorized too).
+// CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3, d0)>
+// CHECK-LABEL: func.func @runtime_filter
+// CHECK: vector.transfer_read %arg1{{.*}} permutation_map = #[[PERM]]} : tensor<8x3x3x4xf32>, vector<3x3x4x8xf32>
+// CHECK: vector.contract {{.*}} : vector<6x4xf32>, vector<4x8xf32> into vector<6x8xf32>
+func.func @runtime_filter(%in: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %out: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
+  %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %w : tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>) outs(%out : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+// Depthwise: channels in vectors, 7 pixels per block, one tap per step.
+// HOIST-LABEL: func.func @depthwise
+// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x7x7x16xf32>, vector<7x16xf32>
+// HOIST: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<7x16xf32>)
+// HOIST: vector.transfer_read %arg0{{.*}} : tensor<1x9x9x16xf32>, vector<7x16xf32>
+// HOIST: vector.fma {{.*}} : vector<7x16xf32>
+func.func @depthwise(%in: tensor<1x9x9x16xf32>, %w: tensor<3x3x16xf32>, %out: tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32> {
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %w : tensor<1x9x9x16xf32>, tensor<3x3x16xf32>) outs(%out : tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32>
+  return %0 : tensor<1x7x7x16xf32>
+}
+
+// -----
+
+// Max pooling 2x2 / 2: a row of 4 output pixels x 16 channels per step.
+// CHECK-LABEL: func.func @max_pool
+// CHECK-NOT: linalg.pooling
+// CHECK: vector.transfer_read %arg0{{.*}} : tensor<1x8x8x16xf32>, vector<7x16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
+  %k = tensor.empty() : tensor<2x2xf32>
+  %0 = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+     ins(%in, %k : tensor<1x8x8x16xf32>, tensor<2x2xf32>) outs(%out : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  return %0 : tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// The linear head (batch_matmul 1x64 by 64x10): 2 outputs x 8 of the
+// reduction per step (2 is the largest block size dividing 10).
+// CHECK-LABEL: func.func @linear
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c10 step %c2
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: vector.contract {{.*}} : vector<2x8xf32>, vector<2x8xf32> into vector<2xf32>
+func.func @linear(%a: tensor<1x1x64xf32>, %b: tensor<1x64x10xf32>, %c: tensor<1x1x10xf32>) -> tensor<1x1x10xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<1x1x64xf32>, tensor<1x64x10xf32>) outs(%c : tensor<1x1x10xf32>) -> tensor<1x1x10xf32>
+  return %0 : tensor<1x1x10xf32>
+}
+
+// -----
+
+// Elementwise (bias + relu, the bias broadcast along channels): one row of
+// 2 pixels x 32 channels per step.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: vector.transfer_read %arg1{{.*}} : tensor<32xf32>, vector<32xf32>
+// CHECK: arith.addf {{.*}} : vector<32xf32>
+// CHECK: arith.maximumf {{.*}} : vector<32xf32>
+func.func @bias_relu(%x: tensor<1x7x7x32xf32>, %b: tensor<32xf32>) -> tensor<1x7x7x32xf32> {
+  %e = tensor.empty() : tensor<1x7x7x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x7x7x32xf32>, tensor<32xf32>) outs(%e : tensor<1x7x7x32xf32>) {
+  ^bb0(%v: f32, %bb: f32, %o: f32):
+    %s = arith.addf %v, %bb : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x7x7x32xf32>
+  return %0 : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// Dynamic shapes and integer ops keep their plain lowering.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.conv_2d_nhwc_fhwc
+// CHECK-LABEL: func.func @integer
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @dynamic(%in: tensor<?x9x9x16xf32>, %w: tensor<32x3x3x16xf32>, %out: tensor<?x7x7x32xf32>) -> tensor<?x7x7x32xf32> {
+  %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %w : tensor<?x9x9x16xf32>, tensor<32x3x3x16xf32>) outs(%out : tensor<?x7x7x32xf32>) -> tensor<?x7x7x32xf32>
+  return %0 : tensor<?x7x7x32xf32>
+}
+func.func @integer(%in: tensor<1x9x9x16xi32>, %w: tensor<3x3x16x32xi32>, %out: tensor<1x7x7x32xi32>) -> tensor<1x7x7x32xi32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%in, %w : tensor<1x9x9x16xi32>, tensor<3x3x16x32xi32>) outs(%out : tensor<1x7x7x32xi32>) -> tensor<1x7x7x32xi32>
+  return %0 : tensor<1x7x7x32xi32>
+}
