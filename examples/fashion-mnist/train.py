@@ -28,7 +28,7 @@ import fashion_mnist as fm
 
 here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser()
-parser.add_argument("--epochs", type=int, default=4)
+parser.add_argument("--epochs", type=int, default=8)
 parser.add_argument("--threads", type=int, default=1)
 parser.add_argument("--out", default=here)
 args = parser.parse_args()
