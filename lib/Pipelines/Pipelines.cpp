@@ -24,7 +24,8 @@ static constexpr const char *kFloatToLLVM =
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
     "quantc-memref-copy-to-linalg,"
-    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "convert-linalg-to-loops,quantc-outline-loop-nests,lower-affine,"
+    "convert-scf-to-cf,"
     "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
     "reconcile-unrealized-casts";
 

@@ -1,6 +1,7 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
-// Declarations of the conversion passes (Passes.td): qnt-lower-quantized.
+// Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
+// quantc-memref-copy-to-linalg, quantc-outline-loop-nests.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
