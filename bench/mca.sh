@@ -41,7 +41,10 @@ peak() { # cpu instruction macs
 echo "### AArch64 kernels (llvm-mca) ($(date -u +%Y-%m-%d), $($mca --version | grep -m1 -o 'LLVM version [0-9.]*'))"
 echo
 echo "Peak int8 MAC/cycle in LLVM's scheduling models (8 independent 128-bit"
-echo "instructions): $(for c in "${cpus[@]}"; do echo -n "$c sdot $(peak "$c" sdot 16), smmla $(peak "$c" smmla 32); "; done)"
+peaks=$(for c in "${cpus[@]}"; do
+  echo -n "$c: sdot $(peak "$c" sdot 16), smmla $(peak "$c" smmla 32); "
+done)
+echo "instructions): ${peaks%; }."
 echo
 echo "| layer | cpu | kernel | instr/iter | uops/iter | cycles/iter (RThroughput) | cycles/iter (simulated) | MAC/iter | MAC/cycle | % of peak | limited by |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
