@@ -2,7 +2,9 @@
 # Installs the Debian packages this project needs, only those that are missing.
 # Usage: scripts/install-deps.sh [--with-reference]
 #   --with-reference  also install PyTorch/numpy/ONNX python packages used to
-#                     regenerate golden data (not needed to build or test).
+#                     regenerate golden data and torchvision for
+#                     bench/resnet50.sh (not needed to build or test).
+# llvm-mca-22 (bench/mca.sh) comes with llvm-22, a dependency of llvm-22-dev.
 set -euo pipefail
 
 pkgs=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
@@ -11,7 +13,7 @@ pkgs=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-too
       libdnnl-dev dataset-fashion-mnist
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 if [[ "${1:-}" == "--with-reference" ]]; then
-  pkgs+=(python3-torch python3-onnx)
+  pkgs+=(python3-torch python3-torchvision python3-onnx)
 fi
 
 missing=()

@@ -5,7 +5,9 @@ Loads the trained weights from model.onnx into the same nn.Module, quantizes
 it with PyTorch 1.13 FX graph mode (prepare_fx / convert_fx, the "onednn"
 engine and its default qconfig: HistogramObserver activations without
 reduce_range, per-channel symmetric MinMax weights -- the observer kinds
-quant-compile uses by default), calibrates on the same calibration.npy in
+quant-compile uses for a target with VNNI; and the "fbgemm" engine, the same
+with reduce_range (7-bit activations), as quant-compile does for x86 without
+VNNI), calibrates on the same calibration.npy in
 batches of 32 (quant-compile's default batch), and evaluates the float and
 the PyTorch int8 models on the 10,000 test images. Logits of other int8
 builds (e.g. ours, written by the C driver) can be scored alongside.
@@ -16,6 +18,7 @@ Usage:
 Needs python3-torch 1.13, python3-onnx, dataset-fashion-mnist.
 """
 import argparse
+import copy
 import os
 
 import numpy as np
@@ -47,24 +50,29 @@ net = fm.load_onnx_weights(fm.make_net().eval(),
                            os.path.join(args.dir, "model.onnx"))
 float_logits = predict(net, x_test)
 
-torch.backends.quantized.engine = "onednn"
-qconfig_mapping = get_default_qconfig_mapping("onednn")
-prepared = prepare_fx(net, qconfig_mapping,
-                      example_inputs=(torch.from_numpy(calib[:1]),))
-with torch.no_grad():
-    for i in range(0, len(calib), 32):
-        prepared(torch.from_numpy(calib[i:i + 32]))
-quantized = convert_fx(prepared)
-int8_logits = predict(quantized, x_test)
+
+
+def ptq(engine):
+    """FX post-training quantization with `engine`'s default qconfig."""
+    torch.backends.quantized.engine = engine
+    prepared = prepare_fx(copy.deepcopy(net),
+                          get_default_qconfig_mapping(engine),
+                          example_inputs=(torch.from_numpy(calib[:1]),))
+    with torch.no_grad():
+        for i in range(0, len(calib), 32):
+            prepared(torch.from_numpy(calib[i:i + 32]))
+    return predict(convert_fx(prepared), x_test)
+
 
 results = [("PyTorch float", float_logits),
-           ("PyTorch int8 (onednn, FX PTQ)", int8_logits)]
+           ("PyTorch int8 (onednn: 8-bit act.)", ptq("onednn")),
+           ("PyTorch int8 (fbgemm: 7-bit act.)", ptq("fbgemm"))]
 for arg in args.logits:
     name, _, path = arg.partition("=")
     results.append((name, np.load(path).reshape(len(y_test), -1)))
 reference = float_logits.argmax(1)
-print(f"{'model':<34} {'top-1':>8} {'agrees with float':>18}")
+print(f"{'model':<36} {'top-1':>8} {'agrees with float':>18}")
 for name, logits in results:
     pred = logits.argmax(1)
-    print(f"{name:<34} {100 * (pred == y_test).mean():7.2f}% "
+    print(f"{name:<36} {100 * (pred == y_test).mean():7.2f}% "
           f"{100 * (pred == reference).mean():17.2f}%")

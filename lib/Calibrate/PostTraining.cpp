@@ -47,6 +47,11 @@ quantc::readMergedProfiles(ArrayRef<std::string> paths) {
   return mergeProfiles(loaded);
 }
 
+/// A timer nested in `parent`, or none.
+static TimingScope nest(TimingScope *parent, StringRef name) {
+  return parent ? parent->nest(name) : TimingScope();
+}
+
 Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
                                    const PostTrainingOptions &options) {
   if (options.data.empty() && options.profiles.empty())
@@ -55,7 +60,10 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   MLIRContext *ctx = module.getContext();
   // Fuse first, so that observers see fused activations.
   {
+    TimingScope timer = nest(options.timing, "fuse + insert observers");
     PassManager pm(ctx);
+    if (timer)
+      pm.enableTiming(timer);
     qnt::QntInsertObserversOptions observe;
     observe.activationKind = options.activationKind;
     observe.weightKind = options.weightKind;
@@ -69,9 +77,12 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   calibration.batchSize = options.batchSize;
   calibration.maxSamples = options.maxSamples;
   calibration.progress = options.progress;
+  TimingScope buildTimer = nest(options.timing, "calibration build (JIT)");
   auto calibrator = Calibrator::create(module, function, calibration);
   if (!calibrator)
     return calibrator.takeError();
+  buildTimer.stop();
+  TimingScope runTimer = nest(options.timing, "calibration run");
   if (!options.profiles.empty()) {
     Expected<Profile> merged = readMergedProfiles(options.profiles);
     if (!merged)
@@ -100,7 +111,11 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   if (!options.saveProfile.empty())
     if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
       return e;
+  runTimer.stop();
+  TimingScope quantizeTimer = nest(options.timing, "fold + quantize");
   PassManager pm(ctx);
+  if (quantizeTimer)
+    pm.enableTiming(quantizeTimer);
   qnt::QntQuantizeOptions quantize;
   quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
   pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers());

@@ -27,8 +27,8 @@ static constexpr const char *kFloatToLLVM =
     "buffer-deallocation-pipeline,"
     "quantc-memref-copy-to-linalg,"
     "func.func(convert-vector-to-scf{full-unroll}),"
-    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,lower-affine,"
+    "convert-linalg-to-loops,quantc-outline-loop-nests,lower-affine,"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
     "convert-to-llvm,reconcile-unrealized-casts";
 

@@ -25,12 +25,19 @@ static llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// A timer nested in `parent`, or none.
+static mlir::TimingScope nest(mlir::TimingScope *parent, llvm::StringRef name) {
+  return parent ? parent->nest(name) : mlir::TimingScope();
+}
+
 llvm::Error quantc::emitCode(mlir::ModuleOp module, const CompileTarget &target,
-                             EmitKind kind, llvm::raw_pwrite_stream &os) {
+                             EmitKind kind, llvm::raw_pwrite_stream &os,
+                             mlir::TimingScope *timing) {
   mlir::DialectRegistry registry;
   mlir::registerAllToLLVMIRTranslations(registry);
   module.getContext()->appendDialectRegistry(registry);
 
+  mlir::TimingScope translateTimer = nest(timing, "translate to LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, llvmContext, "quantc-model");
@@ -49,14 +56,20 @@ llvm::Error quantc::emitCode(mlir::ModuleOp module, const CompileTarget &target,
       f.addFnAttr("target-features", target.features);
   }
 
+  translateTimer.stop();
+
+  mlir::TimingScope optimizeTimer = nest(timing, "LLVM -O3");
   auto optimize = mlir::makeOptimizingTransformer(3, 0, &machine);
   if (llvm::Error e = optimize(llvmModule.get()))
     return fail("LLVM optimization failed: " + llvm::toString(std::move(e)));
+
+  optimizeTimer.stop();
 
   if (kind == EmitKind::LLVMIR) {
     llvmModule->print(os, nullptr);
     return llvm::Error::success();
   }
+  mlir::TimingScope codegenTimer = nest(timing, "LLVM code generation");
   llvm::legacy::PassManager codegen;
   auto fileType = kind == EmitKind::Assembly
                       ? llvm::CodeGenFileType::AssemblyFile

@@ -96,7 +96,7 @@ static LogicalResult addEntryPoint(ModuleOp module,
 
 LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
                                          const ModelInterface &model,
-                                         Int8Isa isa) {
+                                         Int8Isa isa, TimingScope *timing) {
   // The caller's input buffers are const: bufferization copies rather than
   // writing into them.
   auto fn = module.lookupSymbol<func::FuncOp>(model.function);
@@ -107,6 +107,8 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
                   BoolAttr::get(module.getContext(), false));
 
   PassManager pm(module.getContext());
+  if (timing)
+    pm.enableTiming(*timing);
   buildInt8ToLLVMPipeline(pm, toString(isa));
   if (failed(pm.run(module)))
     return failure();

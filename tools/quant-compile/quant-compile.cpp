@@ -20,6 +20,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -124,6 +125,8 @@ static int error(const Twine &message) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   quantc::registerAllPasses();
+  // --mlir-timing: wall time of each step and pass.
+  mlir::registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-compile: compile a model to an object "
                               "file and a C header\n");
@@ -138,6 +141,10 @@ int main(int argc, char **argv) {
            << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
            << "\n";
 
+  mlir::DefaultTimingManager timingManager;
+  mlir::applyDefaultTimingManagerCLOptions(timingManager);
+  mlir::TimingScope timing = timingManager.getRootScope();
+
   quantc::ToolContext tool;
   mlir::MLIRContext &context = tool.context();
   context.printOpOnDiagnostic(false);
@@ -148,6 +155,7 @@ int main(int argc, char **argv) {
   });
 
   std::string loadError;
+  mlir::TimingScope importTimer = timing.nest("import");
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (sys::path::extension(inputFile) == ".onnx") {
     auto bytes = MemoryBuffer::getFile(inputFile, /*IsText=*/false);
@@ -165,6 +173,7 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return error(loadError);
+  importTimer.stop();
 
   if (!calibrationData.empty() || !ptqProfiles.empty()) {
     quantc::PostTrainingOptions ptq;
@@ -175,6 +184,7 @@ int main(int argc, char **argv) {
     ptq.weightKind = weightObserver;
     ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
     ptq.maxSamples = maxSamples;
+    ptq.timing = &timing;
     // 7-bit activations only where the int8 instructions can saturate.
     switch (target->isa) {
     case quantc::Int8Isa::AVX2:
@@ -199,8 +209,12 @@ int main(int argc, char **argv) {
       quantc::describeModel(*module, functionName, symbolName);
   if (!model)
     return error(toString(model.takeError()));
-  if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa)))
-    return error("cannot compile '" + inputFile + "' (see the errors above)");
+  {
+    mlir::TimingScope lowerTimer = timing.nest("lower to the LLVM dialect");
+    if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa,
+                                          &lowerTimer)))
+      return error("cannot compile '" + inputFile + "' (see the errors above)");
+  }
 
   std::string errorMessage;
   auto output = mlir::openOutputFile(outputFile, &errorMessage);
@@ -212,7 +226,8 @@ int main(int argc, char **argv) {
     quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
                             : emit == Emit::Asm ? quantc::EmitKind::Assembly
                                                 : quantc::EmitKind::Object;
-    if (Error e = quantc::emitCode(*module, *target, kind, output->os()))
+    if (Error e =
+            quantc::emitCode(*module, *target, kind, output->os(), &timing))
       return error(toString(std::move(e)));
   }
 

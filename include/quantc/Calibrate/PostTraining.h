@@ -12,6 +12,7 @@
 #include "quantc/Calibrate/Profile.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct PostTrainingOptions {
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;
+  /// Where to time the steps (fusion, calibration build and run, folding
+  /// and quantization, with their passes); null = not timed.
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// Quantizes the float model `module` in place (function `function`, or the

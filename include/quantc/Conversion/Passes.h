@@ -1,7 +1,8 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
 // Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
-// quantc-memref-copy-to-linalg, quantc-tile-and-vectorize.
+// quantc-memref-copy-to-linalg, quantc-tile-and-vectorize,
+// quantc-outline-loop-nests.
 //
 //===----------------------------------------------------------------------===//
 

@@ -80,4 +80,30 @@ def TileAndVectorizeFloat
   ];
 }
 
+def OutlineLoopNests : Pass<"quantc-outline-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest into its own non-inlined function";
+  let description = [{
+    A lowered model is one function holding one loop nest per layer (several
+    thousand loops for ResNet-50). LLVM's loop passes query ScalarEvolution,
+    whose guard search (`isBasicBlockEntryGuardedByCond`) climbs the chain of
+    preceding loop preheaders: in one huge function that is quadratic in
+    the number of layers and dominates compile time. This pass replaces
+    every loop (`LoopLikeOpInterface`: `scf.for`, `scf.parallel`, ...)
+    directly in the body of a `func.func` with a call to a new private
+    function (`<function>_loop<N>`, marked `no_inline` and given LLVM's
+    `noinline` through `passthrough`, so that LLVM keeps it separate)
+    holding the loop nest. Constants and
+    `memref.get_global` results the nest uses are cloned into the new
+    function, so that trip counts and globals stay visible to LLVM; every
+    other value used from above becomes an argument. Functions with fewer
+    than `min-loops` top-level loops are left alone.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let options = [
+    Option<"minLoops", "min-loops", "unsigned", /*default=*/"2",
+           "Outline only in functions with at least this many top-level "
+           "loops">,
+  ];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD

@@ -14,6 +14,7 @@
 #include "quantc/Conversion/QntToLoops.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -95,17 +96,21 @@ llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
 /// every function internal and adds the external entry point `<name>_run`
 /// (raw pointers in, i32 0 out) that calls the model with memref
 /// descriptors. Errors are reported through the context's diagnostics.
+/// With `timing`, each pass of the pipeline is timed in it.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
-                                       const ModelInterface &model,
-                                       Int8Isa isa);
+                                       const ModelInterface &model, Int8Isa isa,
+                                       mlir::TimingScope *timing = nullptr);
 
 /// What emitCode writes.
 enum class EmitKind { LLVMIR, Assembly, Object };
 
 /// Translates a module in the LLVM dialect to LLVM IR for the target,
 /// optimizes it (-O3) and writes LLVM IR text, assembly or an object file.
+/// With `timing`, the translation, the optimization and the code generation
+/// are timed in it.
 llvm::Error emitCode(mlir::ModuleOp module, const CompileTarget &target,
-                     EmitKind kind, llvm::raw_pwrite_stream &os);
+                     EmitKind kind, llvm::raw_pwrite_stream &os,
+                     mlir::TimingScope *timing = nullptr);
 
 /// Writes the C header of `model` compiled for `target`: the prototype of
 /// <name>_run, shapes (comments, <NAME>_INPUT0_SHAPE macros, size enums),

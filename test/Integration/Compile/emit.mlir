@@ -12,14 +12,17 @@
 // LLVM: define {{.*}}i32 @ops_run(ptr {{.*}}%0, ptr {{.*}}%1)
 // LLVM: "target-cpu"="x86-64-v3"
 //
+// The layers' loop nests are functions of their own (quantc-outline-loop-
+// nests), internal, before the entry point.
 // RUN: quant-compile %S/Inputs/ops.mlir --emit=asm -o - | FileCheck %s --check-prefix=ASM
+// ASM: ops_loop0:
+// ASM: vroundps
 // ASM: .globl ops_run
 // ASM: ops_run:
-// ASM: vroundps
 //
 // RUN: quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --emit=asm -o - | FileCheck %s --check-prefix=A64
-// A64: ops_run:
 // A64: frintn v{{[0-9]+}}.4s
+// A64: ops_run:
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: quant-compile %S/Inputs/ops.mlir --name=pool_net -o %t/net.o --header=%t/include/net.h

@@ -1,0 +1,81 @@
+// RUN: quant-opt %s --quantc-outline-loop-nests --split-input-file | FileCheck %s
+// RUN: quant-opt %s --quantc-outline-loop-nests="min-loops=3" --split-input-file | FileCheck %s --check-prefix=MIN3
+
+// Two top-level loop nests: each becomes a private, non-inlined function.
+// Constants and globals are cloned into it (trip counts and weights stay
+// visible); the memrefs come in as arguments; loop results are returned.
+
+memref.global "private" constant @w : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+
+// CHECK-LABEL: func.func @model(
+// CHECK-SAME:    %[[X:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4xf32>) -> f32
+// CHECK:         call @model_loop0(%[[X]], %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK:         %[[S:.*]] = call @model_loop1(%[[Y]]) : (memref<4xf32>) -> f32
+// CHECK:         return %[[S]]
+// CHECK:       func.func private @model_loop0(%[[A:.*]]: memref<4xf32>, %[[B:.*]]: memref<4xf32>)
+// CHECK-SAME:    attributes {no_inline, passthrough = ["noinline"]}
+// CHECK-DAG:     arith.constant 0 : index
+// CHECK-DAG:     arith.constant 4 : index
+// CHECK-DAG:     arith.constant 1 : index
+// CHECK-DAG:     memref.get_global @w : memref<4xf32>
+// CHECK:         scf.for
+// CHECK:           memref.load %[[A]]
+// CHECK:           memref.store {{.*}}, %[[B]]
+// CHECK:         return
+// CHECK:       func.func private @model_loop1(%[[C:.*]]: memref<4xf32>) -> f32
+// CHECK-SAME:    attributes {no_inline, passthrough = ["noinline"]}
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args
+// CHECK:         return %[[R]] : f32
+
+// MIN3-LABEL: func.func @model(
+// MIN3-NOT:     call
+// MIN3-NOT:     func.func private
+func.func @model(%x: memref<4xf32>, %y: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %w = memref.get_global @w : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.load %x[%i] : memref<4xf32>
+    %b = memref.load %w[%i] : memref<4xf32>
+    %p = arith.mulf %a, %b : f32
+    memref.store %p, %y[%i] : memref<4xf32>
+  }
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> f32 {
+    %a = memref.load %y[%i] : memref<4xf32>
+    %n = arith.addf %acc, %a : f32
+    scf.yield %n : f32
+  }
+  return %s : f32
+}
+
+// -----
+
+// A name already taken gets a unique suffix; a single loop is left alone.
+
+// CHECK-LABEL: func.func @f(
+// CHECK:         call @f_loop0_0()
+// CHECK:         call @f_loop1()
+// CHECK:       func.func private @f_loop0_0()
+// CHECK:       func.func private @f_loop1()
+// CHECK-LABEL: func.func @f_loop0()
+// CHECK-NEXT:    arith.constant
+// CHECK-NEXT:    arith.constant
+// CHECK-NEXT:    scf.for
+func.func @f() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c2 {
+  }
+  scf.for %i = %c0 to %c2 step %c2 {
+  }
+  return
+}
+func.func @f_loop0() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c2 {
+  }
+  return
+}
