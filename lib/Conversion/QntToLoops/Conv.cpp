@@ -1,24 +1,48 @@
 //===- Conv.cpp - Quantized conv2d / linear to int8 vector kernels --------===//
 //
 // The convolution kernel: an implicit GEMM over NHWC with weights packed at
-// compile time, one vector of 8 int32 accumulators per 8 output channels,
-// register-blocked over 4 output pixels:
+// compile time:
 //
 //   acc[p][o] = comp[o] + sum_{ky,kx,q} dot4(x[p][ky,kx][4q..4q+3],
 //   w[o][ky,kx][4q..4q+3])
 //
-// The input is copied once into a padded buffer (padding = the input zero
-// point, channels per group rounded up to 4) in the domain the dot-product
-// instruction wants (u8 for x86 vpmaddubsw / vpdpbusd, s8 for AArch64 sdot:
-// flipping the top bit moves between them and shifts the zero point by 128).
-// comp[o] = bias[o] - zp' * sum_k w[o][k] folds the zero point in, so the
-// inner loop is pure dot products. The epilogue is the int8 reference's
-// requantization (quantc::ref): float(acc) * multiplier (+ the residual's
-// float(r - zr) * mr), round half to even, add the zero point, clamp to the
-// activation's bounds.
+// The input is read in the domain the dot-product instruction wants (u8 for
+// x86 vpmaddubsw / vpdpbusd, s8 for AArch64 sdot: flipping the top bit moves
+// between them and shifts the zero point by 128). Where the kernel needs it
+// (padding, input channels per group not a multiple of 4, other ISAs than
+// avx512-vnni) the input is first copied into a padded buffer (padding = the
+// input zero point, channels per group rounded up to 4) with whole-row
+// copies and a border fill where the channels are dense. comp[o] = bias[o] -
+// zp' * sum_k w[o][k] folds the zero point in, so the inner loop is pure
+// dot products. The epilogue is the int8 reference's requantization
+// (quantc::ref): float(acc) * multiplier (+ the residual's float(r - zr) *
+// mr), clamp to the activation's bounds minus the zero point (integers, so
+// clamping before rounding is the same), round half to even, add the zero
+// point.
 //
-// dot4 per instruction set:
-//   avx512-vnni  llvm.x86.avx512.vpdpbusd.256 (no saturation)
+// avx512-vnni (emitZmm): 16 int32 lanes per zmm register, a register block
+// of up to 6 output pixels x 64 output channels (4 vectors; 3 vectors x 8
+// pixels, 2 or 1 x 12 for the remaining channels): per (ky, kx, input
+// channel quad) nv 64-byte weight loads and one dword broadcast per pixel
+// (folded into vpdpbusd's {1to16} memory operand) feed nv * pixels
+// llvm.x86.avx512.vpdpbusd.512. Pixels are flat over (image, row, column),
+// so the only pixel tail is the last block. Loop nest: scf.parallel over
+// (group, 64-channel block, chunk of pixel blocks), then the chunk's pixel
+// blocks, then the reduction: a channel block's packed weights (KH * KW * Cg
+// * 64 bytes) stay in L1 / L2 while the pixels stream through. Without
+// padding and with whole channel quads (1x1 layers, linear) the input is
+// read in place; an s8 input then gets its top bit flipped on the broadcast
+// register. The epilogue rounds and converts with vcvtps2dq {rn-sae}.
+// Depthwise (emitDepthwiseZmm): 16 channels per vector, runs of up to 14
+// output pixels along a row in registers; each input column of a kernel row
+// is loaded and zero-extended once (vpmovzxbd) and feeds every (pixel, kx)
+// pair that reads it, multiply-added by vpdpwssd (u8 input in the low 16
+// bits of each lane, high bits 0, times the sign-extended weight: exactly
+// x * w). scf.parallel over (image, channel block, output row).
+//
+// The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
+// register block of 4 pixels x 8 channels, loops over (image, row, pixel
+// block, group, channel block):
 //   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
 //                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
 //                range (vpmaddubsw saturates 16-bit pair sums), else the
@@ -28,6 +52,7 @@
 //                output channels x 8 channels per instruction (the input
 //                channels are padded to 8)
 //   exact        widen to i32, multiply-add (portable, always exact)
+// and their depthwise kernel runs 8 channels per vector, widened to int32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -561,14 +586,25 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
   bool dense = groupStride == p.cg || p.groups == 1;
   int64_t perPixel = p.groups * p.cg;
   bool rows = dense && channels == perPixel;
-  if (p.pt || p.pb || p.pl || p.pr || !rows)
+  // Rows copied whole: only the border is filled; else everything is.
+  if (!rows)
     bytes(Value(), idx(0), p.n * hp * wp * channels);
   loop(p.n, [&](Value n) {
+    if (rows && p.pt)
+      bytes(Value(), mul(n, hp * wp * channels), p.pt * wp * channels);
+    if (rows && p.pb)
+      bytes(Value(), mul(add(mul(n, hp), idx(p.pt + p.h)), wp * channels),
+            p.pb * wp * channels);
     loop(p.h, [&](Value y) {
       Value s = mul(add(mul(n, p.h), y), p.w * perPixel);
       Value d = mul(add(mul(add(mul(n, hp), add(y, idx(p.pt))), wp), idx(p.pl)),
                     channels);
       if (rows) {
+        if (p.pl)
+          bytes(Value(), arith::SubIOp::create(b, loc, d, idx(p.pl * channels)),
+                p.pl * channels);
+        if (p.pr)
+          bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
         bytes(s, d, p.w * perPixel);
         return;
       }
@@ -661,10 +697,32 @@ Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
         b, loc, arith::SIToFPOp::create(b, loc, v8f32, res), splatF(p.resMult));
     v = arith::AddFOp::create(b, loc, v, t);
   }
-  v = math::RoundEvenOp::create(b, loc, v);
-  v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)));
-  v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)));
-  Value q = arith::FPToSIOp::create(b, loc, v8i32, v);
+  // v is never NaN (a finite product and sum): nnan drops the NaN
+  // propagation of maximumf / minimumf. The bounds are integers, so clamping
+  // before rounding gives the same result as after.
+  auto nnan = arith::FastMathFlags::nnan;
+  v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)), nnan);
+  v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)), nnan);
+  Value q;
+  if (p.isa == Int8Isa::AVX512VNNI && lanes == kZLanes) {
+    // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
+    q = PureIntrinsicOp::create(
+            b, loc, v8i32,
+            StringAttr::get(b.getContext(),
+                            "llvm.x86.avx512.mask.cvtps2dq.512"),
+            ValueRange{
+                v,
+                arith::ConstantOp::create(
+                    b, loc,
+                    DenseElementsAttr::get(v8i32,
+                                           b.getI32IntegerAttr(0).getValue())),
+                arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
+            .getResult();
+  } else {
+    v = math::RoundEvenOp::create(b, loc, v);
+    q = arith::FPToSIOp::create(b, loc, v8i32, v);
+  }
   Value zp = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.outZp).getValue()));
@@ -1090,8 +1148,8 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
   return outBuf;
 }
 
-/// Depthwise on zmm: 16 channels per vector, a register block of 8 output
-/// pixels along a row. Each input column of a kernel row is loaded and
+/// Depthwise on zmm: 16 channels per vector, a register block of up to 14
+/// output pixels along a row. Each input column of a kernel row is loaded and
 /// widened once and feeds every (pixel, kx) pair that reads it; the
 /// multiply-add is vpdpwssd on int32 lanes holding a u8 input (upper 16 bits
 /// zero) and a sign-extended weight: exactly x * w.
@@ -1124,7 +1182,12 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   auto add = [&](Value a, Value c) {
     return arith::AddIOp::create(b, loc, a, c).getResult();
   };
-  constexpr int64_t kRun = 8;
+  // Pixels per run: up to 14 accumulators (+ KH * KW weights in registers);
+  // the run length that leaves the smallest tail, longer runs preferred.
+  int64_t kRun = std::min<int64_t>(p.ow, 14);
+  for (int64_t r = 14; r >= 8 && p.ow > 14; --r)
+    if ((p.ow + r - 1) / r * r - p.ow < (p.ow + kRun - 1) / kRun * kRun - p.ow)
+      kRun = r;
   int64_t cBlocks = cpad / kZLanes;
   int64_t tailValid = p.c % kZLanes ? p.c % kZLanes : kZLanes;
   // One run of `pixels` outputs starting at column ox0 of row (n, oy).

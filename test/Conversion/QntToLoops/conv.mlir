@@ -22,9 +22,10 @@
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"
 // AVX2: arith.constant dense<[true, true, false, false, false, false, false, false]> : vector<8xi1>
-// AVX2: math.roundeven
 // AVX2: arith.constant dense<0.000000e+00> : vector<8xf32>
+// AVX2: arith.maximumf {{.*}} fastmath<nnan>
 // AVX2: arith.constant dense<2.520000e+02> : vector<8xf32>
+// AVX2: math.roundeven
 // AVX2: vector.maskedstore
 // avx512-vnni: 16 channels per zmm, pixels flat across rows, packed weights
 // [KH][KW][Q][vectors][16][4] (64 bytes per 16 channels), the input copied
@@ -35,6 +36,7 @@
 // VNNIISA: memref.alloc() : memref<1x1x3x4xi8>
 // VNNIISA: scf.parallel
 // VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.mask.cvtps2dq.512"
 // VNNIISA: vector.create_mask %{{.*}} : vector<16xi1>
 // VNNIISA: vector.maskedstore
 // The s8 domain of sdot: the zero point becomes 5 - 128 = -123, so
