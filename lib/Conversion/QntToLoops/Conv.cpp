@@ -1155,9 +1155,17 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
 /// zero) and a sign-extended weight: exactly x * w.
 Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   int64_t cpad = (p.c + kZLanes - 1) / kZLanes * kZLanes;
-  Value xp =
-      flatten(padInput(input, /*groupStride=*/1, cpad, p.inZp, p.shift != 0));
-  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
+  // Whole channel blocks: the input is read in place and taps outside it
+  // read the zero point (runs that touch the border check each load);
+  // otherwise it is copied into a padded buffer with channels rounded up.
+  bool inPlace = cpad == p.c;
+  Value xp = inPlace ? flatten(input)
+                     : flatten(padInput(input, /*groupStride=*/1, cpad, p.inZp,
+                                        p.shift != 0));
+  int64_t hp = inPlace ? p.h : p.h + p.pt + p.pb;
+  int64_t wp = inPlace ? p.w : p.w + p.pl + p.pr;
+  int64_t offY = inPlace ? p.pt : 0, offX = inPlace ? p.pl : 0;
+  bool flipX = inPlace && p.shift != 0;
   SmallVector<int32_t> packed(p.kh * p.kw * cpad, 0);
   for (int64_t c = 0; c < p.c; ++c)
     for (int64_t t = 0; t < p.kh * p.kw; ++t)
@@ -1191,8 +1199,33 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   int64_t cBlocks = cpad / kZLanes;
   int64_t tailValid = p.c % kZLanes ? p.c % kZLanes : kZLanes;
   // One run of `pixels` outputs starting at column ox0 of row (n, oy).
+  Value zpVec = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          v16i8, b.getI8IntegerAttr(static_cast<int8_t>(p.inZp)).getValue()));
+  Value signVec = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(v16i8, b.getI8IntegerAttr(-128).getValue()));
+  auto cmp = [&](arith::CmpIPredicate pred, Value a, Value c) {
+    return arith::CmpIOp::create(b, loc, pred, a, c).getResult();
+  };
+  auto inRange = [&](Value v, int64_t size) {
+    return arith::AndIOp::create(b, loc,
+                                 cmp(arith::CmpIPredicate::sge, v, idx(0)),
+                                 cmp(arith::CmpIPredicate::slt, v, idx(size)))
+        .getResult();
+  };
+  auto clampTo = [&](Value v, int64_t size) {
+    return arith::MinSIOp::create(
+               b, loc, arith::MaxSIOp::create(b, loc, v, idx(0)), idx(size - 1))
+        .getResult();
+  };
+  auto sub = [&](Value a, int64_t c) {
+    return arith::SubIOp::create(b, loc, a, idx(c)).getResult();
+  };
+  // `checked`: some of the run's taps may fall outside the input.
   auto run = [&](Value n, Value oy, Value c0, Value ox0, int64_t pixels,
-                 Value mask) {
+                 Value mask, bool checked) {
     Value init = vector::LoadOp::create(b, loc, v16i32, comp, ValueRange{c0});
     SmallVector<Value> accs(pixels, init);
     int64_t cols = (pixels - 1) * p.sw + (p.kw - 1) * p.dw + 1;
@@ -1201,10 +1234,12 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
             b, loc, idx(0), idx(p.kh), idx(1), accs,
             [&](OpBuilder &, Location, Value ky, ValueRange args) {
               SmallVector<Value> acc(args.begin(), args.end());
-              Value iy = add(mul(oy, p.sh), mul(ky, p.dh));
-              Value rowOff = add(
-                  mul(add(mul(add(mul(n, hp), iy), wp), mul(ox0, p.sw)), cpad),
-                  c0);
+              Value iy = sub(add(mul(oy, p.sh), mul(ky, p.dh)), offY);
+              Value ix0 = sub(mul(ox0, p.sw), offX);
+              Value rowValid = checked ? inRange(iy, hp) : Value();
+              Value rowBase =
+                  mul(add(mul(n, hp), checked ? clampTo(iy, hp) : iy), wp);
+              Value rowOff = add(mul(add(rowBase, ix0), cpad), c0);
               SmallVector<Value> wk;
               for (int64_t kx = 0; kx < p.kw; ++kx)
                 wk.push_back(vector::BitCastOp::create(
@@ -1221,9 +1256,23 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
                       uses.push_back({px, kx});
                 if (uses.empty())
                   continue;
-                Value xv = vector::LoadOp::create(
-                    b, loc, v16i8, xp,
-                    ValueRange{add(rowOff, idx(col * cpad))});
+                Value xv;
+                if (checked) {
+                  Value ix = add(ix0, idx(col));
+                  Value at = add(mul(add(rowBase, clampTo(ix, wp)), cpad), c0);
+                  xv = vector::LoadOp::create(b, loc, v16i8, xp, at);
+                  if (flipX)
+                    xv = arith::XOrIOp::create(b, loc, xv, signVec);
+                  Value valid =
+                      arith::AndIOp::create(b, loc, rowValid, inRange(ix, wp));
+                  xv = arith::SelectOp::create(b, loc, valid, xv, zpVec);
+                } else {
+                  xv = vector::LoadOp::create(
+                      b, loc, v16i8, xp,
+                      ValueRange{add(rowOff, idx(col * cpad))});
+                  if (flipX)
+                    xv = arith::XOrIOp::create(b, loc, xv, signVec);
+                }
                 Value x32 = vector::BitCastOp::create(
                     b, loc, v32i16, arith::ExtUIOp::create(b, loc, v16i32, xv));
                 for (auto [px, kx] : uses)
@@ -1251,14 +1300,44 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       mask = vector::CreateMaskOp::create(
           b, loc, VectorType::get({kZLanes}, b.getI1Type()),
           ValueRange{idx(valid)});
+    // A run is interior when all its taps are inside the input.
+    auto interior = [&](Value ox0, int64_t pixels) {
+      Value iyLo = sub(mul(oy, p.sh), offY);
+      Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
+      Value ixLo = sub(mul(ox0, p.sw), offX);
+      Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
+      Value rows = arith::AndIOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
+          cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
+      Value cols = arith::AndIOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
+          cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
+      return arith::AndIOp::create(b, loc, rows, cols).getResult();
+    };
+    auto dispatch = [&](Value ox0, int64_t pixels) {
+      if (!inPlace) {
+        run(n, oy, c0, ox0, pixels, mask, false);
+        return;
+      }
+      scf::IfOp::create(
+          b, loc, interior(ox0, pixels),
+          [&](OpBuilder &, Location) {
+            run(n, oy, c0, ox0, pixels, mask, false);
+            scf::YieldOp::create(b, loc);
+          },
+          [&](OpBuilder &, Location) {
+            run(n, oy, c0, ox0, pixels, mask, true);
+            scf::YieldOp::create(b, loc);
+          });
+    };
     if (runs)
       scf::ForOp::create(b, loc, idx(0), idx(runs), idx(1), ValueRange{},
                          [&](OpBuilder &, Location, Value r, ValueRange) {
-                           run(n, oy, c0, mul(r, kRun), kRun, mask);
+                           dispatch(mul(r, kRun), kRun);
                            scf::YieldOp::create(b, loc);
                          });
     if (tail)
-      run(n, oy, c0, idx(runs * kRun), tail, mask);
+      dispatch(idx(runs * kRun), tail);
   };
   // Parallel over (image, channel block, output row).
   auto parallel = [&](int64_t blocksHere, int64_t firstBlock, int64_t valid) {
