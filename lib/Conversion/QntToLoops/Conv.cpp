@@ -38,7 +38,10 @@
 // is loaded and zero-extended once (vpmovzxbd) and feeds every (pixel, kx)
 // pair that reads it, multiply-added by vpdpwssd (u8 input in the low 16
 // bits of each lane, high bits 0, times the sign-extended weight: exactly
-// x * w). scf.parallel over (image, channel block, output row).
+// x * w). With whole 16-channel blocks the input is read in place: runs
+// whose taps all fall inside it load directly, border runs clamp each
+// address and select the zero point for taps outside. scf.parallel over
+// (image, channel block, output row).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
 // register block of 4 pixels x 8 channels, loops over (image, row, pixel
