@@ -18,7 +18,7 @@
 //
 //   quantc-bench-conv [--isa=avx512-vnni|avx2|generic] [--zp=N]
 //                     [--min-time=S] [--fp32-ours=none|all|small]
-//                     [--markdown] shapes.txt...
+//                     [--filter=SUBSTR] [--markdown] shapes.txt...
 //
 //===----------------------------------------------------------------------===//
 
@@ -483,6 +483,7 @@ struct Options {
   int zp = -1; // -1: the middle of the input range
   double minTime = 0.3;
   std::string fp32Ours = "small";
+  std::string filter; // only layers whose name contains it
   std::vector<std::string> files;
 };
 
@@ -539,6 +540,8 @@ int main(int argc, char **argv) {
       opt.minTime = std::stod(a.substr(11));
     else if (a.rfind("--fp32-ours=", 0) == 0)
       opt.fp32Ours = a.substr(12);
+    else if (a.rfind("--filter=", 0) == 0)
+      opt.filter = a.substr(9);
     else if (a[0] == '-')
       die("unknown option " + a);
     else
@@ -546,7 +549,7 @@ int main(int argc, char **argv) {
   }
   if (opt.files.empty())
     die("usage: quantc-bench-conv [--isa=...] [--zp=N] [--min-time=S] "
-        "[--fp32-ours=none|small|all] shapes.txt...");
+        "[--fp32-ours=none|small|all] [--filter=SUBSTR] shapes.txt...");
   __builtin_cpu_init();
   bool vnni = __builtin_cpu_supports("avx512vnni");
   if (opt.isa.empty())
@@ -596,6 +599,8 @@ int main(int argc, char **argv) {
     std::vector<Shape> shapes = parseShapes(file);
     std::vector<Result> results;
     for (const Shape &s : shapes) {
+      if (s.name.find(opt.filter) == std::string::npos)
+        continue;
       Result r;
       r.s = s;
       Layer l = makeLayer(s, sevenBit, opt.zp, rng);

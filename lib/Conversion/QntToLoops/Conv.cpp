@@ -1,24 +1,51 @@
 //===- Conv.cpp - Quantized conv2d / linear to int8 vector kernels --------===//
 //
 // The convolution kernel: an implicit GEMM over NHWC with weights packed at
-// compile time, one vector of 8 int32 accumulators per 8 output channels,
-// register-blocked over 4 output pixels:
+// compile time:
 //
 //   acc[p][o] = comp[o] + sum_{ky,kx,q} dot4(x[p][ky,kx][4q..4q+3],
 //   w[o][ky,kx][4q..4q+3])
 //
-// The input is copied once into a padded buffer (padding = the input zero
-// point, channels per group rounded up to 4) in the domain the dot-product
-// instruction wants (u8 for x86 vpmaddubsw / vpdpbusd, s8 for AArch64 sdot:
-// flipping the top bit moves between them and shifts the zero point by 128).
-// comp[o] = bias[o] - zp' * sum_k w[o][k] folds the zero point in, so the
-// inner loop is pure dot products. The epilogue is the int8 reference's
-// requantization (quantc::ref): float(acc) * multiplier (+ the residual's
-// float(r - zr) * mr), round half to even, add the zero point, clamp to the
-// activation's bounds.
+// The input is read in the domain the dot-product instruction wants (u8 for
+// x86 vpmaddubsw / vpdpbusd, s8 for AArch64 sdot: flipping the top bit moves
+// between them and shifts the zero point by 128). Where the kernel needs it
+// (padding, input channels per group not a multiple of 4, other ISAs than
+// avx512-vnni) the input is first copied into a padded buffer (padding = the
+// input zero point, channels per group rounded up to 4) with whole-row
+// copies and a border fill where the channels are dense. comp[o] = bias[o] -
+// zp' * sum_k w[o][k] folds the zero point in, so the inner loop is pure
+// dot products. The epilogue is the int8 reference's requantization
+// (quantc::ref): float(acc) * multiplier (+ the residual's float(r - zr) *
+// mr), clamp to the activation's bounds minus the zero point (integers, so
+// clamping before rounding is the same), round half to even, add the zero
+// point.
 //
-// dot4 per instruction set:
-//   avx512-vnni  llvm.x86.avx512.vpdpbusd.256 (no saturation)
+// avx512-vnni (emitZmm): 16 int32 lanes per zmm register, a register block
+// of up to 6 output pixels x 64 output channels (4 vectors; 3 vectors x 8
+// pixels, 2 or 1 x 12 for the remaining channels): per (ky, kx, input
+// channel quad) nv 64-byte weight loads and one dword broadcast per pixel
+// (folded into vpdpbusd's {1to16} memory operand) feed nv * pixels
+// llvm.x86.avx512.vpdpbusd.512. Pixels are flat over (image, row, column),
+// so the only pixel tail is the last block. Loop nest: scf.parallel over
+// (group, 64-channel block, chunk of pixel blocks), then the chunk's pixel
+// blocks, then the reduction: a channel block's packed weights (KH * KW * Cg
+// * 64 bytes) stay in L1 / L2 while the pixels stream through. Without
+// padding and with whole channel quads (1x1 layers, linear) the input is
+// read in place; an s8 input then gets its top bit flipped on the broadcast
+// register. The epilogue rounds and converts with vcvtps2dq {rn-sae}.
+// Depthwise (emitDepthwiseZmm): 16 channels per vector, runs of up to 14
+// output pixels along a row in registers; each input column of a kernel row
+// is loaded and zero-extended once (vpmovzxbd) and feeds every (pixel, kx)
+// pair that reads it, multiply-added by vpdpwssd (u8 input in the low 16
+// bits of each lane, high bits 0, times the sign-extended weight: exactly
+// x * w). With whole 16-channel blocks the input is read in place: runs
+// whose taps all fall inside it load directly, border runs clamp each
+// address and select the zero point for taps outside. scf.parallel over
+// (image, channel block, output row).
+//
+// The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
+// register block of 4 pixels x 8 channels, loops over (image, row, pixel
+// block, group, channel block):
 //   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
 //                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
 //                range (vpmaddubsw saturates 16-bit pair sums), else the
@@ -28,6 +55,7 @@
 //                output channels x 8 channels per instruction (the input
 //                channels are padded to 8)
 //   exact        widen to i32, multiply-add (portable, always exact)
+// and their depthwise kernel runs 8 channels per vector, widened to int32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +83,14 @@ using quantc::Int8Isa;
 
 namespace {
 
-constexpr int64_t kLanes = 8;  // output channels per accumulator vector
-constexpr int64_t kPixels = 4; // output pixels per register block
+constexpr int64_t kLanes = 8;   // output channels per accumulator vector
+constexpr int64_t kPixels = 4;  // output pixels per register block
+constexpr int64_t kZLanes = 16; // int32 lanes of a zmm register
+
+/// Output pixels per register block for `nv` 16-channel vectors: nv * pixels
+/// accumulators + nv weight vectors stay within the 32 zmm registers (the
+/// input broadcast folds into vpdpbusd's memory operand).
+int64_t zmmPixels(int64_t nv) { return nv == 4 ? 6 : nv == 3 ? 8 : 12; }
 
 /// Everything the kernel emitter needs, in plain numbers.
 struct ConvProblem {
@@ -232,6 +266,17 @@ private:
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
                  bool flip);
   Value emitDepthwise(Value input, Value residual);
+  /// memref<...xi8> (identity layout) as memref<Nxi8>.
+  Value flatten(Value memref);
+  // AVX-512 kernels (zmm, 16 int32 lanes).
+  Value emitZmm(Value input, Value residual);
+  void emitZmmBlock(Value x, bool flipX, Value packed, Value comp, Value mult,
+                    Value out, Value residual, Value g, Value vec0, int64_t nv,
+                    Value m0, int64_t pixels, int64_t valid);
+  Value emitDepthwiseZmm(Value input, Value residual);
+  /// Requantizes a vector of accumulators and stores it at out[offset].
+  void storeFlat(Value acc, Value m, Value out, Value residual, Value offset,
+                 Value mask);
   /// Per-channel constants as globals [rows][cols], padded with `fill`.
   std::pair<Value, Value> compMultTables(int64_t rows, int64_t cols,
                                          int64_t perRow);
@@ -261,11 +306,19 @@ private:
 };
 
 std::string ConvEmitter::pathName() const {
+  bool zmm = p.isa == Int8Isa::AVX512VNNI;
   if (isDepthwise())
-    return "depthwise: 8 channels per vector, int32 multiply-add";
+    return zmm ? "depthwise: 16 channels per zmm, vpdpwssd"
+               : "depthwise: 8 channels per vector, int32 multiply-add";
   switch (p.isa) {
-  case Int8Isa::AVX512VNNI:
-    return "avx512-vnni: vpdpbusd";
+  case Int8Isa::AVX512VNNI: {
+    int64_t vectors = (p.og + kZLanes - 1) / kZLanes;
+    int64_t nv = std::min<int64_t>(vectors, 4);
+    bool copy = p.pt || p.pb || p.pl || p.pr || p.cg != p.cg4;
+    return "avx512-vnni: vpdpbusd zmm, " + std::to_string(zmmPixels(nv)) +
+           " pixels x " + std::to_string(nv * kZLanes) + " channels" +
+           (copy ? ", padded input copy" : ", input read in place");
+  }
   case Int8Isa::AVX2:
     return p.fastAvx2 ? "avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum "
                         "is provably within int16)"
@@ -465,46 +518,120 @@ void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
 
 /// [N, H + pads, W + pads, channels] filled with the zero point `zp`, input
 /// channel g * cg + c copied to g * groupStride + c (top bit flipped when
-/// `flip`, i.e. when the kernel's byte domain differs from the input's).
+/// `flip`, i.e. when the kernel's byte domain differs from the input's). The
+/// copy moves whole rows (or pixels, or groups) with 64-byte vectors.
 Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
                             int32_t zpValue, bool flipBit) {
   int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
   auto type = MemRefType::get({p.n, hp, wp, channels}, b.getI8Type());
   Value xp = memref::AllocOp::create(b, loc, type);
-  Value zp = arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(zpValue)));
-  linalg::FillOp::create(b, loc, ValueRange{zp}, ValueRange{xp});
-  Value flip = arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(b.getI8Type(), static_cast<int8_t>(-128)));
+  Value dst = flatten(xp), src = flatten(input);
+  auto v64i8 = VectorType::get({64}, b.getI8Type());
+  auto splat8 = [&](VectorType t, int8_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(t, b.getI8IntegerAttr(v).getValue()));
+  };
   auto loop = [&](int64_t ub, auto body) {
+    if (ub == 1) {
+      body(idx(0));
+      return;
+    }
     scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
                        [&](OpBuilder &, Location, Value iv, ValueRange) {
                          body(iv);
                          scf::YieldOp::create(b, loc);
                        });
   };
+  auto mul = [&](Value a, int64_t c) {
+    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
+  };
+  auto add = [&](Value a, Value c) {
+    return arith::AddIOp::create(b, loc, a, c).getResult();
+  };
+  // Stores (or copies) `len` bytes: 64-byte vectors, then one vector of the
+  // next power of two, masked when the tail is not one.
+  auto bytes = [&](Value s, Value d, int64_t len) {
+    auto chunk = [&](Value off, int64_t width, int64_t valid) {
+      auto t = VectorType::get({width}, b.getI8Type());
+      Value mask;
+      if (valid < width) {
+        SmallVector<bool> lanes;
+        for (int64_t i = 0; i < width; ++i)
+          lanes.push_back(i < valid);
+        mask = arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(VectorType::get({width}, b.getI1Type()),
+                                   ArrayRef<bool>(lanes)));
+      }
+      Value v = splat8(t, static_cast<int8_t>(zpValue));
+      if (s) {
+        Value at = add(s, off);
+        v = mask ? Value(vector::MaskedLoadOp::create(b, loc, t, src, at, mask,
+                                                      v))
+                 : Value(vector::LoadOp::create(b, loc, t, src, at));
+        if (flipBit)
+          v = arith::XOrIOp::create(b, loc, v, splat8(t, -128));
+      }
+      Value at = add(d, off);
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, dst, at, mask, v);
+      else
+        vector::StoreOp::create(b, loc, v, dst, at);
+    };
+    int64_t full = len / 64, tail = len % 64;
+    if (full)
+      loop(full, [&](Value i) { chunk(mul(i, 64), 64, 64); });
+    if (tail)
+      chunk(idx(full * 64), static_cast<int64_t>(llvm::PowerOf2Ceil(tail)),
+            tail);
+  };
+  (void)v64i8;
+  bool dense = groupStride == p.cg || p.groups == 1;
+  int64_t perPixel = p.groups * p.cg;
+  bool rows = dense && channels == perPixel;
+  // Rows copied whole: only the border is filled; else everything is.
+  if (!rows)
+    bytes(Value(), idx(0), p.n * hp * wp * channels);
   loop(p.n, [&](Value n) {
+    if (rows && p.pt)
+      bytes(Value(), mul(n, hp * wp * channels), p.pt * wp * channels);
+    if (rows && p.pb)
+      bytes(Value(), mul(add(mul(n, hp), idx(p.pt + p.h)), wp * channels),
+            p.pb * wp * channels);
     loop(p.h, [&](Value y) {
+      Value s = mul(add(mul(n, p.h), y), p.w * perPixel);
+      Value d = mul(add(mul(add(mul(n, hp), add(y, idx(p.pt))), wp), idx(p.pl)),
+                    channels);
+      if (rows) {
+        if (p.pl)
+          bytes(Value(), arith::SubIOp::create(b, loc, d, idx(p.pl * channels)),
+                p.pl * channels);
+        if (p.pr)
+          bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
+        bytes(s, d, p.w * perPixel);
+        return;
+      }
       loop(p.w, [&](Value x) {
+        Value sx = add(s, mul(x, perPixel)), dx = add(d, mul(x, channels));
+        if (dense) {
+          bytes(sx, dx, perPixel);
+          return;
+        }
         loop(p.groups, [&](Value g) {
-          loop(p.cg, [&](Value c) {
-            Value src = arith::AddIOp::create(
-                b, loc, arith::MulIOp::create(b, loc, g, idx(p.cg)), c);
-            Value dst = arith::AddIOp::create(
-                b, loc, arith::MulIOp::create(b, loc, g, idx(groupStride)), c);
-            Value v =
-                memref::LoadOp::create(b, loc, input, ValueRange{n, y, x, src});
-            if (flipBit)
-              v = arith::XOrIOp::create(b, loc, v, flip);
-            Value yy = arith::AddIOp::create(b, loc, y, idx(p.pt));
-            Value xx = arith::AddIOp::create(b, loc, x, idx(p.pl));
-            memref::StoreOp::create(b, loc, v, xp, ValueRange{n, yy, xx, dst});
-          });
+          bytes(add(sx, mul(g, p.cg)), add(dx, mul(g, groupStride)), p.cg);
         });
       });
     });
   });
   return xp;
+}
+
+Value ConvEmitter::flatten(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all[0].push_back(i);
+  return memref::CollapseShapeOp::create(b, loc, memref, all);
 }
 
 Value ConvEmitter::dot4(Value acc, Value x, Value w) {
@@ -558,8 +685,9 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
 /// float(acc) * m (+ float(r - zr) * mr), round half to even, clamp to
 /// [lo - zp, hi - zp] in float (exact small integers), + zp, to i32.
 Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
-  auto v8f32 = VectorType::get({kLanes}, b.getF32Type());
-  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto v8f32 = VectorType::get({lanes}, b.getF32Type());
+  auto v8i32 = VectorType::get({lanes}, b.getI32Type());
   auto splatF = [&](float v) {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(v8f32, b.getF32FloatAttr(v).getValue()));
@@ -572,10 +700,32 @@ Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
         b, loc, arith::SIToFPOp::create(b, loc, v8f32, res), splatF(p.resMult));
     v = arith::AddFOp::create(b, loc, v, t);
   }
-  v = math::RoundEvenOp::create(b, loc, v);
-  v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)));
-  v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)));
-  Value q = arith::FPToSIOp::create(b, loc, v8i32, v);
+  // v is never NaN (a finite product and sum): nnan drops the NaN
+  // propagation of maximumf / minimumf. The bounds are integers, so clamping
+  // before rounding gives the same result as after.
+  auto nnan = arith::FastMathFlags::nnan;
+  v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)), nnan);
+  v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)), nnan);
+  Value q;
+  if (p.isa == Int8Isa::AVX512VNNI && lanes == kZLanes) {
+    // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
+    q = PureIntrinsicOp::create(
+            b, loc, v8i32,
+            StringAttr::get(b.getContext(),
+                            "llvm.x86.avx512.mask.cvtps2dq.512"),
+            ValueRange{
+                v,
+                arith::ConstantOp::create(
+                    b, loc,
+                    DenseElementsAttr::get(v8i32,
+                                           b.getI32IntegerAttr(0).getValue())),
+                arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
+            .getResult();
+  } else {
+    v = math::RoundEvenOp::create(b, loc, v);
+    q = arith::FPToSIOp::create(b, loc, v8i32, v);
+  }
   Value zp = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.outZp).getValue()));
@@ -766,9 +916,460 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
   return out;
 }
 
+//===----------------------------------------------------------------------===//
+// AVX-512 VNNI kernels
+//===----------------------------------------------------------------------===//
+
+void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
+                            Value offset, Value mask) {
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto vi32 = VectorType::get({lanes}, b.getI32Type());
+  auto vi8 = VectorType::get({lanes}, b.getI8Type());
+  Value res;
+  if (residual) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vi8, b.getI8IntegerAttr(0).getValue()));
+    Value r = mask ? Value(vector::MaskedLoadOp::create(b, loc, vi8, residual,
+                                                        offset, mask, zero))
+                   : Value(vector::LoadOp::create(b, loc, vi8, residual,
+                                                  ValueRange{offset}));
+    Value r32 = p.resSigned ? Value(arith::ExtSIOp::create(b, loc, vi32, r))
+                            : Value(arith::ExtUIOp::create(b, loc, vi32, r));
+    Value zr = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vi32, b.getI32IntegerAttr(p.resZp).getValue()));
+    res = arith::SubIOp::create(b, loc, r32, zr);
+  }
+  Value bytes = arith::TruncIOp::create(b, loc, vi8, epilogue(acc, m, res));
+  if (mask)
+    vector::MaskedStoreOp::create(b, loc, out, offset, mask, bytes);
+  else
+    vector::StoreOp::create(b, loc, bytes, out, ValueRange{offset});
+}
+
+/// One register block: `pixels` consecutive output pixels (flat index m0..,
+/// across rows and images) x `nv` 16-channel vectors starting at vector
+/// `vec0` of group `g`. Per (ky, kx, input-channel quad): nv 64-byte weight
+/// loads, one dword broadcast per pixel, nv * pixels vpdpbusd.
+void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
+                               Value mult, Value out, Value residual, Value g,
+                               Value vec0, int64_t nv, Value m0, int64_t pixels,
+                               int64_t valid) {
+  auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
+  auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
+  auto v64i8 = VectorType::get({64}, b.getI8Type());
+  auto v4i8 = VectorType::get({4}, b.getI8Type());
+  auto v1i32 = VectorType::get({1}, b.getI32Type());
+  MLIRContext *ctx = b.getContext();
+  auto mul = [&](Value a, int64_t c) {
+    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
+  };
+  auto add = [&](Value a, Value c) {
+    return arith::AddIOp::create(b, loc, a, c).getResult();
+  };
+  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
+  int64_t cx = p.groups * p.cg4, q4 = p.cg4 / 4, taps = p.kh * p.kw;
+  int64_t perImage = p.oh * p.ow;
+  // Offset of each pixel's window origin (ky = kx = 0, first channel of g).
+  Value chBase = mul(g, p.cg4);
+  SmallVector<Value> base;
+  for (int64_t px = 0; px < pixels; ++px) {
+    Value m = add(m0, idx(px));
+    Value n = arith::DivUIOp::create(b, loc, m, idx(perImage));
+    Value r = arith::RemUIOp::create(b, loc, m, idx(perImage));
+    Value oy = arith::DivUIOp::create(b, loc, r, idx(p.ow));
+    Value ox = arith::RemUIOp::create(b, loc, r, idx(p.ow));
+    Value row = add(mul(n, hp), mul(oy, p.sh));
+    base.push_back(add(mul(add(mul(row, wp), mul(ox, p.sw)), cx), chBase));
+  }
+  // Channel offset of vector j in the [G][V * 16] tables.
+  int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
+  auto tableOffset = [&](int64_t j) {
+    return add(mul(g, vtot * kZLanes), mul(add(vec0, idx(j)), kZLanes));
+  };
+  SmallVector<Value> accs;
+  for (int64_t px = 0; px < pixels; ++px)
+    for (int64_t j = 0; j < nv; ++j)
+      accs.push_back(vector::LoadOp::create(b, loc, v16i32, comp,
+                                            ValueRange{tableOffset(j)}));
+  // Packed weights of this block: [KH][KW][Q][nv][64] at wBase.
+  Value wBase = mul(add(mul(g, vtot), vec0), taps * q4 * 64);
+  Value flipWord;
+  if (flipX)
+    flipWord = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            v16i32,
+            b.getI32IntegerAttr(static_cast<int32_t>(0x80808080u)).getValue()));
+  ValueRange result = reductionLoops(
+      q4, accs, [&](Value ky, Value kx, Value q, SmallVector<Value> acc) {
+        Value kOff = mul(add(mul(ky, p.dh * wp), mul(kx, p.dw)), cx);
+        Value xOff = add(kOff, mul(q, 4));
+        Value step = add(mul(ky, p.kw), kx);
+        Value wOff = add(wBase, mul(add(mul(step, q4), q), nv * 64));
+        SmallVector<Value> w;
+        for (int64_t j = 0; j < nv; ++j)
+          w.push_back(vector::LoadOp::create(
+              b, loc, v64i8, packed, ValueRange{add(wOff, idx(j * 64))}));
+        for (int64_t px = 0; px < pixels; ++px) {
+          Value quad = vector::LoadOp::create(b, loc, v4i8, x,
+                                              ValueRange{add(base[px], xOff)});
+          Value word = vector::ExtractOp::create(
+              b, loc, vector::BitCastOp::create(b, loc, v1i32, quad), 0);
+          Value splat = vector::BroadcastOp::create(b, loc, v16i32, word);
+          if (flipX)
+            splat = arith::XOrIOp::create(b, loc, splat, flipWord);
+          Value xv = vector::BitCastOp::create(b, loc, v64i8, splat);
+          for (int64_t j = 0; j < nv; ++j) {
+            Value &a = acc[px * nv + j];
+            a = PureIntrinsicOp::create(
+                    b, loc, v16i32,
+                    StringAttr::get(ctx, "llvm.x86.avx512.vpdpbusd.512"),
+                    ValueRange{a, xv, w[j]})
+                    .getResult();
+          }
+        }
+        return acc;
+      });
+  for (int64_t j = 0; j < nv; ++j) {
+    Value m = vector::LoadOp::create(b, loc, v16f32, mult,
+                                     ValueRange{tableOffset(j)});
+    Value mask;
+    if (j == nv - 1 && valid < kZLanes)
+      mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({kZLanes}, b.getI1Type()),
+          ValueRange{idx(valid)});
+    Value ch = add(mul(g, p.og), mul(add(vec0, idx(j)), kZLanes));
+    for (int64_t px = 0; px < pixels; ++px) {
+      Value off = add(mul(add(m0, idx(px)), p.o), ch);
+      storeFlat(result[px * nv + j], m, out, residual, off, mask);
+    }
+  }
+}
+
+/// The zmm implicit GEMM. Pixels are flat (across rows and images), so the
+/// only pixel tail is at the very end. Output channels are taken 64 (4
+/// vectors) at a time, the rest (1-3 vectors, the masked one last) in one
+/// final block. Loop nest: parallel over (group, channel block, pixel chunk),
+/// then the register blocks of the chunk: a channel block's packed weights
+/// (KH * KW * Cg * 64 bytes) stay in L1/L2 while its pixels stream through.
+Value ConvEmitter::emitZmm(Value input, Value residual) {
+  bool pads = p.pt || p.pb || p.pl || p.pr;
+  // Without padding and with whole channel quads the input is read in place
+  // (the u8 <-> s8 flip, if any, happens on the broadcast register).
+  bool copy = pads || p.cg != p.cg4;
+  int64_t cx = p.groups * p.cg4;
+  Value x = copy ? flatten(padInput(input, p.cg4, cx, p.inZp, p.shift != 0))
+                 : flatten(input);
+  bool flipX = !copy && p.shift != 0;
+  int64_t vtot = (p.og + kZLanes - 1) / kZLanes, q4 = p.cg4 / 4;
+  int64_t taps = p.kh * p.kw;
+  // Packed weights: per group, per block of nv vectors (4, then the rest),
+  // [KH][KW][Q][nv][16 channels][4 input channels]; a block of nv vectors
+  // starting at vector v0 begins at (g * vtot + v0) * taps * Q * 64.
+  int64_t full = vtot / 4, rest = vtot % 4;
+  int64_t tailValid = p.og % kZLanes ? p.og % kZLanes : kZLanes;
+  if (rest == 0 && tailValid < kZLanes) {
+    full -= 1;
+    rest = 4;
+  }
+  SmallVector<int8_t> packed(p.groups * vtot * taps * q4 * 64, 0);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t v = 0; v < vtot; ++v) {
+      int64_t v0 = v < full * 4 ? v / 4 * 4 : full * 4;
+      int64_t nv = v < full * 4 ? 4 : rest;
+      int64_t region = (g * vtot + v0) * taps * q4 * 64;
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t q = 0; q < q4; ++q)
+          for (int64_t lane = 0; lane < kZLanes; ++lane)
+            for (int64_t i = 0; i < 4; ++i) {
+              int64_t oc = v * kZLanes + lane, ci = q * 4 + i;
+              if (oc >= p.og || ci >= p.cg)
+                continue;
+              int64_t o = g * p.og + oc;
+              packed[region + ((t * q4 + q) * nv + (v - v0)) * 64 + lane * 4 +
+                     i] = p.weights[(o * taps + t) * p.cg + ci];
+            }
+    }
+  auto wType = RankedTensorType::get({static_cast<int64_t>(packed.size())},
+                                     b.getI8Type());
+  Value w = global("__qnt_weights", wType,
+                   DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
+  auto [comp2, mult2] = compMultTables(p.groups, vtot * kZLanes, p.og);
+  Value comp = flatten(comp2), mult = flatten(mult2);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value outBuf = memref::AllocOp::create(b, loc, outType);
+  Value out = flatten(outBuf);
+  Value res = residual ? flatten(residual) : Value();
+  int64_t pixelsTotal = p.n * p.oh * p.ow;
+
+  // Blocks [v0, v0 + count * nv) of nv vectors each.
+  auto blocks = [&](int64_t v0, int64_t count, int64_t nv, int64_t valid) {
+    int64_t pb = std::min(zmmPixels(nv), pixelsTotal);
+    int64_t nBlocks = pixelsTotal / pb, tail = pixelsTotal % pb;
+    // Enough independent chunks for a few threads.
+    int64_t tasks = p.groups * count;
+    int64_t chunks = std::clamp<int64_t>((8 + tasks - 1) / tasks, 1, nBlocks);
+    int64_t perChunk = (nBlocks + chunks - 1) / chunks;
+    chunks = (nBlocks + perChunk - 1) / perChunk;
+    scf::ParallelOp::create(
+        b, loc, ValueRange{idx(0), idx(0), idx(0)},
+        ValueRange{idx(p.groups), idx(count), idx(chunks)},
+        ValueRange{idx(1), idx(1), idx(1)},
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          Value g = ivs[0];
+          Value vec0 = arith::AddIOp::create(
+              b, loc, idx(v0), arith::MulIOp::create(b, loc, ivs[1], idx(nv)));
+          Value lo = arith::MulIOp::create(b, loc, ivs[2], idx(perChunk));
+          Value hi = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, lo, idx(perChunk)),
+              idx(nBlocks));
+          scf::ForOp::create(
+              b, loc, lo, hi, idx(1), ValueRange{},
+              [&](OpBuilder &, Location, Value blk, ValueRange) {
+                emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
+                             arith::MulIOp::create(b, loc, blk, idx(pb)), pb,
+                             valid);
+                scf::YieldOp::create(b, loc);
+              });
+          if (tail) {
+            Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               ivs[2], idx(chunks - 1));
+            scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
+              emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
+                           idx(nBlocks * pb), tail, valid);
+              scf::YieldOp::create(b, loc);
+            });
+          }
+          scf::ReduceOp::create(b, loc);
+        });
+  };
+  if (full)
+    blocks(0, full, 4, kZLanes);
+  if (rest)
+    blocks(full * 4, 1, rest, tailValid);
+  return outBuf;
+}
+
+/// Depthwise on zmm: 16 channels per vector, a register block of up to 14
+/// output pixels along a row. Each input column of a kernel row is loaded and
+/// widened once and feeds every (pixel, kx) pair that reads it; the
+/// multiply-add is vpdpwssd on int32 lanes holding a u8 input (upper 16 bits
+/// zero) and a sign-extended weight: exactly x * w.
+Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
+  int64_t cpad = (p.c + kZLanes - 1) / kZLanes * kZLanes;
+  // Whole channel blocks: the input is read in place and taps outside it
+  // read the zero point (runs that touch the border check each load);
+  // otherwise it is copied into a padded buffer with channels rounded up.
+  bool inPlace = cpad == p.c;
+  Value xp = inPlace ? flatten(input)
+                     : flatten(padInput(input, /*groupStride=*/1, cpad, p.inZp,
+                                        p.shift != 0));
+  int64_t hp = inPlace ? p.h : p.h + p.pt + p.pb;
+  int64_t wp = inPlace ? p.w : p.w + p.pl + p.pr;
+  int64_t offY = inPlace ? p.pt : 0, offX = inPlace ? p.pl : 0;
+  bool flipX = inPlace && p.shift != 0;
+  SmallVector<int32_t> packed(p.kh * p.kw * cpad, 0);
+  for (int64_t c = 0; c < p.c; ++c)
+    for (int64_t t = 0; t < p.kh * p.kw; ++t)
+      packed[t * cpad + c] = p.weights[c * p.kh * p.kw + t];
+  auto wType = RankedTensorType::get({p.kh * p.kw * cpad}, b.getI32Type());
+  Value w = global("__qnt_weights", wType,
+                   DenseElementsAttr::get(wType, ArrayRef<int32_t>(packed)));
+  auto [comp2, mult2] = compMultTables(1, cpad, p.c);
+  Value comp = flatten(comp2), mult = flatten(mult2);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value outBuf = memref::AllocOp::create(b, loc, outType);
+  Value out = flatten(outBuf);
+  Value res = residual ? flatten(residual) : Value();
+  auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
+  auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
+  auto v16i8 = VectorType::get({kZLanes}, b.getI8Type());
+  auto v32i16 = VectorType::get({32}, b.getI16Type());
+  MLIRContext *ctx = b.getContext();
+  auto mul = [&](Value a, int64_t c) {
+    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
+  };
+  auto add = [&](Value a, Value c) {
+    return arith::AddIOp::create(b, loc, a, c).getResult();
+  };
+  // Pixels per run: up to 14 accumulators (+ KH * KW weights in registers);
+  // the run length that leaves the smallest tail, longer runs preferred.
+  int64_t kRun = std::min<int64_t>(p.ow, 14);
+  for (int64_t r = 14; r >= 8 && p.ow > 14; --r)
+    if ((p.ow + r - 1) / r * r - p.ow < (p.ow + kRun - 1) / kRun * kRun - p.ow)
+      kRun = r;
+  int64_t cBlocks = cpad / kZLanes;
+  int64_t tailValid = p.c % kZLanes ? p.c % kZLanes : kZLanes;
+  // One run of `pixels` outputs starting at column ox0 of row (n, oy).
+  Value zpVec = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          v16i8, b.getI8IntegerAttr(static_cast<int8_t>(p.inZp)).getValue()));
+  Value signVec = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(v16i8, b.getI8IntegerAttr(-128).getValue()));
+  auto cmp = [&](arith::CmpIPredicate pred, Value a, Value c) {
+    return arith::CmpIOp::create(b, loc, pred, a, c).getResult();
+  };
+  auto inRange = [&](Value v, int64_t size) {
+    return arith::AndIOp::create(b, loc,
+                                 cmp(arith::CmpIPredicate::sge, v, idx(0)),
+                                 cmp(arith::CmpIPredicate::slt, v, idx(size)))
+        .getResult();
+  };
+  auto clampTo = [&](Value v, int64_t size) {
+    return arith::MinSIOp::create(
+               b, loc, arith::MaxSIOp::create(b, loc, v, idx(0)), idx(size - 1))
+        .getResult();
+  };
+  auto sub = [&](Value a, int64_t c) {
+    return arith::SubIOp::create(b, loc, a, idx(c)).getResult();
+  };
+  // `checked`: some of the run's taps may fall outside the input.
+  auto run = [&](Value n, Value oy, Value c0, Value ox0, int64_t pixels,
+                 Value mask, bool checked) {
+    Value init = vector::LoadOp::create(b, loc, v16i32, comp, ValueRange{c0});
+    SmallVector<Value> accs(pixels, init);
+    int64_t cols = (pixels - 1) * p.sw + (p.kw - 1) * p.dw + 1;
+    ValueRange result =
+        scf::ForOp::create(
+            b, loc, idx(0), idx(p.kh), idx(1), accs,
+            [&](OpBuilder &, Location, Value ky, ValueRange args) {
+              SmallVector<Value> acc(args.begin(), args.end());
+              Value iy = sub(add(mul(oy, p.sh), mul(ky, p.dh)), offY);
+              Value ix0 = sub(mul(ox0, p.sw), offX);
+              Value rowValid = checked ? inRange(iy, hp) : Value();
+              Value rowBase =
+                  mul(add(mul(n, hp), checked ? clampTo(iy, hp) : iy), wp);
+              Value rowOff = add(mul(add(rowBase, ix0), cpad), c0);
+              SmallVector<Value> wk;
+              for (int64_t kx = 0; kx < p.kw; ++kx)
+                wk.push_back(vector::BitCastOp::create(
+                    b, loc, v32i16,
+                    vector::LoadOp::create(
+                        b, loc, v16i32, w,
+                        ValueRange{
+                            add(mul(add(mul(ky, p.kw), idx(kx)), cpad), c0)})));
+              for (int64_t col = 0; col < cols; ++col) {
+                SmallVector<std::pair<int64_t, int64_t>> uses;
+                for (int64_t px = 0; px < pixels; ++px)
+                  for (int64_t kx = 0; kx < p.kw; ++kx)
+                    if (px * p.sw + kx * p.dw == col)
+                      uses.push_back({px, kx});
+                if (uses.empty())
+                  continue;
+                Value xv;
+                if (checked) {
+                  Value ix = add(ix0, idx(col));
+                  Value at = add(mul(add(rowBase, clampTo(ix, wp)), cpad), c0);
+                  xv = vector::LoadOp::create(b, loc, v16i8, xp, at);
+                  if (flipX)
+                    xv = arith::XOrIOp::create(b, loc, xv, signVec);
+                  Value valid =
+                      arith::AndIOp::create(b, loc, rowValid, inRange(ix, wp));
+                  xv = arith::SelectOp::create(b, loc, valid, xv, zpVec);
+                } else {
+                  xv = vector::LoadOp::create(
+                      b, loc, v16i8, xp,
+                      ValueRange{add(rowOff, idx(col * cpad))});
+                  if (flipX)
+                    xv = arith::XOrIOp::create(b, loc, xv, signVec);
+                }
+                Value x32 = vector::BitCastOp::create(
+                    b, loc, v32i16, arith::ExtUIOp::create(b, loc, v16i32, xv));
+                for (auto [px, kx] : uses)
+                  acc[px] =
+                      PureIntrinsicOp::create(
+                          b, loc, v16i32,
+                          StringAttr::get(ctx, "llvm.x86.avx512.vpdpwssd.512"),
+                          ValueRange{acc[px], x32, wk[kx]})
+                          .getResult();
+              }
+              scf::YieldOp::create(b, loc, acc);
+            })
+            .getResults();
+    Value m = vector::LoadOp::create(b, loc, v16f32, mult, ValueRange{c0});
+    for (int64_t px = 0; px < pixels; ++px) {
+      Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), add(ox0, idx(px)));
+      storeFlat(result[px], m, out, res, add(mul(pix, p.o), c0), mask);
+    }
+  };
+  int64_t runs = p.ow / kRun, tail = p.ow % kRun;
+  auto row = [&](Value n, Value oy, Value cb, int64_t valid) {
+    Value c0 = mul(cb, kZLanes);
+    Value mask;
+    if (valid < kZLanes)
+      mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({kZLanes}, b.getI1Type()),
+          ValueRange{idx(valid)});
+    // A run is interior when all its taps are inside the input.
+    auto interior = [&](Value ox0, int64_t pixels) {
+      Value iyLo = sub(mul(oy, p.sh), offY);
+      Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
+      Value ixLo = sub(mul(ox0, p.sw), offX);
+      Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
+      Value rows = arith::AndIOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
+          cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
+      Value cols = arith::AndIOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
+          cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
+      return arith::AndIOp::create(b, loc, rows, cols).getResult();
+    };
+    auto dispatch = [&](Value ox0, int64_t pixels) {
+      if (!inPlace) {
+        run(n, oy, c0, ox0, pixels, mask, false);
+        return;
+      }
+      scf::IfOp::create(
+          b, loc, interior(ox0, pixels),
+          [&](OpBuilder &, Location) {
+            run(n, oy, c0, ox0, pixels, mask, false);
+            scf::YieldOp::create(b, loc);
+          },
+          [&](OpBuilder &, Location) {
+            run(n, oy, c0, ox0, pixels, mask, true);
+            scf::YieldOp::create(b, loc);
+          });
+    };
+    if (runs)
+      scf::ForOp::create(b, loc, idx(0), idx(runs), idx(1), ValueRange{},
+                         [&](OpBuilder &, Location, Value r, ValueRange) {
+                           dispatch(mul(r, kRun), kRun);
+                           scf::YieldOp::create(b, loc);
+                         });
+    if (tail)
+      dispatch(idx(runs * kRun), tail);
+  };
+  // Parallel over (image, channel block, output row).
+  auto parallel = [&](int64_t blocksHere, int64_t firstBlock, int64_t valid) {
+    scf::ParallelOp::create(b, loc, ValueRange{idx(0), idx(0), idx(0)},
+                            ValueRange{idx(p.n), idx(blocksHere), idx(p.oh)},
+                            ValueRange{idx(1), idx(1), idx(1)},
+                            [&](OpBuilder &, Location, ValueRange ivs) {
+                              row(ivs[0], ivs[2], add(ivs[1], idx(firstBlock)),
+                                  valid);
+                              scf::ReduceOp::create(b, loc);
+                            });
+  };
+  if (tailValid == kZLanes) {
+    parallel(cBlocks, 0, kZLanes);
+  } else {
+    if (cBlocks > 1)
+      parallel(cBlocks - 1, 0, kZLanes);
+    parallel(1, cBlocks - 1, tailValid);
+  }
+  return outBuf;
+}
+
 Value ConvEmitter::emit(Value input, Value residual) {
+  bool zmm = p.isa == Int8Isa::AVX512VNNI;
   if (isDepthwise())
-    return emitDepthwise(input, residual);
+    return zmm ? emitDepthwiseZmm(input, residual)
+               : emitDepthwise(input, residual);
+  if (zmm)
+    return emitZmm(input, residual);
   Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
   Value packed = packWeights();
   auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);

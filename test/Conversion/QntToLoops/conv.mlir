@@ -2,7 +2,8 @@
 // interleave unpredictably.
 // RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx2 2>/dev/null | FileCheck %s --check-prefix=AVX2
 // RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx2 --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx512-vnni 2>&1 | FileCheck %s --check-prefix=VNNIISA
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx512-vnni 2>/dev/null | FileCheck %s --check-prefix=VNNIISA
+// RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=avx512-vnni --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=VNNI-REMARK
 // RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=neon-dot 2>/dev/null | FileCheck %s --check-prefix=SDOT
 // RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=neon-i8mm 2>/dev/null | FileCheck %s --check-prefix=I8MM
 // RUN: quant-opt %s -split-input-file --qnt-lower-quantized=isa=generic 2>/dev/null | FileCheck %s --check-prefix=GENERIC
@@ -21,11 +22,23 @@
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"
 // AVX2: arith.constant dense<[true, true, false, false, false, false, false, false]> : vector<8xi1>
-// AVX2: math.roundeven
 // AVX2: arith.constant dense<0.000000e+00> : vector<8xf32>
+// AVX2: arith.maximumf {{.*}} fastmath<nnan>
 // AVX2: arith.constant dense<2.520000e+02> : vector<8xf32>
+// AVX2: math.roundeven
 // AVX2: vector.maskedstore
-// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.256"
+// avx512-vnni: 16 channels per zmm, pixels flat across rows, packed weights
+// [KH][KW][Q][vectors][16][4] (64 bytes per 16 channels), the input copied
+// with its 2 channels padded to 4, blocks of pixels in an scf.parallel.
+// VNNI-REMARK: remark: int8 kernel: avx512-vnni: vpdpbusd zmm, 12 pixels x 16 channels, padded input copy
+// VNNIISA-DAG: @__qnt_comp_0 : memref<1x16xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]>
+// VNNIISA-DAG: @__qnt_weights_0 : memref<64xi8> = dense<[1, 2, 0, 0, 3, 4, 0, 0, 0,
+// VNNIISA: memref.alloc() : memref<1x1x3x4xi8>
+// VNNIISA: scf.parallel
+// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.mask.cvtps2dq.512"
+// VNNIISA: vector.create_mask %{{.*}} : vector<16xi1>
+// VNNIISA: vector.maskedstore
 // The s8 domain of sdot: the zero point becomes 5 - 128 = -123, so
 // comp = 10 + 123 * 3 = 379, 20 + 123 * 7 = 881.
 // SDOT: @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}379, 881, 0
@@ -61,6 +74,9 @@ func.func @saturating(%x: tensor<1x1x1x2x!quant.uniform<u8:f32, 0.5:5>>) -> tens
 
 // Depthwise (one output channel per input channel): channels in vectors.
 // REMARK: remark: int8 kernel: depthwise: 8 channels per vector, int32 multiply-add
+// VNNI-REMARK: remark: int8 kernel: depthwise: 16 channels per zmm, vpdpwssd
+// VNNIISA: @__qnt_weights_{{[0-9]+}} : memref<144xi32>
+// VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpwssd.512"
 // AVX2-DAG: @__qnt_weights_0 : memref<3x3x8xi8>
 func.func @depthwise(%x: tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>> {
   %wr = arith.constant dense<1> : tensor<3x3x3x1xi8>

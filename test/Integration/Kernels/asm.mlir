@@ -18,7 +18,7 @@
 //
 // AVX-512 VNNI uses vpdpbusd.
 // RUN: quant-compile %S/Inputs/conv-fullrange.mlir --cpu=cascadelake --emit=asm -o - | FileCheck %s --check-prefix=CASCADELAKE
-// CASCADELAKE: vpdpbusd {{.*}}%ymm
+// CASCADELAKE: vpdpbusd {{.*}}%zmm
 //
 // AArch64 dot product: sdot; int8 matrix multiply: smmla.
 // RUN: quant-compile %S/Inputs/conv-fullrange.mlir --target aarch64-linux-gnu --mattr=+dotprod --emit=asm -o - | FileCheck %s --check-prefix=SDOT

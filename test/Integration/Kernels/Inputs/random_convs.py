@@ -2,8 +2,10 @@
 qcast -> conv2d -> dcast, f32 NHWC in and out) and an input for each.
 
 Covers: stride 1/2, padding (symmetric and not), dilation 1/2, groups 1/2,
-depthwise (multiplier 1 and 2), channel counts that are and are not
-multiples of 4 and 8, widths that are and are not multiples of 4, u8 and i8
+depthwise (multiplier 1 and 2, 1-39 channels, often 16 or 32), channel counts that are and
+are not multiples of 4, 8 and 16, wide layers (20-160 input and 40-149
+output channels: several 64-channel blocks and a tail; 1x1 without padding,
+read in place), widths that are and are not multiples of 4, u8 and i8
 activations, 7-bit (reduce_range) and full-range activations, per-channel
 and per-tensor weights, weights of -128..127 and of small magnitude, bias or
 none, residual or none, activations none / relu / relu6 / clamp, and linear
@@ -57,15 +59,20 @@ for i in range(count):
     else:
         n = 1
         h, w = int(rng.integers(3, 12)), int(rng.integers(3, 14))
-        kind = rng.integers(4)
+        kind = rng.integers(5)
         if kind == 0:  # depthwise
-            c = int(rng.integers(1, 20))
+            # Multiples of 16: the avx512-vnni kernel reads them in place.
+            c = int(rng.choice([rng.integers(1, 40), 16 * rng.integers(1, 3)]))
             groups = c
             o = c * int(rng.integers(1, 3))
         elif kind == 1:  # grouped
             groups = 2
             c = 2 * int(rng.integers(1, 9))
             o = 2 * int(rng.integers(1, 12))
+        elif kind == 4:  # wide: several 64-channel blocks, long reductions
+            groups = 1
+            c = int(rng.choice([rng.integers(20, 161), 4 * rng.integers(8, 40)]))
+            o = int(rng.integers(40, 150))
         else:
             groups = 1
             c = int(rng.integers(1, 40))
@@ -74,6 +81,11 @@ for i in range(count):
         sh, sw = int(rng.choice([1, 2])), int(rng.choice([1, 2]))
         dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
         pads = [int(rng.integers(0, 3)) for _ in range(4)]
+        if kind == 4:
+            kh = kw = int(rng.choice([1, 3]))
+            dh = dw = 1
+            if kh == 1 and rng.integers(2):  # read in place: no padded copy
+                pads = [0, 0, 0, 0]
         # Keep the dilated kernel inside the padded input.
         while dh * (kh - 1) + 1 > h + pads[0] + pads[1]:
             pads[1] += 1
