@@ -100,6 +100,9 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   if (!options.saveProfile.empty())
     if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
       return e;
+  if (options.onCalibrated)
+    if (Error e = options.onCalibrated(module))
+      return e;
   PassManager pm(ctx);
   qnt::QntQuantizeOptions quantize;
   quantize.exclude.assign(options.exclude.begin(), options.exclude.end());

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct PostTrainingOptions {
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;
+  /// Called with the calibrated model (every observer holds its state)
+  /// before folding, e.g. to build a per-layer report; an error stops.
+  std::function<llvm::Error(mlir::ModuleOp)> onCalibrated;
 };
 
 /// Quantizes the float model `module` in place (function `function`, or the

@@ -1,0 +1,109 @@
+"""Checks a quantization report (report.json) against numbers computed
+independently with numpy from activations dumped by quant-run.
+
+  check_report.py report.json input <data.npy>
+      The model-input layer: its float activation is the data itself; checks
+      range, clipped count, histogram and both SQNRs (at the input the int8
+      model's activation is quantize-dequantize of the data).
+  check_report.py report.json layer <name> <float.npy> <int8.npy>
+      Any layer: float.npy holds the float model's activation, int8.npy the
+      int8 model's dequantized activation at that point (quant-run on a copy
+      of the model that returns it, see truncate.py).
+  check_report.py report.json output <float.npy> <int8.npy>
+      The model summary: output SQNR and top-1 agreement.
+"""
+import json
+import sys
+
+import numpy as np
+
+
+def sqnr(f, err):
+    s, e = float((f ** 2).sum()), float((err ** 2).sum())
+    if s == 0:
+        return None
+    return float("inf") if e == 0 else 10 * np.log10(s / e)
+
+
+def reported(v):
+    return float("inf") if v == "inf" else v
+
+
+def close(name, got, want, tol):
+    got = reported(got)
+    if want is None or got is None:
+        ok = want is got
+    elif np.isinf(want) or np.isinf(got):
+        ok = want == got
+    else:
+        ok = abs(got - want) <= tol
+    print(f"{name}: report {got} numpy {want} {'OK' if ok else 'MISMATCH'}")
+    return ok
+
+
+def fake_quant(f, layer):
+    s, z = np.float32(layer["scale"]), layer["zero_point"]
+    # PyTorch's quantize_per_tensor: round-half-even of x * (1 / scale).
+    code = np.round(f.astype(np.float32) * (np.float32(1) / s)).astype(np.int64) + z
+    clipped = int(((code < layer["quant_min"]) | (code > layer["quant_max"])).sum())
+    code = np.clip(code, layer["quant_min"], layer["quant_max"])
+    return ((code - z).astype(np.float32) * s).astype(np.float64), clipped
+
+
+def check_layer(layer, f, q):
+    ok = True
+    f = f.astype(np.float64).ravel()
+    fq, clipped = fake_quant(f, layer)
+    ok &= close("values", layer["values"], f.size, 0)
+    ok &= close("observed_min", layer["observed_min"], f.min(), 0)
+    ok &= close("observed_max", layer["observed_max"], f.max(), 0)
+    ok &= close("clipped", layer["clipped"], clipped, 0)
+    ok &= close("sqnr_alone_db", layer["sqnr_alone_db"], sqnr(f, f - fq), 1e-6)
+    if q is not None:
+        q = q.astype(np.float64).ravel()
+        ok &= close("sqnr_cumulative_db", layer["sqnr_cumulative_db"],
+                    sqnr(f, f - q), 1e-6)
+    h = layer["histogram"]
+    counts = np.array(h["counts"])
+    bins = len(counts)
+    width = (h["max"] - h["min"]) / bins
+    idx = np.clip(np.floor((f - h["min"]) / width), 0, bins - 1).astype(int)
+    want = np.bincount(idx, minlength=bins)
+    # float32 vs float64 bin edges: a value on an edge may land one bin off.
+    moved = int(np.abs(counts - want).sum()) // 2
+    ok &= close("histogram total", int(counts.sum()), f.size, 0)
+    ok &= close("histogram values in another bin", moved, 0, max(2, f.size // 10000))
+    return ok
+
+
+report = json.load(open(sys.argv[1]))
+mode = sys.argv[2]
+if mode == "input":
+    data = np.load(sys.argv[3])
+    layer = report["layers"][0]
+    assert layer["op"] == "input", layer["op"]
+    fq, _ = fake_quant(data.astype(np.float64), layer)
+    ok = check_layer(layer, data, fq)
+elif mode == "layer":
+    layer = next(l for l in report["layers"] if l["name"] == sys.argv[3])
+    ok = check_layer(layer, np.load(sys.argv[4]), np.load(sys.argv[5]))
+elif mode == "output":
+    f = np.load(sys.argv[3]).astype(np.float64)
+    q = np.load(sys.argv[4]).astype(np.float64)
+    summary = report["summary"]
+    ok = close("output_sqnr_db", summary["output_sqnr_db"], sqnr(f, f - q), 1e-6)
+    if summary["classifier"]:
+        rows_f = f.reshape(-1, f.shape[-1])
+        rows_q = q.reshape(-1, q.shape[-1])
+        agree = float((rows_f.argmax(1) == rows_q.argmax(1)).mean())
+        ok &= close("top1_agreement", summary["top1_agreement"], agree, 1e-12)
+    worst = [w["name"] for w in summary["worst_layers"]]
+    def key(l):
+        v = reported(l["sqnr_cumulative_db"])
+        return float("inf") if v is None else v
+    order = [l["name"] for l in sorted(report["layers"], key=key)][:len(worst)]
+    ok &= close("worst layers sorted", worst == order, True, 0)
+else:
+    sys.exit(f"unknown mode {mode}")
+print("REPORT CHECKED" if ok else "REPORT MISMATCH")
+sys.exit(0 if ok else 1)
