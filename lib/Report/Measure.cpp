@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <cmath>
@@ -124,6 +125,29 @@ Expected<WeightReport> describeWeight(qnt::ObserveOp op) {
   return w;
 }
 
+/// The weight observers of the layer ending in `op`: observed constants
+/// among the operands of `op` and of the ops before it (a linear layer is
+/// add(reshape(matmul(x, w)), b)), up to `depth` ops back, never past
+/// another activation's observer.
+void collectWeights(Operation *op, int depth,
+                    llvm::DenseSet<Operation *> &visited,
+                    SmallVectorImpl<qnt::ObserveOp> &weights) {
+  if (!visited.insert(op).second)
+    return;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || isConstant(operand))
+      continue;
+    if (auto observe = dyn_cast<qnt::ObserveOp>(def)) {
+      if (isConstant(observe.getInput()) && visited.insert(def).second)
+        weights.push_back(observe);
+      continue;
+    }
+    if (depth > 0)
+      collectWeights(def, depth - 1, visited, weights);
+  }
+}
+
 /// The static part of a layer's report: names, configuration, qparams.
 Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
                                                    size_t index) {
@@ -169,19 +193,26 @@ Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
   Location loc = def ? def->getLoc() : op.getLoc();
   for (const std::string &n : qnt::getLayerNames(loc))
     l.fusedLayers.push_back(n);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op.getLoc().print(os);
-  l.location = text;
+  op.getLoc()->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      l.location =
+          (file.getFilename().getValue() + ":" + llvm::Twine(file.getLine()) +
+           ":" + llvm::Twine(file.getColumn()))
+              .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  SmallVector<qnt::ObserveOp> weights;
+  llvm::DenseSet<Operation *> visited;
   if (def)
-    for (Value operand : def->getOperands())
-      if (auto w = operand.getDefiningOp<qnt::ObserveOp>();
-          w && isConstant(w.getInput())) {
-        Expected<WeightReport> weight = describeWeight(w);
-        if (!weight)
-          return weight.takeError();
-        l.weights.push_back(std::move(*weight));
-      }
+    collectWeights(def, /*depth=*/3, visited, weights);
+  for (qnt::ObserveOp w : weights) {
+    Expected<WeightReport> weight = describeWeight(w);
+    if (!weight)
+      return weight.takeError();
+    l.weights.push_back(std::move(*weight));
+  }
   return std::optional<LayerReport>(std::move(l));
 }
 

@@ -171,6 +171,10 @@ Error quantc::writeReport(llvm::StringRef dir, const ModelReport &report) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail("cannot create the report directory '" + dir +
                 "': " + ec.message());
+  // create_directories accepts an existing file of that name.
+  if (!llvm::sys::fs::is_directory(dir))
+    return fail("cannot create the report directory '" + dir +
+                "': a file of that name exists");
   llvm::SmallString<256> json(dir), html(dir);
   llvm::sys::path::append(json, "report.json");
   llvm::sys::path::append(html, "report.html");

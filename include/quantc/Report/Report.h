@@ -62,6 +62,7 @@ struct LayerReport {
   /// model input) and the source layers fused into it (location names).
   std::string op;
   std::vector<std::string> fusedLayers;
+  /// file:line:col of the observer, if known.
   std::string location;
   std::vector<int64_t> shape;
   calib::ObserverConfig config;

@@ -14,7 +14,7 @@
 // RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy -o %t/b.o --report %t/file/r 2>&1 | FileCheck %s --check-prefix=MKDIR
 // MKDIR: quant-compile: error: cannot create the report directory '{{.*}}file/r': Not a directory
 // RUN: not quant-calibrate %t/observed.mlir --data %t/data.npy --quiet -o %t/b.mlir --report %t/file 2>&1 | FileCheck %s --check-prefix=EXISTS
-// EXISTS: quant-calibrate: error: cannot create the report directory '{{.*}}file': File exists
+// EXISTS: quant-calibrate: error: cannot create the report directory '{{.*}}file': a file of that name exists
 // RUN: not ls %t/b.o %t/b.mlir
 //
 // A report file cannot be written: a directory is in the way.

@@ -80,8 +80,10 @@ report = json.load(open(sys.argv[1]))
 mode = sys.argv[2]
 if mode == "input":
     data = np.load(sys.argv[3])
+    # The first layer observes the input (or its NCHW -> NHWC transpose: the
+    # same values, permuted).
     layer = report["layers"][0]
-    assert layer["op"] == "input", layer["op"]
+    assert layer["op"] in ("input", "tosa.transpose"), layer["op"]
     fq, _ = fake_quant(data.astype(np.float64), layer)
     ok = check_layer(layer, data, fq)
 elif mode == "layer":
