@@ -26,6 +26,7 @@
 #include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
@@ -216,6 +217,14 @@ Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
   return std::optional<LayerReport>(std::move(l));
 }
 
+/// Quantize-dequantize with the int8 reference's arithmetic.
+float fakeQuant(float x, const LayerReport &l) {
+  return ref::dequantize(ref::quantize(x, l.scale, l.zeroPoint,
+                                       static_cast<int32_t>(l.qmin),
+                                       static_cast<int32_t>(l.qmax)),
+                         l.scale, l.zeroPoint);
+}
+
 /// Makes `fn` return `values` too; returns the result index of each. A
 /// value is returned once (a value returned twice does not bufferize into
 /// output buffers).
@@ -377,6 +386,7 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   }
   std::function<Error(const float *, ArrayRef<float *>)> runInt8;
   std::vector<std::vector<int64_t>> int8Shapes;
+  std::vector<bool> quantizeOnHost(report.layers.size(), false);
   std::unique_ptr<ReferenceModel> reference;
   std::unique_ptr<CompiledModel> compiled;
   if (auto model = ReferenceModel::create(*int8Probe, options.function)) {
@@ -388,6 +398,16 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     };
   } else {
     llvm::consumeError(model.takeError());
+    quantizeOnHost.clear();
+    // Canonicalization folds dcast(qcast(x)) to x (upstream quant's folder)
+    // where the extra result is the only user of a quantization: that
+    // value's quantize-dequantize is then done here, as the reference does.
+    Operation *ret = int8Ops->first.getBody().front().getTerminator();
+    for (int64_t r : int8Result) {
+      auto dcast = ret->getOperand(r).getDefiningOp<quant::DequantizeCastOp>();
+      quantizeOnHost.push_back(
+          dcast && dcast.getInput().getDefiningOp<quant::QuantizeCastOp>());
+    }
     auto generic = CompiledModel::create(
         *int8Probe, options.function,
         [](OpPassManager &pm) { buildInt8ToLLVMPipeline(pm, "generic"); });
@@ -468,13 +488,11 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
           int64_t last = static_cast<int64_t>(l.histogram.size()) - 1;
           for (size_t k = 0; k < f.size(); ++k) {
             int64_t code = ref::quantizeUnclamped(f[k], l.scale, l.zeroPoint);
-            bool clip = code < l.qmin || code > l.qmax;
-            l.clipped += clip;
-            code = std::clamp<int64_t>(code, l.qmin, l.qmax);
+            l.clipped += code < l.qmin || code > l.qmax;
             double fk = f[k];
-            double alone = fk - ref::dequantize(static_cast<int32_t>(code),
-                                                l.scale, l.zeroPoint);
-            double cumulative = fk - q[k];
+            double alone = fk - fakeQuant(f[k], l);
+            double cumulative =
+                fk - (quantizeOnHost[i] ? fakeQuant(q[k], l) : q[k]);
             l.signal += fk * fk;
             l.errorAlone += alone * alone;
             l.errorCumulative += cumulative * cumulative;

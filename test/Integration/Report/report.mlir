@@ -69,6 +69,16 @@
 // ONNX: "name": "/fc/Gemm.weight"
 // RUN: test -f %t/resnet.o
 //
+// A layer kept in float (--exclude): the reference does not run float
+// pooling, the int8 model runs compiled with the generic kernels; up to
+// the excluded layer, it agrees with the reference bit for bit.
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy -o %t/excluded.o --exclude /gap/GlobalAveragePool --report %t/ex
+// RUN: FileCheck %s --check-prefix=EXCLUDED --input-file %t/ex/report.json
+// EXCLUDED: "int8_executor": "compiled"
+// RUN: %python %S/Inputs/check_report.py %t/ex/report.json input %quantc_src_root/test/Import/Inputs/resnet_block.input.npy | FileCheck %s --check-prefix=CHECKED
+// RUN: %python -c "import json; a, b = (json.load(open(f'%t/{d}/report.json'))['layers'] for d in ('onnx', 'ex')); print([x['sqnr_cumulative_db'] == y['sqnr_cumulative_db'] for x, y in zip(a[:5], b[:5])])" | FileCheck %s --check-prefix=SAME
+// SAME: [True, True, True, True, True]
+//
 // JSON objects list their keys in sorted order.
 // CHECK: "format": "quantc-quantization-report"
 // CHECK: "int8_executor": "reference"
