@@ -45,6 +45,13 @@
 // MINMAX: relu1 True True 0
 // MINMAX: fc.add True True 0
 //
+// Names with markup characters are escaped in the HTML.
+// RUN: sed -e 's/name = "relu1"/name = "relu1 <\&> '"'"'q'"'"'"/' %t/observed.mlir > %t/escaped.mlir
+// RUN: quant-calibrate %t/escaped.mlir --data %t/data.npy --quiet -o %t/escaped.calibrated.mlir --report %t/e
+// RUN: %python %S/Inputs/check_html.py %t/e | FileCheck %s --check-prefix=HTML
+// RUN: FileCheck %s --check-prefix=ESCAPED --input-file %t/e/report.html
+// ESCAPED: <h2>relu1 &lt;&amp;&gt; &#39;q&#39;</h2>
+//
 // The one-command path from an ONNX file; layer names are the node names.
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy -o %t/resnet.o --report %t/onnx
 // RUN: %python %S/Inputs/check_html.py %t/onnx | FileCheck %s --check-prefix=ONNX-HTML
