@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Report/Report.h"
+// The one error helper of lib/Calibrate, whose library this one extends.
+#include "../Calibrate/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
@@ -39,12 +41,9 @@ using namespace mlir;
 using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
+using quantc::detail::fail;
 
 namespace {
-
-Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 int64_t product(ArrayRef<int64_t> shape) {
   int64_t n = 1;

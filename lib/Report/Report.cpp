@@ -1,6 +1,8 @@
 //===- Report.cpp - The report as JSON, and writing it --------------------===//
 
 #include "quantc/Report/Report.h"
+// The one error helper of lib/Calibrate, whose library this one extends.
+#include "../Calibrate/Fail.h"
 
 #include "quantc/Calibrate/Profile.h"
 
@@ -12,6 +14,7 @@
 
 using namespace quantc;
 using llvm::Error;
+using quantc::detail::fail;
 namespace json = llvm::json;
 
 static constexpr llvm::StringLiteral kFormat = "quantc-quantization-report";
@@ -135,10 +138,6 @@ json::Value quantc::toJSON(const ModelReport &r) {
        }},
       {"layers", std::move(layers)},
   };
-}
-
-static Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 /// Writes `path` through a temporary file and a rename.
