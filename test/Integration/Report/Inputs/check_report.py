@@ -11,6 +11,9 @@ independently with numpy from activations dumped by quant-run.
       of the model that returns it, see truncate.py).
   check_report.py report.json output <float.npy> <int8.npy>
       The model summary: output SQNR and top-1 agreement.
+  check_report.py report.json weight <layer> <weight> <model.onnx> <init>
+      A weight quantized per channel (symmetric qint8) against PyTorch's
+      PerChannelMinMaxObserver and fake_quantize_per_channel_affine.
 """
 import json
 import sys
@@ -37,7 +40,7 @@ def close(name, got, want, tol):
         ok = want == got
     else:
         ok = abs(got - want) <= tol
-    print(f"{name}: report {got} numpy {want} {'OK' if ok else 'MISMATCH'}")
+    print(f"{name}: report {got} expected {want} {'OK' if ok else 'MISMATCH'}")
     return ok
 
 
@@ -105,6 +108,31 @@ elif mode == "output":
         return float("inf") if v is None else v
     order = [l["name"] for l in sorted(report["layers"], key=key)][:len(worst)]
     ok &= close("worst layers sorted", worst == order, True, 0)
+elif mode == "weight":
+    # A weight against PyTorch's own per-channel observer and fake quant.
+    import onnx
+    import onnx.numpy_helper
+    import torch
+    from torch.ao.quantization import PerChannelMinMaxObserver
+    layer = next(l for l in report["layers"] if l["name"] == sys.argv[3])
+    weight = next(w for w in layer["weights"] if w["name"] == sys.argv[4])
+    model = onnx.load(sys.argv[5])
+    init = next(i for i in model.graph.initializer if i.name == sys.argv[6])
+    w = torch.from_numpy(onnx.numpy_helper.to_array(init).copy())
+    observer = PerChannelMinMaxObserver(ch_axis=0, dtype=torch.qint8,
+                                        qscheme=torch.per_channel_symmetric)
+    observer(w)
+    scale, zero_point = observer.calculate_qparams()
+    fq = torch.fake_quantize_per_channel_affine(w, scale, zero_point.int(), 0,
+                                                -128, 127)
+    f = w.double().numpy()
+    ok = close("channels", weight["channels"], len(scale), 0)
+    ok &= close("scale_min", weight["scale_min"], float(scale.min()), 0)
+    ok &= close("scale_max", weight["scale_max"], float(scale.max()), 0)
+    ok &= close("min", weight["min"], float(f.min()), 0)
+    ok &= close("max", weight["max"], float(f.max()), 0)
+    ok &= close("sqnr_db", weight["sqnr_db"], sqnr(f, f - fq.double().numpy()),
+                1e-6)
 else:
     sys.exit(f"unknown mode {mode}")
 print("REPORT CHECKED" if ok else "REPORT MISMATCH")
