@@ -202,7 +202,7 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
   std::optional<double> cumulative = sqnrDb(l.signal, l.errorCumulative);
   os << "<section class=\"layer\" id=\"layer-" << index << "\">\n";
   os << "<h2>" << escape(l.name) << "</h2>\n<p><code>" << escape(l.op)
-     << "</code>";
+     << "</code> (int8: <code>" << escape(l.int8Op) << "</code>)";
   if (!l.fusedLayers.empty())
     os << " fusing " << escape(llvm::join(l.fusedLayers, ", "));
   os << "; shape "
@@ -310,6 +310,7 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
 
   os << "<section id=\"layers\">\n<table class=\"sortable\">\n<thead><tr>"
         "<th>#</th><th class=\"name\">layer</th><th class=\"name\">op</th>"
+        "<th class=\"name\">int8 op</th>"
         "<th class=\"name\">observer</th><th>observed min</th>"
         "<th>observed max</th><th>clip min</th><th>clip max</th>"
         "<th>scale</th><th>zero point</th><th>clipped %</th>"
@@ -320,11 +321,11 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
     std::optional<double> cumulative = sqnrDb(l.signal, l.errorCumulative);
     os << "<tr><td>" << i << "</td><td class=\"name\"><a href=\"#layer-" << i
        << "\">" << escape(l.name) << "</a></td><td class=\"name\">"
-       << escape(l.op) << "</td><td class=\"name\">"
-       << calib::toString(l.config.kind) << "</td><td>" << num(l.min)
-       << "</td><td>" << num(l.max) << "</td><td>" << num(l.clipMin)
-       << "</td><td>" << num(l.clipMax) << "</td><td>" << num(l.scale)
-       << "</td><td>" << l.zeroPoint << "</td><td>"
+       << escape(l.op) << "</td><td class=\"name\">" << escape(l.int8Op)
+       << "</td><td class=\"name\">" << calib::toString(l.config.kind)
+       << "</td><td>" << num(l.min) << "</td><td>" << num(l.max) << "</td><td>"
+       << num(l.clipMin) << "</td><td>" << num(l.clipMax) << "</td><td>"
+       << num(l.scale) << "</td><td>" << l.zeroPoint << "</td><td>"
        << num(l.count ? 100.0 * l.clipped / l.count : 0.0)
        << "</td><td class=\"" << grade(alone) << "\" data-key=\""
        << sortKey(alone) << "\">" << db(alone) << "</td><td class=\""

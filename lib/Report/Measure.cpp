@@ -383,6 +383,14 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
       return fail("folding or quantization of the report's int8 model failed "
                   "(see above)");
   }
+  Operation *int8Return = int8Ops->first.getBody().front().getTerminator();
+  for (auto [l, r] : llvm::zip(report.layers, int8Result)) {
+    Value v = int8Return->getOperand(r);
+    if (auto dcast = v.getDefiningOp<quant::DequantizeCastOp>())
+      v = dcast.getInput();
+    Operation *def = v.getDefiningOp();
+    l.int8Op = def ? def->getName().getStringRef().str() : "input";
+  }
   std::function<Error(const float *, ArrayRef<float *>)> runInt8;
   std::vector<std::vector<int64_t>> int8Shapes;
   std::vector<bool> quantizeOnHost(report.layers.size(), false);
@@ -401,9 +409,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     // Canonicalization folds dcast(qcast(x)) to x (upstream quant's folder)
     // where the extra result is the only user of a quantization: that
     // value's quantize-dequantize is then done here, as the reference does.
-    Operation *ret = int8Ops->first.getBody().front().getTerminator();
     for (int64_t r : int8Result) {
-      auto dcast = ret->getOperand(r).getDefiningOp<quant::DequantizeCastOp>();
+      auto dcast =
+          int8Return->getOperand(r).getDefiningOp<quant::DequantizeCastOp>();
       quantizeOnHost.push_back(
           dcast && dcast.getInput().getDefiningOp<quant::QuantizeCastOp>());
     }

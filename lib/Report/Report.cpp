@@ -59,6 +59,7 @@ static json::Value toJSON(const LayerReport &l) {
   return json::Object{
       {"name", l.name},
       {"op", l.op},
+      {"int8_op", l.int8Op},
       {"fused_layers", toArray(l.fusedLayers)},
       {"location", l.location},
       {"shape", toArray(l.shape)},

@@ -62,6 +62,9 @@ struct LayerReport {
   /// model input) and the source layers fused into it (location names).
   std::string op;
   std::vector<std::string> fusedLayers;
+  /// The op of the int8 model that computes the activation ("qnt.conv2d",
+  /// "qnt.linear", "quant.qcast" for a quantized float value).
+  std::string int8Op;
   /// file:line:col of the observer, if known.
   std::string location;
   std::vector<int64_t> shape;
