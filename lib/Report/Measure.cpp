@@ -272,14 +272,8 @@ Error forEachSample(const ReportOptions &options, ArrayRef<int64_t> in,
       Expected<NpyArray> samples = readNpy(file);
       if (!samples)
         return samples.takeError();
-      std::vector<int64_t> rest(in.begin() + 1, in.end());
-      bool stacked =
-          samples->shape.size() == in.size() && !in.empty() &&
-          std::equal(rest.begin(), rest.end(), samples->shape.begin() + 1) &&
-          samples->shape[0] % in[0] == 0;
-      bool single = !in.empty() && in[0] == 1 && samples->shape == rest;
-      if (!stacked && !single)
-        return fail(file + ": the shape does not match the model input");
+      if (Error e = checkModelInputs(*samples, in, file))
+        return e;
       if (sources)
         sources->push_back(file);
       int64_t count = static_cast<int64_t>(samples->data.size()) / size;
