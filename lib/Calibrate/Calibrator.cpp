@@ -255,23 +255,8 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
   Impl &m = *impl;
   const std::vector<int64_t> &in = m.model->inputShape();
   int64_t sampleSize = m.model->inputSize();
-  // Accept [k * batch, rest...] or, for a batch of 1, [rest...].
-  std::vector<int64_t> rest(in.begin() + 1, in.end());
-  bool stacked =
-      samples.shape.size() == in.size() && !in.empty() &&
-      std::equal(rest.begin(), rest.end(), samples.shape.begin() + 1) &&
-      samples.shape[0] % in[0] == 0;
-  bool single = in.size() > 0 && in[0] == 1 && samples.shape == rest;
-  if (!stacked && !single) {
-    std::string want, got;
-    llvm::raw_string_ostream w(want), g(got);
-    llvm::interleave(in, w, "x");
-    llvm::interleave(samples.shape, g, "x");
-    return fail(source + ": shape " + got + " does not match the model input " +
-                want +
-                " (expected N samples stacked along the first "
-                "dimension)");
-  }
+  if (Error e = checkModelInputs(samples, in, source))
+    return e;
   int64_t count = static_cast<int64_t>(samples.data.size()) / sampleSize;
   if (count == 0)
     return fail(source + ": no samples (empty array)");

@@ -10,9 +10,11 @@
 #include "quantc/Calibrate/Npy.h"
 #include "Fail.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -109,6 +111,25 @@ Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
   array.data.resize(count);
   std::memcpy(array.data.data(), bytes.data() + dataStart, expected);
   return array;
+}
+
+Error quantc::checkModelInputs(const NpyArray &samples, ArrayRef<int64_t> in,
+                               StringRef source) {
+  std::vector<int64_t> rest(in.begin() + (in.empty() ? 0 : 1), in.end());
+  bool stacked =
+      samples.shape.size() == in.size() && !in.empty() &&
+      std::equal(rest.begin(), rest.end(), samples.shape.begin() + 1) &&
+      samples.shape[0] % in[0] == 0;
+  bool single = !in.empty() && in[0] == 1 && samples.shape == rest;
+  if (stacked || single)
+    return Error::success();
+  std::string want, got;
+  raw_string_ostream w(want), g(got);
+  interleave(in, w, "x");
+  interleave(samples.shape, g, "x");
+  return quantc::detail::fail(
+      source + ": shape " + got + " does not match the model input " + want +
+      " (expected N samples stacked along the first dimension)");
 }
 
 Error quantc::writeNpy(StringRef path, const NpyArray &array) {

@@ -112,6 +112,11 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
       return e;
   runTimer.stop();
+  if (options.onCalibrated) {
+    TimingScope reportTimer = nest(options.timing, "per-layer report");
+    if (Error e = options.onCalibrated(module))
+      return e;
+  }
   TimingScope quantizeTimer = nest(options.timing, "fold + quantize");
   PassManager pm(ctx);
   if (quantizeTimer)

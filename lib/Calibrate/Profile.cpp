@@ -30,7 +30,7 @@ template <typename T> static json::Array toArray(const std::vector<T> &values) {
   return array;
 }
 
-static json::Value toJSON(const calib::ObserverConfig &c) {
+json::Value quantc::toJSON(const calib::ObserverConfig &c) {
   return json::Object{
       {"kind", calib::toString(c.kind)},
       {"dtype", calib::toString(c.dtype)},
@@ -64,7 +64,7 @@ json::Value quantc::toJSON(const Profile &profile) {
     json::Object entry{{"name", o.name},
                        {"location", o.location},
                        {"shape", toArray(o.shape)},
-                       {"config", ::toJSON(o.config)},
+                       {"config", toJSON(o.config)},
                        {"state", ::toJSON(o.state)}};
     // Derived numbers, for the reader: the float range each scale came from.
     calib::ErrorOr<calib::Observer> observer =

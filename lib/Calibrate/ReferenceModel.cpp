@@ -95,8 +95,8 @@ bool supported(Operation *op) {
   if (isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp,
           quant::QuantizeCastOp, quant::DequantizeCastOp, quant::StorageCastOp,
           qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp, qnt::AvgPool2DOp,
-          qnt::ConcatOp, qnt::RequantizeOp, tosa::ReshapeOp, func::ReturnOp>(
-          op))
+          qnt::ConcatOp, qnt::RequantizeOp, tosa::ReshapeOp, tosa::TransposeOp,
+          func::ReturnOp>(op))
     return true;
   if (auto conv = dyn_cast<qnt::Conv2DOp>(op))
     return conv.isQuantized();
@@ -111,9 +111,9 @@ ReferenceModel::create(ModuleOp module, StringRef function) {
   if (!fn)
     return fn.takeError();
   auto func = cast<func::FuncOp>(*fn);
-  if (func.getNumArguments() != 1 || func.getNumResults() != 1)
-    return fail("the reference model runs functions with one input and one "
-                "output");
+  if (func.getNumArguments() != 1 || func.getNumResults() == 0)
+    return fail("the reference model runs functions with one input and at "
+                "least one output");
   for (Operation &op : func.getBody().front())
     if (!supported(&op))
       return fail("the int8 reference has no implementation of '" +
@@ -122,12 +122,21 @@ ReferenceModel::create(ModuleOp module, StringRef function) {
   std::unique_ptr<ReferenceModel> model(new ReferenceModel());
   model->function = func;
   model->input = shapeOf(func.getArgument(0));
-  model->output =
-      shapeOf(func.getBody().front().getTerminator()->getOperand(0));
+  for (Value result : func.getBody().front().getTerminator()->getOperands())
+    model->outputs.push_back(shapeOf(result));
   return model;
 }
 
 Error ReferenceModel::run(const float *in, float *out) const {
+  std::vector<float *> outs{out};
+  for (size_t i = 1; i < outputs.size(); ++i)
+    outs.push_back(nullptr);
+  return run(in, outs);
+}
+
+Error ReferenceModel::run(const float *in, ArrayRef<float *> outs) const {
+  if (outs.size() != outputs.size())
+    return fail("expected " + llvm::Twine(outputs.size()) + " output buffers");
   auto func = cast<func::FuncOp>(function);
   llvm::DenseMap<Value, Buffer> values;
   Buffer &arg = values[func.getArgument(0)];
@@ -298,10 +307,13 @@ Error ReferenceModel::run(const float *in, float *out) const {
         }
       }
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      const Buffer &r = values[ret.getOperand(0)];
-      if (r.f.empty())
-        return fail("the model result is not a float tensor");
-      std::copy(r.f.begin(), r.f.end(), out);
+      for (auto [result, out] : llvm::zip(ret.getOperands(), outs)) {
+        const Buffer &r = values[result];
+        if (r.f.empty())
+          return fail("the model result is not a float tensor");
+        if (out)
+          std::copy(r.f.begin(), r.f.end(), out);
+      }
     }
     if (Error e = check(status, op))
       return e;

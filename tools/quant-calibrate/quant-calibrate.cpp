@@ -4,6 +4,7 @@
 //       [--save-profile profile.json]
 //   quant-calibrate model.mlir --profile a.json --profile b.json -o out.mlir
 //   quant-calibrate --merge a.json b.json -o merged.json
+//   quant-calibrate model.mlir --data calib.npy -o out.mlir --report dir
 //
 // A thin driver over quantc::Calibrator and the profile functions.
 //
@@ -14,6 +15,7 @@
 #include "quantc/Calibrate/Calibrator.h"
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/InitAll.h"
+#include "quantc/Report/Report.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -93,6 +95,11 @@ static cl::opt<std::string>
            cl::desc("Deployment target when inserting observers: generic, "
                     "x86 (no VNNI: 7-bit activations), x86-vnni, aarch64"),
            cl::init("generic"), cl::cat(category));
+static cl::opt<std::string>
+    reportDir("report",
+              cl::desc("Write a per-layer quantization report (report.json, "
+                       "report.html) into this directory; needs --data"),
+              cl::value_desc("dir"), cl::init(""), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
                            cl::init(false), cl::cat(category));
 
@@ -166,6 +173,9 @@ int main(int argc, char **argv) {
   const std::string &inputFile = positional.front();
   if (dataPaths.empty() && profiles.empty())
     return error("nothing to calibrate with: give --data and/or --profile");
+  if (!reportDir.empty() && dataPaths.empty())
+    return error("--report needs --data (the report runs the float and int8 "
+                 "models on it)");
 
   quantc::ToolContext tool;
   MLIRContext &context = tool.context();
@@ -220,6 +230,19 @@ int main(int argc, char **argv) {
     return error(std::move(e));
   if (Error e = (*calibrator)->writeStates())
     return error(std::move(e));
+
+  if (!reportDir.empty()) {
+    quantc::ReportOptions options;
+    options.function = functionName;
+    options.data.assign(dataPaths.begin(), dataPaths.end());
+    options.maxSamples = maxSamples;
+    Expected<quantc::ModelReport> report =
+        quantc::buildReport(*module, options);
+    if (!report)
+      return error(report.takeError());
+    if (Error e = quantc::writeReport(reportDir, *report))
+      return error(std::move(e));
+  }
 
   quantc::Profile profile = (*calibrator)->profile();
   std::string errorMessage;

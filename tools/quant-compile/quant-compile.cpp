@@ -3,6 +3,8 @@
 //   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
 //       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
 //       [--emit=obj|asm|llvm|mlir]
+//   quant-compile model.onnx --calibration-data calib.npy -o model.o
+//       [--report report-dir]
 //
 // Compiles a quantized model (qnt-quantize output) or a float model ahead of
 // time; with --emit=obj the C header goes beside the object (model.h for
@@ -13,6 +15,7 @@
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
+#include "quantc/Report/Report.h"
 #include "quantc/Target/Compile.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -112,6 +115,11 @@ static cl::list<std::string>
 static cl::opt<int64_t> maxSamples("max-samples",
                                    cl::desc("Calibrate on at most N samples"),
                                    cl::init(0), cl::cat(ptqCategory));
+static cl::opt<std::string> reportDir(
+    "report",
+    cl::desc("Write a per-layer quantization report (report.json, "
+             "report.html) into this directory; needs --calibration-data"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(ptqCategory));
 static cl::opt<int64_t>
     onnxBatch("batch",
               cl::desc("Batch size for a symbolic ONNX batch dimension"),
@@ -130,6 +138,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-compile: compile a model to an object "
                               "file and a C header\n");
+
+  if (!reportDir.empty() && calibrationData.empty())
+    return error("--report needs --calibration-data (the report runs the "
+                 "float and int8 models on it)");
 
   // The target first: a bad triple / CPU / feature needs no model.
   Expected<quantc::CompileTarget> target =
@@ -201,6 +213,19 @@ int main(int argc, char **argv) {
       ptq.target = "generic";
       break;
     }
+    if (!reportDir.empty())
+      ptq.onCalibrated = [&](mlir::ModuleOp calibrated) -> Error {
+        quantc::ReportOptions options;
+        options.function = functionName;
+        options.data = ptq.data;
+        options.maxSamples = ptq.maxSamples;
+        options.exclude = ptq.exclude;
+        Expected<quantc::ModelReport> report =
+            quantc::buildReport(calibrated, options);
+        if (!report)
+          return report.takeError();
+        return quantc::writeReport(reportDir, *report);
+      };
     if (Error e = quantc::quantizePostTraining(*module, functionName, ptq))
       return error(toString(std::move(e)));
   }

@@ -78,6 +78,8 @@ int main(int argc, char **argv) {
     if (!model)
       return error(toString(model.takeError()));
     oracle = std::move(*model);
+    if (oracle->outputShapes().size() != 1)
+      return error("quant-run supports models with one output");
     inShape = oracle->inputShape();
     outShape = oracle->outputShape();
     runOne = [&](const float *in, float *out) { return oracle->run(in, out); };

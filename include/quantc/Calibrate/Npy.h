@@ -8,6 +8,7 @@
 #ifndef QUANTC_CALIBRATE_NPY_H
 #define QUANTC_CALIBRATE_NPY_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -24,6 +25,13 @@ struct NpyArray {
 /// Reads `path`. Errors name the file and the problem: unreadable, not a
 /// .npy file, truncated, a dtype other than float32 ('<f4'), Fortran order.
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
+
+/// Checks that `samples` holds model inputs of shape `input`: N inputs
+/// stacked along the first dimension ([N * input[0], input[1:]...]) or, for
+/// a batch of 1, one input without it. The error names `source`.
+llvm::Error checkModelInputs(const NpyArray &samples,
+                             llvm::ArrayRef<int64_t> input,
+                             llvm::StringRef source);
 
 /// Writes `array` as a version 1.0 .npy file (used by tests and tools).
 llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);

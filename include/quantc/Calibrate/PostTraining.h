@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct PostTrainingOptions {
   /// Where to time the steps (fusion, calibration build and run, folding
   /// and quantization, with their passes); null = not timed.
   mlir::TimingScope *timing = nullptr;
+  /// Called with the calibrated model (every observer holds its state)
+  /// before folding, e.g. to build a per-layer report; an error stops.
+  std::function<llvm::Error(mlir::ModuleOp)> onCalibrated;
 };
 
 /// Quantizes the float model `module` in place (function `function`, or the

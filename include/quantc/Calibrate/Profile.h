@@ -51,6 +51,9 @@ struct Profile {
   std::vector<ProfileObserver> observers;
 };
 
+/// The JSON form of an observer configuration (as profiles write it).
+llvm::json::Value toJSON(const calib::ObserverConfig &config);
+
 /// The JSON form, with each observer's derived range and qparams added (they
 /// are recomputed, never read back).
 llvm::json::Value toJSON(const Profile &profile);

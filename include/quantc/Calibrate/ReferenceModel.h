@@ -21,21 +21,29 @@ class ReferenceModel {
 public:
   /// Checks that every op of `function` (default: the public one) has a
   /// reference implementation; the function takes one f32 tensor and returns
-  /// one f32 tensor (quantize and dequantize happen inside). `module` must
+  /// f32 tensors (quantize and dequantize happen inside). `module` must
   /// outlive the model.
   static llvm::Expected<std::unique_ptr<ReferenceModel>>
   create(mlir::ModuleOp module, llvm::StringRef function);
 
   const std::vector<int64_t> &inputShape() const { return input; }
-  const std::vector<int64_t> &outputShape() const { return output; }
+  /// The shape of the first result / of every result.
+  const std::vector<int64_t> &outputShape() const { return outputs.front(); }
+  const std::vector<std::vector<int64_t>> &outputShapes() const {
+    return outputs;
+  }
 
-  /// Runs one input (product of inputShape() floats) into `out`.
+  /// Runs one input (product of inputShape() floats) into `out`, the first
+  /// result.
   llvm::Error run(const float *in, float *out) const;
+  /// Runs one input into `outs[i]`, result i (one buffer per result).
+  llvm::Error run(const float *in, llvm::ArrayRef<float *> outs) const;
 
 private:
   ReferenceModel() = default;
   mlir::Operation *function = nullptr;
-  std::vector<int64_t> input, output;
+  std::vector<int64_t> input;
+  std::vector<std::vector<int64_t>> outputs;
 };
 
 } // namespace quantc

@@ -1,0 +1,186 @@
+//===- Report.cpp - The report as JSON, and writing it --------------------===//
+
+#include "quantc/Report/Report.h"
+// The one error helper of lib/Calibrate, whose library this one extends.
+#include "../Calibrate/Fail.h"
+
+#include "quantc/Calibrate/Profile.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include <cmath>
+
+using namespace quantc;
+using llvm::Error;
+using quantc::detail::fail;
+namespace json = llvm::json;
+
+static constexpr llvm::StringLiteral kFormat = "quantc-quantization-report";
+static constexpr int64_t kVersion = 1;
+
+/// A SQNR for JSON: a number, "inf" for an exact tensor, null for a zero
+/// signal (JSON has no infinity).
+static json::Value sqnrValue(double signal, double error) {
+  std::optional<double> db = sqnrDb(signal, error);
+  if (!db)
+    return nullptr;
+  if (std::isinf(*db))
+    return "inf";
+  return *db;
+}
+
+template <typename T> static json::Array toArray(const std::vector<T> &values) {
+  json::Array array;
+  for (const T &v : values)
+    array.push_back(v);
+  return array;
+}
+
+static json::Value toJSON(const WeightReport &w) {
+  auto [lo, hi] = std::minmax_element(w.scales.begin(), w.scales.end());
+  return json::Object{
+      {"name", w.name},
+      {"observer", toJSON(w.config)},
+      {"channels", static_cast<int64_t>(w.scales.size())},
+      {"scale_min", *lo},
+      {"scale_max", *hi},
+      {"min", w.min},
+      {"max", w.max},
+      {"sqnr_db", sqnrValue(w.signal, w.error)},
+  };
+}
+
+static json::Value toJSON(const LayerReport &l) {
+  json::Array weights;
+  for (const WeightReport &w : l.weights)
+    weights.push_back(toJSON(w));
+  return json::Object{
+      {"name", l.name},
+      {"op", l.op},
+      {"int8_op", l.int8Op},
+      {"fused_layers", toArray(l.fusedLayers)},
+      {"location", l.location},
+      {"shape", toArray(l.shape)},
+      {"observer", toJSON(l.config)},
+      {"dtype", calib::toString(l.config.dtype)},
+      {"quant_min", l.qmin},
+      {"quant_max", l.qmax},
+      {"observed_min", l.min},
+      {"observed_max", l.max},
+      {"observer_min", l.observerMin},
+      {"observer_max", l.observerMax},
+      {"clip_min", l.clipMin},
+      {"clip_max", l.clipMax},
+      {"scale", l.scale},
+      {"zero_point", l.zeroPoint},
+      {"grid_min", l.gridMin},
+      {"grid_max", l.gridMax},
+      {"values", l.count},
+      {"clipped", l.clipped},
+      {"clipped_fraction",
+       l.count ? static_cast<double>(l.clipped) / l.count : 0.0},
+      {"sqnr_alone_db", sqnrValue(l.signal, l.errorAlone)},
+      {"sqnr_cumulative_db", sqnrValue(l.signal, l.errorCumulative)},
+      {"sums", json::Object{{"signal", l.signal},
+                            {"error_alone", l.errorAlone},
+                            {"error_cumulative", l.errorCumulative}}},
+      {"histogram", json::Object{{"min", l.histMin},
+                                 {"max", l.histMax},
+                                 {"counts", toArray(l.histogram)}}},
+      {"weights", std::move(weights)},
+  };
+}
+
+std::vector<const LayerReport *> quantc::worstLayers(const ModelReport &r) {
+  std::vector<const LayerReport *> order;
+  for (const LayerReport &l : r.layers)
+    order.push_back(&l);
+  auto key = [](const LayerReport *l) {
+    return sqnrDb(l->signal, l->errorCumulative).value_or(INFINITY);
+  };
+  llvm::stable_sort(order, [&](const LayerReport *a, const LayerReport *b) {
+    return key(a) < key(b);
+  });
+  return order;
+}
+
+json::Value quantc::toJSON(const ModelReport &r) {
+  json::Array layers, worst;
+  for (const LayerReport &l : r.layers)
+    layers.push_back(::toJSON(l));
+  std::vector<const LayerReport *> order = worstLayers(r);
+  for (const LayerReport *l : llvm::ArrayRef(order).take_front(5))
+    worst.push_back(json::Object{
+        {"name", l->name},
+        {"sqnr_cumulative_db", sqnrValue(l->signal, l->errorCumulative)},
+        {"sqnr_alone_db", sqnrValue(l->signal, l->errorAlone)}});
+  return json::Object{
+      {"format", kFormat},
+      {"version", kVersion},
+      {"tool", kToolVersion},
+      {"function", r.function},
+      {"samples", r.samples},
+      {"sources", toArray(r.sources)},
+      {"int8_executor", r.int8Executor},
+      {"summary",
+       json::Object{
+           {"output_shape", toArray(r.outputShape)},
+           {"output_sqnr_db", sqnrValue(r.outputSignal, r.outputError)},
+           {"classifier", r.classifier},
+           {"rows", r.rows},
+           {"top1_agreement",
+            r.classifier && r.rows
+                ? json::Value(static_cast<double>(r.top1Agree) / r.rows)
+                : json::Value(nullptr)},
+           {"layers", static_cast<int64_t>(r.layers.size())},
+           {"worst_layers", std::move(worst)},
+       }},
+      {"layers", std::move(layers)},
+  };
+}
+
+/// Writes `path` through a temporary file and a rename.
+static Error writeFile(const llvm::Twine &path,
+                       llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::string target = path.str();
+  std::string temp = target + ".tmp";
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(temp, ec);
+    if (ec)
+      return fail("cannot write '" + target + "': " + ec.message());
+    write(os);
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(temp);
+      return fail("cannot write '" + target + "': " + message);
+    }
+  }
+  if (std::error_code rc = llvm::sys::fs::rename(temp, target)) {
+    llvm::sys::fs::remove(temp);
+    return fail("cannot write '" + target + "': " + rc.message());
+  }
+  return Error::success();
+}
+
+Error quantc::writeReport(llvm::StringRef dir, const ModelReport &report) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return fail("cannot create the report directory '" + dir +
+                "': " + ec.message());
+  // create_directories accepts an existing file of that name.
+  if (!llvm::sys::fs::is_directory(dir))
+    return fail("cannot create the report directory '" + dir +
+                "': a file of that name exists");
+  llvm::SmallString<256> json(dir), html(dir);
+  llvm::sys::path::append(json, "report.json");
+  llvm::sys::path::append(html, "report.html");
+  if (Error e = writeFile(json, [&](llvm::raw_ostream &os) {
+        os << llvm::formatv("{0:2}", toJSON(report)) << "\n";
+      }))
+    return e;
+  return writeFile(html, [&](llvm::raw_ostream &os) { writeHtml(report, os); });
+}

@@ -1,0 +1,21 @@
+// quant-run runs models with one output, compiled or on the int8 reference.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import numpy; numpy.save('%t/x.npy', numpy.ones((1, 4), numpy.float32))"
+// RUN: not quant-run %s --function float_two --input %t/x.npy -o %t/y.npy 2>&1 | FileCheck %s
+// RUN: not quant-run %s --function int8_two --reference --input %t/x.npy -o %t/y.npy 2>&1 | FileCheck %s
+// CHECK: quant-run: error: quant-run supports models with one output
+// RUN: not ls %t/y.npy
+
+func.func @float_two(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %a = tosa.abs %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %b = tosa.exp %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %a, %b : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+func.func @int8_two(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %q = quant.qcast %x : tensor<1x4xf32> to tensor<1x4x!quant.uniform<u8:f32, 0.1>>
+  %d = quant.dcast %q : tensor<1x4x!quant.uniform<u8:f32, 0.1>> to tensor<1x4xf32>
+  %e = quant.dcast %q : tensor<1x4x!quant.uniform<u8:f32, 0.1>> to tensor<1x4xf32>
+  return %d, %e : tensor<1x4xf32>, tensor<1x4xf32>
+}
