@@ -93,6 +93,7 @@ private:
   FailureOr<quant::QuantizedType> quantType(const PendingQuant &q,
                                             int64_t irAxis);
   Value fakeQuant(Value v, quant::QuantizedType qtype, StringRef name);
+  LogicalResult dequantizeConstant(const onnx::NodeProto &node);
   /// Floor-mode pads [top, bottom, left, right] of a conv or pool.
   LogicalResult spatialParams(const onnx::NodeProto &node, int64_t h, int64_t w,
                               ArrayRef<int64_t> kernel,
@@ -559,6 +560,8 @@ LogicalResult Importer::quantize(const onnx::NodeProto &node) {
 
 LogicalResult Importer::dequantize(const onnx::NodeProto &node) {
   auto it = node.input_size() ? quants.find(node.input(0)) : quants.end();
+  if (it == quants.end() && node.input_size() && consts.count(node.input(0)))
+    return dequantizeConstant(node);
   if (it == quants.end())
     return failNode(node, "only QuantizeLinear -> DequantizeLinear pairs "
                           "are supported (input does not come from "
@@ -590,6 +593,67 @@ LogicalResult Importer::dequantize(const onnx::NodeProto &node) {
   if (failed(qt))
     return failure();
   acts[node.output(0)] = {fakeQuant(x.value, *qt, node.name()), x.nhwc};
+  return success();
+}
+
+/// DequantizeLinear of a quantized initializer (ONNX Runtime's QDQ format
+/// stores weights as int8 / uint8 and biases as int32): the float constant
+/// `(q - zp) * scale` (float32, as ONNX computes it); an 8-bit weight also
+/// keeps its parameters, so that it becomes `qnt.fake_quant` of the
+/// dequantized constant, which quantizes back to exactly `q` (|q - zp| <=
+/// 255: the float32 round trip is off by far less than 0.5).
+LogicalResult Importer::dequantizeConstant(const onnx::NodeProto &node) {
+  const ConstTensor &q = consts.find(node.input(0))->second;
+  bool is8Bit =
+      q.dtype == onnx::TensorProto::INT8 || q.dtype == onnx::TensorProto::UINT8;
+  if (!is8Bit && q.dtype != onnx::TensorProto::INT32)
+    return failNode(node, "only int8, uint8 and int32 initializers can be "
+                          "dequantized");
+  const ConstTensor *scale = getConst(node, 1);
+  if (!scale)
+    return failure();
+  const ConstTensor *zp = getConst(node, 2, /*optional=*/true);
+  if (!zp && !error.empty())
+    return failure();
+  if (zp && zp->dtype != q.dtype)
+    return failNode(node, "zero point type differs from the input's");
+  size_t channels = scale->data.size();
+  if (zp && zp->data.size() != channels)
+    return failNode(node, "scale and zero point sizes differ");
+  int64_t rank = q.dims.size();
+  int64_t axis = attrInt(node, "axis", 1);
+  if (axis < 0)
+    axis += rank;
+  int64_t inner = 1;
+  if (channels > 1) {
+    if (axis < 0 || axis >= rank || q.dims[axis] != int64_t(channels))
+      return failNode(node, "per-axis scale does not match the input's axis " +
+                                Twine(axis));
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= q.dims[d];
+  }
+  ConstTensor f;
+  f.dims = q.dims;
+  f.data.resize(q.data.size());
+  for (size_t i = 0; i < q.data.size(); ++i) {
+    size_t c = channels > 1 ? (i / inner) % channels : 0;
+    double z = zp ? zp->data[c] : 0.0;
+    f.data[i] =
+        static_cast<float>(q.data[i] - z) * static_cast<float>(scale->data[c]);
+  }
+  if (is8Bit) {
+    // The weight's QDQ pair: the dequantized constant + its parameters.
+    PendingQuant pq;
+    pq.input = node.output(0) + "#dequantized";
+    pq.scales = scale->data;
+    pq.isSigned = q.dtype == onnx::TensorProto::INT8;
+    for (size_t c = 0; c < channels; ++c)
+      pq.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[c]) : 0);
+    pq.axis = axis;
+    consts[pq.input] = f;
+    constQdq[node.output(0)] = std::move(pq);
+  }
+  consts[node.output(0)] = std::move(f);
   return success();
 }
 

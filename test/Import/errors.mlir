@@ -20,3 +20,11 @@
 // With --batch the symbolic batch dimension gets a size.
 // RUN: quant-translate --import-onnx %S/Inputs/dynamic.onnx --batch 4 | FileCheck %s --check-prefix=BATCH
 // BATCH: func.func @dynamic(%{{.*}}: tensor<4x2x4x4xf32>) -> tensor<4x2x4x4xf32>
+//
+// DequantizeLinear of an initializer (scripts/gen_qdq_test_model.py).
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_dtype.onnx 2>&1 | FileCheck %s --check-prefix=DQTYPE
+// DQTYPE: error: '{{.*}}qdq_bad_dtype.onnx': node 'w_dequant' (DequantizeLinear): only int8, uint8 and int32 initializers can be dequantized
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_zp.onnx 2>&1 | FileCheck %s --check-prefix=DQZP
+// DQZP: error: '{{.*}}qdq_bad_zp.onnx': node 'w_dequant' (DequantizeLinear): zero point type differs from the input's
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_axis.onnx 2>&1 | FileCheck %s --check-prefix=DQAXIS
+// DQAXIS: error: '{{.*}}qdq_bad_axis.onnx': node 'w_dequant' (DequantizeLinear): per-axis scale does not match the input's axis 0

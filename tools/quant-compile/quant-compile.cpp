@@ -3,10 +3,13 @@
 //   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
 //       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
 //       [--emit=obj|asm|llvm|mlir]
+//   quant-compile qdq.onnx -o model.o [--keep-qdq-float]
 //
 // Compiles a quantized model (qnt-quantize output) or a float model ahead of
 // time; with --emit=obj the C header goes beside the object (model.h for
-// model.o). The logic lives in lib/Target (quantc/Target/Compile.h).
+// model.o). A model with qnt.fake_quant (a QDQ ONNX model) is quantized
+// with its own parameters (or compiled in float with --keep-qdq-float).
+// The logic lives in lib/Target (quantc/Target/Compile.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,6 +119,13 @@ static cl::opt<int64_t>
               cl::desc("Batch size for a symbolic ONNX batch dimension"),
               cl::init(0), cl::cat(ptqCategory));
 
+static cl::opt<bool> keepQdqFloat(
+    "keep-qdq-float",
+    cl::desc("Compile a model with QuantizeLinear / DequantizeLinear pairs "
+             "(qnt.fake_quant) in float, simulating its quantization, "
+             "instead of quantizing it with their parameters"),
+    cl::init(false), cl::cat(ptqCategory));
+
 static int error(const Twine &message) {
   errs() << "quant-compile: error: " << message << "\n";
   return 1;
@@ -166,7 +176,20 @@ int main(int argc, char **argv) {
   if (!module)
     return error(loadError);
 
-  if (!calibrationData.empty() || !ptqProfiles.empty()) {
+  bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
+  if (quantc::hasFakeQuant(*module)) {
+    // A QDQ model: its own scales and zero points, no calibration.
+    if (calibrate)
+      return error(inputFile +
+                   " already carries quantization parameters "
+                   "(QuantizeLinear / DequantizeLinear or qnt.fake_quant); "
+                   "--calibration-data and --profile do not apply to it");
+    if (!keepQdqFloat)
+      if (Error e = quantc::quantizeFakeQuantModel(
+              *module, SmallVector<std::string>(excludeLayers.begin(),
+                                                excludeLayers.end())))
+        return error(toString(std::move(e)));
+  } else if (calibrate) {
     quantc::PostTrainingOptions ptq;
     ptq.data.assign(calibrationData.begin(), calibrationData.end());
     ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());

@@ -466,6 +466,35 @@ void QntQuantizePass::cleanup() {
     }
     qc.erase();
   }
+  // A quantized constant still dequantized for a float op (an excluded or
+  // unquantizable layer's weight) becomes the float constant of its
+  // dequantized values, which is what the float op computed with before:
+  // the lowering of quantized casts handles activations only.
+  SmallVector<quant::DequantizeCastOp> dcasts;
+  getOperation().walk([&](quant::DequantizeCastOp op) {
+    if (!op->use_empty() && constantStorage(op.getInput()))
+      dcasts.push_back(op);
+  });
+  for (quant::DequantizeCastOp dc : dcasts) {
+    SmallVector<int32_t> q = *constantStorage(dc.getInput());
+    auto type = cast<RankedTensorType>(dc.getType());
+    QParams p = paramsOf(elementOf(dc.getInput()));
+    int64_t inner = 1;
+    if (p.axis)
+      for (int64_t d = *p.axis + 1; d < type.getRank(); ++d)
+        inner *= type.getDimSize(d);
+    SmallVector<float> values(q.size());
+    for (size_t i = 0; i < q.size(); ++i) {
+      size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
+      values[i] = quantc::ref::dequantize(q[i], p.scales[c], p.zeroPoints[c]);
+    }
+    OpBuilder b(dc);
+    dc.replaceAllUsesWith(
+        arith::ConstantOp::create(b, dc.getLoc(),
+                                  DenseElementsAttr::get(type, values))
+            .getResult());
+    dc.erase();
+  }
   // Drop what no longer has users (dcasts, unused constants).
   IRRewriter rewriter(&getContext());
   (void)runRegionDCE(rewriter, getOperation()->getRegions());

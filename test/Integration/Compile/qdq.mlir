@@ -1,0 +1,50 @@
+// A pre-quantized (QDQ) ONNX model in ONNX Runtime's format
+// (scripts/gen_qdq_test_model.py: conv-relu, residual add-relu, depthwise,
+// max pool, global average pool, Gemm; uint8 activations, int8 per-channel
+// weights, int32 biases), compiled without calibration data.
+//
+// REQUIRES: avx2
+// RUN: rm -rf %t && mkdir -p %t/f %t/q
+// RUN: quant-translate --import-onnx %S/Inputs/qdq_resnet.onnx -o %t/qdq.mlir
+//
+// In float (--keep-qdq-float, qnt-lower-fake-quant): the quantization
+// simulated as the int8 reference quantizes. Against the outputs under
+// ONNX semantics (numpy, x / scale, torch's float convolutions): the output
+// lies on the grid of its scale (0.0261808056); differences in
+// summation order and x * (1 / scale) vs x / scale move a rounding at most
+// rarely, by one step of some layer's scale.
+// RUN: quant-compile %S/Inputs/qdq_resnet.onnx --keep-qdq-float -o %t/f/model.o
+// RUN: cc -I%t/f -DMODEL=qdq_resnet -DMODEL_UPPER=QDQ_RESNET %quantc_src_root/examples/common/run_model.c %t/f/model.o -lm -o %t/f/run
+// RUN: %t/f/run %S/Inputs/qdq_resnet.input.npy %t/f/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %S/Inputs/qdq_resnet.output.npy %t/f/out.npy 0.0261808056 1 | FileCheck %s --check-prefix=LSB
+// LSB: WITHIN 1 LSB
+// quant-run (JIT) runs the imported model with the same lowering.
+// RUN: quant-run %t/qdq.mlir --input %S/Inputs/qdq_resnet.input.npy -o %t/f/run.npy
+// RUN: %python %S/Inputs/compare.py %t/f/out.npy %t/f/run.npy | FileCheck %s --check-prefix=EXACT
+// EXACT: BIT-IDENTICAL
+//
+// int8: the Q/DQ parameters become the quantized ops' types.
+// RUN: quant-opt %t/qdq.mlir --qnt-fuse --qnt-quantize -o %t/int8.mlir
+// RUN: FileCheck %s --check-prefix=INT8 --input-file %t/int8.mlir
+// INT8: quant.qcast {{.*}} -> tensor<1x8x8x3x!quant.uniform<u8:f32, {{.*}}>>
+// INT8: qnt.conv2d {{.*}}activation = #qnt.activation<relu>
+// INT8: qnt.conv2d
+// INT8: qnt.add {{.*}}relu
+// INT8: qnt.conv2d {{.*}}groups = 8
+// INT8: qnt.max_pool2d
+// INT8: qnt.avg_pool2d
+// INT8: qnt.linear
+// INT8: quant.dcast
+// INT8-NOT: qnt.fake_quant
+// RUN: quant-compile %S/Inputs/qdq_resnet.onnx -o %t/q/model.o
+// RUN: cc -I%t/q -DMODEL=qdq_resnet -DMODEL_UPPER=QDQ_RESNET %quantc_src_root/examples/common/run_model.c %t/q/model.o -lm -o %t/q/run
+// RUN: %t/q/run %S/Inputs/qdq_resnet.input.npy %t/q/out.npy
+// Bit-identical to the int8 reference on the quantized IR.
+// RUN: quant-run %t/int8.mlir --reference --input %S/Inputs/qdq_resnet.input.npy -o %t/q/ref.npy
+// RUN: %python %S/Inputs/compare.py %t/q/ref.npy %t/q/out.npy | FileCheck %s --check-prefix=EXACT
+// Within 1 LSB of the output scale of the float simulation.
+// RUN: %python %S/Inputs/compare_lsb.py %t/f/out.npy %t/q/out.npy 0.0261808056 1 | FileCheck %s --check-prefix=LSB
+//
+// Calibration does not apply to a model that carries its parameters.
+// RUN: not quant-compile %S/Inputs/qdq_resnet.onnx --calibration-data %S/Inputs/qdq_resnet.input.npy -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=CALIB
+// CALIB: quant-compile: error: {{.*}}qdq_resnet.onnx already carries quantization parameters (QuantizeLinear / DequantizeLinear or qnt.fake_quant); --calibration-data and --profile do not apply to it
