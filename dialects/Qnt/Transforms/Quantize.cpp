@@ -292,6 +292,12 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
       }
     }
   quant::QuantizeCastOp sink = quantizedSink(result);
+  // A QDQ model (ONNX Gemm) quantizes the output after the reshape back to
+  // 2-D: the layer computes in that quantized type and is reshaped.
+  tosa::ReshapeOp reshape;
+  if (!sink && result.hasOneUse())
+    if ((reshape = dyn_cast<tosa::ReshapeOp>(*result.getUsers().begin())))
+      sink = quantizedSink(reshape.getResult());
   if (!sink)
     return layerError(op) << "no quantization parameters for its output; "
                              "calibrate the model and run qnt-fold-observers "
@@ -345,12 +351,25 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   Location loc =
       biasAdd ? FusedLoc::get(&getContext(), {biasAdd->getLoc(), op.getLoc()})
               : op.getLoc();
+  Type outType =
+      reshape
+          ? RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
+                                  elementOf(sink.getResult()))
+          : sink.getType();
   auto linear = LinearOp::create(
-      b, loc, sink.getType(), qa, weight, bias,
+      b, loc, outType, qa, weight, bias,
       ActivationAttr::get(&getContext(), Activation::none), FloatAttr(),
       FloatAttr(), b.getDenseF32ArrayAttr(multipliers));
-  sink.replaceAllUsesWith(linear.getOutput());
+  Value out = linear.getOutput();
+  if (reshape)
+    out = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(), out,
+                                  reshape.getShape());
+  sink.replaceAllUsesWith(out);
   sink.erase();
+  if (reshape) {
+    consumed.insert(reshape);
+    reshape->erase();
+  }
   if (biasAdd) {
     consumed.insert(biasAdd);
     biasAdd->erase();
@@ -490,8 +509,9 @@ void QntQuantizePass::cleanup() {
     }
     OpBuilder b(dc);
     dc.replaceAllUsesWith(
-        arith::ConstantOp::create(b, dc.getLoc(),
-                                  DenseElementsAttr::get(type, values))
+        arith::ConstantOp::create(
+            b, dc.getLoc(),
+            DenseElementsAttr::get(type, ArrayRef<float>(values)))
             .getResult());
     dc.erase();
   }
