@@ -95,8 +95,8 @@ bool supported(Operation *op) {
   if (isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp,
           quant::QuantizeCastOp, quant::DequantizeCastOp, quant::StorageCastOp,
           qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp, qnt::AvgPool2DOp,
-          qnt::ConcatOp, qnt::RequantizeOp, tosa::ReshapeOp, func::ReturnOp>(
-          op))
+          qnt::ConcatOp, qnt::RequantizeOp, tosa::ReshapeOp, tosa::TransposeOp,
+          func::ReturnOp>(op))
     return true;
   if (auto conv = dyn_cast<qnt::Conv2DOp>(op))
     return conv.isQuantized();

@@ -360,11 +360,11 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
       b, loc, outType, qa, weight, bias,
       ActivationAttr::get(&getContext(), Activation::none), FloatAttr(),
       FloatAttr(), b.getDenseF32ArrayAttr(multipliers));
-  Value out = linear.getOutput();
+  Value output = linear.getOutput();
   if (reshape)
-    out = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(), out,
-                                  reshape.getShape());
-  sink.replaceAllUsesWith(out);
+    output = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(),
+                                     output, reshape.getShape());
+  sink.replaceAllUsesWith(output);
   sink.erase();
   if (reshape) {
     consumed.insert(reshape);

@@ -26,14 +26,15 @@
 // int8: the Q/DQ parameters become the quantized ops' types.
 // RUN: quant-opt %t/qdq.mlir --qnt-fuse --qnt-quantize -o %t/int8.mlir
 // RUN: FileCheck %s --check-prefix=INT8 --input-file %t/int8.mlir
-// INT8: quant.qcast {{.*}} -> tensor<1x8x8x3x!quant.uniform<u8:f32, {{.*}}>>
-// INT8: qnt.conv2d {{.*}}activation = #qnt.activation<relu>
-// INT8: qnt.conv2d
-// INT8: qnt.add {{.*}}relu
-// INT8: qnt.conv2d {{.*}}groups = 8
+// INT8: quant.qcast {{.*}} to tensor<1x8x8x3x!quant.uniform<u8:f32, 0.033001821488142014:144>>
+// INT8: qnt.conv2d {{.*}}activation = #qnt<activation relu>{{.*}} -> tensor<1x8x8x8x!quant.uniform<u8:f32, 0.02550550177693367>>
+// INT8: qnt.conv2d {{.*}} -> tensor<1x8x8x8x!quant.uniform<u8:f32, 0.044225368648767471:116>>
+// INT8: qnt.add {{.*}}activation = #qnt<activation relu>{{.*}} -> tensor<1x8x8x8x!quant.uniform<u8:f32, 0.033666055649518967>>
+// INT8: qnt.conv2d {{.*}}activation = #qnt<activation relu>{{.*}}groups = 8
 // INT8: qnt.max_pool2d
 // INT8: qnt.avg_pool2d
-// INT8: qnt.linear
+// INT8: qnt.linear {{.*}} -> tensor<1x1x10x!quant.uniform<u8:f32, 0.026180805638432503:160>>
+// INT8: tosa.reshape
 // INT8: quant.dcast
 // INT8-NOT: qnt.fake_quant
 // RUN: quant-compile %S/Inputs/qdq_resnet.onnx -o %t/q/model.o
