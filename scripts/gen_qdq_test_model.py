@@ -11,7 +11,7 @@ and its expected outputs, for test/Integration/Compile/qdq.mlir.
                           (scale = input scale * weight scale), as
                           onnxruntime.quantization.quantize_static writes
                           them (onnxruntime itself is not needed)
-  qdq_resnet.input.npy    16 test samples (NCHW float32)
+  qdq_resnet.input.npy    64 test samples (NCHW float32)
   qdq_resnet.output.npy   the outputs under ONNX semantics, computed here
                           with numpy (QuantizeLinear: round half to even of
                           x / scale, + zero point, saturate;
@@ -149,7 +149,8 @@ def conv(b, name, x, cin, cout, groups=1, relu=True):
 
 def build():
     calib = rng.normal(0, 1, (64, 3, 8, 8)).astype(np.float32)
-    test = rng.normal(0, 1, (16, 3, 8, 8)).astype(np.float32)
+    test = np.random.default_rng(7).normal(0, 1, (64, 3, 8, 8)).astype(
+        np.float32)
     b = Builder(calib, test)
     x = b.qdq("x", calib, test)
     a = conv(b, "conv1", x, 3, 8)
