@@ -24,6 +24,11 @@ QuantizeLinear -> Cast -> DequantizeLinear chains, weights as Constant nodes
 and bias zero points through ConstantOfShape -> Cast, which the importer
 does not accept (it names the Cast node).
 
+For test/Import/Inputs/qdq.onnx (scripts/gen_onnx_test_models.py: weights
+as float initializers + QuantizeLinear + DequantizeLinear) it writes
+qdq.input.npy (32 samples) and qdq.output.npy (ONNX semantics) beside
+qdq_resnet.*.
+
 It also writes, to test/Import/Inputs, models whose DequantizeLinear of an
 initializer the importer must reject (qdq_bad_dtype.onnx: a float
 initializer; qdq_bad_zp.onnx: an int8 weight with a uint8 zero point;
@@ -227,5 +232,28 @@ def bad_models():
          0)
 
 
+def small_qdq_outputs():
+    """Inputs and ONNX-semantics outputs of test/Import/Inputs/qdq.onnx."""
+    model = onnx.load(os.path.join(import_out, "qdq.onnx"))
+    t = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    x = np.random.default_rng(8).normal(0, 2, (32, 2, 6, 6)).astype(
+        np.float32)
+    lo, hi = (0, 255) if t["x_zp"].dtype == np.uint8 else (-128, 127)
+    xq = dequantize_linear(
+        quantize_linear(x, t["x_scale"], t["x_zp"].astype(np.int64), lo, hi),
+        t["x_scale"], t["x_zp"].astype(np.int64))
+    ws = t["w_scale"].reshape(-1, 1, 1, 1)
+    wq = dequantize_linear(quantize_linear(t["w"], ws, 0, -128, 127), ws, 0)
+    c = F.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
+                 padding=1).numpy()
+    r = np.maximum(c, 0)
+    yzp = t["y_zp"].astype(np.int64)
+    y = dequantize_linear(quantize_linear(r, t["y_scale"], yzp, -128, 127),
+                          t["y_scale"], yzp)
+    np.save(os.path.join(out, "qdq.input.npy"), x)
+    np.save(os.path.join(out, "qdq.output.npy"), y)
+
+
 build()
+small_qdq_outputs()
 bad_models()

@@ -61,6 +61,23 @@
 // RUN: %t/x/run %S/Inputs/qdq_resnet.input.npy %t/x/out.npy
 // RUN: %python %S/Inputs/compare_lsb.py %t/f/out.npy %t/x/out.npy 0.0365929976 1 | FileCheck %s --check-prefix=LSB
 //
+// test/Import/Inputs/qdq.onnx: weights as float initializers with
+// QuantizeLinear + DequantizeLinear, an int8 output with zero point -3
+// (scale 0.1). Float simulation against ONNX semantics, int8 against the
+// reference and the float simulation.
+// RUN: mkdir -p %t/sf %t/sq
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/qdq.onnx --keep-qdq-float -o %t/sf/model.o
+// RUN: cc -I%t/sf -DMODEL=qdq -DMODEL_UPPER=QDQ %quantc_src_root/examples/common/run_model.c %t/sf/model.o -lm -o %t/sf/run
+// RUN: %t/sf/run %S/Inputs/qdq.input.npy %t/sf/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %S/Inputs/qdq.output.npy %t/sf/out.npy 0.1 1 | FileCheck %s --check-prefix=LSB
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/qdq.onnx -o %t/sq/model.o
+// RUN: cc -I%t/sq -DMODEL=qdq -DMODEL_UPPER=QDQ %quantc_src_root/examples/common/run_model.c %t/sq/model.o -lm -o %t/sq/run
+// RUN: %t/sq/run %S/Inputs/qdq.input.npy %t/sq/out.npy
+// RUN: quant-translate --import-onnx %quantc_src_root/test/Import/Inputs/qdq.onnx | quant-opt --qnt-fuse --qnt-quantize -o %t/sq/int8.mlir
+// RUN: quant-run %t/sq/int8.mlir --reference --input %S/Inputs/qdq.input.npy -o %t/sq/ref.npy
+// RUN: %python %S/Inputs/compare.py %t/sq/ref.npy %t/sq/out.npy | FileCheck %s --check-prefix=EXACT
+// RUN: %python %S/Inputs/compare_lsb.py %t/sf/out.npy %t/sq/out.npy 0.1 1 | FileCheck %s --check-prefix=LSB
+//
 // Calibration does not apply to a model that carries its parameters.
 // RUN: not quant-compile %S/Inputs/qdq_resnet.onnx --calibration-data %S/Inputs/qdq_resnet.input.npy -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=CALIB
 // CALIB: quant-compile: error: {{.*}}qdq_resnet.onnx already carries quantization parameters (QuantizeLinear / DequantizeLinear or qnt.fake_quant); --calibration-data and --profile do not apply to it
