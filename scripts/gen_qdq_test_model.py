@@ -18,11 +18,16 @@ and its expected outputs, for test/Integration/Compile/qdq.mlir.
                           DequantizeLinear: (q - zero point) * scale) and
                           torch's float32 convolutions
 
-PyTorch 1.13's own path (prepare_fx / convert_fx with the onednn qconfig,
-then torch.onnx.export at opset 13) does not give this form: it writes
-QuantizeLinear -> Cast -> DequantizeLinear chains, weights as Constant nodes
-and bias zero points through ConstantOfShape -> Cast, which the importer
-does not accept (it names the Cast node).
+  qdq_fx.onnx             PyTorch 1.13's own path: prepare_fx / convert_fx
+                          (onednn qconfig) of a conv-bn-relu, conv-bn +
+                          residual add-relu, average pool, linear model,
+                          exported with torch.onnx.export at opset 13
+                          (QuantizeLinear -> Cast -> DequantizeLinear,
+                          weights as Constant nodes, bias zero points from
+                          ConstantOfShape -> Cast)
+  qdq_fx.input.npy        32 test samples
+  qdq_fx.output.npy       the converted (int8, onednn) PyTorch model's
+                          outputs on them
 
 For test/Import/Inputs/qdq.onnx (scripts/gen_onnx_test_models.py: weights
 as float initializers + QuantizeLinear + DequantizeLinear) it writes
@@ -254,6 +259,54 @@ def small_qdq_outputs():
     np.save(os.path.join(out, "qdq.output.npy"), y)
 
 
+class FxNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+        self.bn2 = nn.BatchNorm2d(8)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(x))
+        x = torch.relu(x + y)
+        return self.fc(torch.flatten(self.pool(x), 1))
+
+
+def fx_model():
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+    torch.manual_seed(6)
+    torch.backends.quantized.engine = "onednn"
+    model = FxNet().eval()
+    for bn in (model.bn1, model.bn2):
+        bn.weight.data.uniform_(0.5, 1.5)
+        bn.bias.data.normal_(0, 0.1)
+        bn.running_mean.normal_(0, 0.1)
+        bn.running_var.uniform_(0.5, 2.0)
+    example = torch.randn(1, 3, 8, 8)
+    prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"),
+                          (example,))
+    with torch.no_grad():
+        prepared(torch.randn(64, 3, 8, 8))
+    converted = convert_fx(prepared)
+    torch.onnx.export(converted, example, os.path.join(out, "qdq_fx.onnx"),
+                      opset_version=13, input_names=["x"],
+                      output_names=["y"])
+    x = torch.from_numpy(np.random.default_rng(9).normal(
+        0, 1, (32, 3, 8, 8)).astype(np.float32))
+    with torch.no_grad():
+        y = converted(x).numpy()
+    np.save(os.path.join(out, "qdq_fx.input.npy"), x.numpy())
+    np.save(os.path.join(out, "qdq_fx.output.npy"), y)
+    print(f"qdq_fx output scale {converted.fc.scale:.9g}")
+
+
 build()
+fx_model()
 small_qdq_outputs()
 bad_models()

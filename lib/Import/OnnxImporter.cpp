@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cfloat>
+#include <cmath>
 
 using namespace mlir;
 using namespace quantc;
@@ -94,6 +95,8 @@ private:
                                             int64_t irAxis);
   Value fakeQuant(Value v, quant::QuantizedType qtype, StringRef name);
   LogicalResult dequantizeConstant(const onnx::NodeProto &node);
+  LogicalResult constantOfShape(const onnx::NodeProto &node);
+  LogicalResult castNode(const onnx::NodeProto &node);
   /// Floor-mode pads [top, bottom, left, right] of a conv or pool.
   LogicalResult spatialParams(const onnx::NodeProto &node, int64_t h, int64_t w,
                               ArrayRef<int64_t> kernel,
@@ -596,6 +599,80 @@ LogicalResult Importer::dequantize(const onnx::NodeProto &node) {
   return success();
 }
 
+/// A constant filled with one value (PyTorch's exporter builds zero points
+/// this way).
+LogicalResult Importer::constantOfShape(const onnx::NodeProto &node) {
+  const ConstTensor *shape = getConst(node, 0);
+  if (!shape)
+    return failure();
+  ConstTensor t;
+  t.dtype = onnx::TensorProto::FLOAT;
+  double value = 0.0;
+  if (const onnx::AttributeProto *attr = findAttr(node, "value")) {
+    ConstTensor v;
+    if (auto err = decodeTensor(attr->t(), v))
+      return failNode(node, *err);
+    if (v.data.size() != 1)
+      return failNode(node, "value must have one element");
+    t.dtype = v.dtype;
+    value = v.data[0];
+  }
+  for (double d : shape->data) {
+    if (d < 0)
+      return failNode(node, "negative dimension");
+    t.dims.push_back(static_cast<int64_t>(d));
+  }
+  t.data.assign(t.numElements(), value);
+  consts[node.output(0)] = std::move(t);
+  return success();
+}
+
+/// Casts that change nothing the importer represents: a quantized value
+/// (QuantizeLinear output) to its own type (PyTorch's exporter writes
+/// QuantizeLinear -> Cast -> DequantizeLinear), a float activation to
+/// float, and constants (integers and floats; float to integer truncates,
+/// as ONNX specifies).
+LogicalResult Importer::castNode(const onnx::NodeProto &node) {
+  int64_t to = attrInt(node, "to", 0);
+  const std::string &in = node.input_size() ? node.input(0) : "";
+  auto isInteger = [](int64_t t) {
+    return t == onnx::TensorProto::INT8 || t == onnx::TensorProto::UINT8 ||
+           t == onnx::TensorProto::INT32 || t == onnx::TensorProto::INT64;
+  };
+  if (auto it = quants.find(in); it != quants.end()) {
+    int64_t storage = it->second.isSigned ? onnx::TensorProto::INT8
+                                          : onnx::TensorProto::UINT8;
+    if (to != storage)
+      return failNode(node, "a quantized value can only be cast to its own "
+                            "type");
+    PendingQuant q = it->second;
+    quants[node.output(0)] = std::move(q);
+    return success();
+  }
+  if (auto it = acts.find(in); it != acts.end()) {
+    if (to != onnx::TensorProto::FLOAT)
+      return failNode(node, "only float activations are supported");
+    Act a = it->second;
+    acts[node.output(0)] = a;
+    return success();
+  }
+  auto it = consts.find(in);
+  if (it == consts.end())
+    return failNode(node, "input '" + in + "' is not defined");
+  if (to != onnx::TensorProto::FLOAT && !isInteger(to))
+    return failNode(node, "unsupported target type " + Twine(to));
+  ConstTensor t = it->second;
+  t.dtype = static_cast<int32_t>(to);
+  if (isInteger(to))
+    for (double &v : t.data)
+      v = std::trunc(v);
+  else
+    for (double &v : t.data)
+      v = static_cast<float>(v);
+  consts[node.output(0)] = std::move(t);
+  return success();
+}
+
 /// DequantizeLinear of a quantized initializer (ONNX Runtime's QDQ format
 /// stores weights as int8 / uint8 and biases as int32): the float constant
 /// `(q - zp) * scale` (float32, as ONNX computes it); an 8-bit weight also
@@ -678,12 +755,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
     consts[node.output(0)] = std::move(t);
     return success();
   }
+  if (op == "ConstantOfShape")
+    return constantOfShape(node);
+  if (op == "Cast")
+    return castNode(node);
   if (op == "Identity" || op == "Dropout") {
     const std::string &in = node.input(0);
     if (acts.count(in))
       acts[node.output(0)] = acts[in];
     else if (consts.count(in))
       consts[node.output(0)] = consts[in];
+    else if (quants.count(in))
+      quants[node.output(0)] = quants[in];
     else
       return failNode(node, "input '" + in + "' is not defined");
     return success();

@@ -152,6 +152,7 @@ private:
   void convertAvgPool(tosa::AvgPool2dOp op);
   void convertConcat(tosa::ConcatOp op);
   void keepParams(Operation *op);
+  void fuseQuantizedRelu();
   void cleanup();
 
   llvm::StringSet<> excluded;
@@ -469,6 +470,40 @@ void QntQuantizePass::keepParams(Operation *op) {
   op->erase();
 }
 
+/// A relu between two quantized tensors (PyTorch's FX export quantizes a
+/// conv's output, dequantizes it, applies relu and quantizes again): relu
+/// of `dequantize(q)` is `dequantize(max(q, zp))` exactly, which is the
+/// producer's fused relu; the dcast -> qcast left behind becomes a
+/// requantization (or nothing) in cleanup. Other clamps stay float: their
+/// bounds need not lie on the producer's grid.
+void QntQuantizePass::fuseQuantizedRelu() {
+  SmallVector<tosa::ClampOp> clamps;
+  getOperation().walk([&](tosa::ClampOp op) { clamps.push_back(op); });
+  for (tosa::ClampOp clamp : clamps) {
+    auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+    auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+    if (!lo || !hi || lo.getValueAsDouble() != 0.0 ||
+        hi.getValueAsDouble() < FLT_MAX || isExcluded(clamp) ||
+        !quantizedSink(clamp.getResult()))
+      continue;
+    auto dc = clamp.getInput().getDefiningOp<quant::DequantizeCastOp>();
+    if (!dc || !dc->hasOneUse() || !dc.getInput().hasOneUse())
+      continue;
+    Operation *producer = dc.getInput().getDefiningOp();
+    if (!isa_and_present<Conv2DOp, LinearOp, AddOp>(producer))
+      continue;
+    auto act = producer->getAttrOfType<ActivationAttr>("activation");
+    if (act && act.getValue() != Activation::none)
+      continue;
+    producer->setAttr("activation",
+                      ActivationAttr::get(&getContext(), Activation::relu));
+    producer->setLoc(
+        FusedLoc::get(&getContext(), {clamp.getLoc(), producer->getLoc()}));
+    clamp.replaceAllUsesWith(dc.getResult());
+    clamp.erase();
+  }
+}
+
 void QntQuantizePass::cleanup() {
   SmallVector<quant::QuantizeCastOp> qcasts;
   getOperation().walk([&](quant::QuantizeCastOp op) { qcasts.push_back(op); });
@@ -525,7 +560,19 @@ void QntQuantizePass::runOnOperation() {
   for (const std::string &e : exclude)
     excluded.insert(e);
   SmallVector<FakeQuantOp> fakeQuants;
-  getOperation().walk([&](FakeQuantOp op) { fakeQuants.push_back(op); });
+  // Identical fake_quants of one value (PyTorch's exporter writes one
+  // DequantizeLinear per use) are one quantized tensor: keep the first.
+  llvm::DenseMap<std::pair<Value, Type>, FakeQuantOp> firstOf;
+  getOperation().walk([&](FakeQuantOp op) {
+    auto [it, inserted] =
+        firstOf.try_emplace({op.getInput(), op.getQtype()}, op);
+    if (!inserted && it->second->getBlock() == op->getBlock()) {
+      op.replaceAllUsesWith(it->second.getOutput());
+      op.erase();
+      return;
+    }
+    fakeQuants.push_back(op);
+  });
   for (FakeQuantOp op : fakeQuants)
     if (failed(toQDQ(op)))
       return signalPassFailure();
@@ -559,6 +606,7 @@ void QntQuantizePass::runOnOperation() {
     if (failed(result))
       return signalPassFailure();
   }
+  fuseQuantizedRelu();
   cleanup();
 }
 

@@ -78,6 +78,31 @@
 // RUN: %python %S/Inputs/compare.py %t/sq/ref.npy %t/sq/out.npy | FileCheck %s --check-prefix=EXACT
 // RUN: %python %S/Inputs/compare_lsb.py %t/sf/out.npy %t/sq/out.npy 0.1 1 | FileCheck %s --check-prefix=LSB
 //
+// PyTorch 1.13's own QDQ export (prepare_fx / convert_fx, onednn, then
+// torch.onnx.export: Q -> Cast -> DQ, one DQ per use, conv -> Q/DQ -> relu
+// -> Q/DQ): every layer becomes int8 (the relu between Q/DQ pairs is the
+// conv's fused relu plus a requantization). Against PyTorch's own int8
+// outputs (output scale 0.00402841205): within 1 LSB (measured: 1 of 320
+// values; PyTorch requantizes the relu output in float as dequantize ->
+// relu -> quantize, the int8 model with one float32 multiplier).
+// RUN: mkdir -p %t/fx
+// RUN: quant-translate --import-onnx %S/Inputs/qdq_fx.onnx | quant-opt --qnt-fuse --qnt-quantize -o %t/fx/int8.mlir
+// RUN: FileCheck %s --check-prefix=FX --input-file %t/fx/int8.mlir
+// FX: quant.qcast
+// FX: qnt.conv2d {{.*}}activation = #qnt<activation relu>
+// FX: qnt.requantize
+// FX: qnt.conv2d
+// FX: qnt.add {{.*}}activation = #qnt<activation relu>
+// FX: qnt.avg_pool2d
+// FX: qnt.linear
+// FX-NOT: tosa.clamp
+// RUN: quant-compile %S/Inputs/qdq_fx.onnx -o %t/fx/model.o
+// RUN: cc -I%t/fx -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/fx/model.o -lm -o %t/fx/run
+// RUN: %t/fx/run %S/Inputs/qdq_fx.input.npy %t/fx/out.npy
+// RUN: quant-run %t/fx/int8.mlir --reference --input %S/Inputs/qdq_fx.input.npy -o %t/fx/ref.npy
+// RUN: %python %S/Inputs/compare.py %t/fx/ref.npy %t/fx/out.npy | FileCheck %s --check-prefix=EXACT
+// RUN: %python %S/Inputs/compare_lsb.py %S/Inputs/qdq_fx.output.npy %t/fx/out.npy 0.00402841205 1 | FileCheck %s --check-prefix=LSB
+//
 // Calibration does not apply to a model that carries its parameters.
 // RUN: not quant-compile %S/Inputs/qdq_resnet.onnx --calibration-data %S/Inputs/qdq_resnet.input.npy -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=CALIB
 // CALIB: quant-compile: error: {{.*}}qdq_resnet.onnx already carries quantization parameters (QuantizeLinear / DequantizeLinear or qnt.fake_quant); --calibration-data and --profile do not apply to it
