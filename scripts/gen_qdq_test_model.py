@@ -37,7 +37,8 @@ qdq_resnet.*.
 It also writes, to test/Import/Inputs, models whose DequantizeLinear of an
 initializer the importer must reject (qdq_bad_dtype.onnx: a float
 initializer; qdq_bad_zp.onnx: an int8 weight with a uint8 zero point;
-qdq_bad_axis.onnx: 3 scales along an axis of size 4).
+qdq_bad_axis.onnx: 3 scales along an axis of size 4) and casts it must
+reject (cast_*.onnx, constant_of_shape_*.onnx).
 
 Quantization parameters come from min/max over 64 calibration samples
 (PyTorch's MinMaxObserver formulas for quint8 affine activations and
@@ -306,7 +307,48 @@ def fx_model():
     print(f"qdq_fx output scale {converted.fc.scale:.9g}")
 
 
+def bad_cast_models():
+    """Cast / ConstantOfShape the importer must reject."""
+    def save(name, nodes, inits=()):
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                          [1, 2, 4, 4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                          [1, 2, 4, 4])
+        graph = helper.make_graph(nodes, name, [x], [y], list(inits))
+        onnx.save(helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 13)]),
+            os.path.join(import_out, name + ".onnx"))
+    qparams = [numpy_helper.from_array(np.float32(0.1), "s"),
+               numpy_helper.from_array(np.uint8(128), "z")]
+    save("cast_quantized", [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="q"),
+        helper.make_node("Cast", ["q"], ["c"], name="to_int8",
+                         to=TensorProto.INT8),
+        helper.make_node("DequantizeLinear", ["c", "s", "z"], ["y"],
+                         name="dq")], qparams)
+    save("cast_activation", [
+        helper.make_node("Cast", ["x"], ["y"], name="to_int32",
+                         to=TensorProto.INT32)])
+    save("cast_constant", [
+        helper.make_node("Cast", ["s"], ["h"], name="to_half",
+                         to=TensorProto.FLOAT16),
+        helper.make_node("Relu", ["x"], ["y"], name="relu")], qparams)
+    save("cast_undefined", [
+        helper.make_node("Cast", ["nope"], ["y"], name="cast",
+                         to=TensorProto.FLOAT)])
+    shape = numpy_helper.from_array(np.array([2, -1], np.int64), "shape")
+    save("constant_of_shape_negative", [
+        helper.make_node("ConstantOfShape", ["shape"], ["c"], name="fill"),
+        helper.make_node("Relu", ["x"], ["y"], name="relu")], [shape])
+    save("constant_of_shape_value", [
+        helper.make_node("ConstantOfShape", ["shape"], ["c"], name="fill",
+                         value=numpy_helper.from_array(
+                             np.zeros(2, np.float32))),
+        helper.make_node("Relu", ["x"], ["y"], name="relu")], [shape])
+
+
 build()
+bad_cast_models()
 fx_model()
 small_qdq_outputs()
 bad_models()

@@ -172,3 +172,28 @@ func.func @float_matmul(%x: tensor<1x1x2xf32>) -> tensor<1x1x2xf32> {
   %m = tosa.matmul %x, %wq, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x2xf32>
   return %m : tensor<1x1x2xf32>
 }
+
+// -----
+
+// PyTorch's FX export: conv -> Q/DQ -> relu -> Q/DQ, the relu output
+// quantized twice (one DequantizeLinear per use). The duplicates are one
+// tensor; relu(dequantize(q)) = dequantize(max(q, zp)) is the conv's fused
+// relu, followed by a requantization to the relu output's parameters.
+// CHECK-LABEL: func.func @relu_between_qdq
+// CHECK: %[[C:.*]] = qnt.conv2d {{.*}}activation = #qnt<activation relu>{{.*}} -> tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01:10>>
+// CHECK: %[[R:.*]] = qnt.requantize %[[C]] : (tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01:10>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02>>
+// CHECK: qnt.add %[[R]], %[[R]]
+// CHECK-NOT: tosa.clamp
+func.func @relu_between_qdq(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x4x4x2xf32>
+  %w = arith.constant dense<[[[[1.0, 0.5]]], [[[-0.5, 1.0]]]]> : tensor<2x1x1x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.01}> : tensor<2x1x1x2xf32>
+  %c = qnt.conv2d %xq, %wq : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1:10> : tensor<1x4x4x2xf32>
+  %r = tosa.clamp %cq {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %r1 = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.05> {name = "use1"} : tensor<1x4x4x2xf32>
+  %r2 = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.05> {name = "use2"} : tensor<1x4x4x2xf32>
+  %a = tosa.add %r1, %r2 : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %aq = qnt.fake_quant %a to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %aq : tensor<1x4x4x2xf32>
+}
