@@ -175,7 +175,9 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
     Works on a model whose observers were folded into `qnt.fake_quant`
     (`qnt-fold-observers`):
 
-    1. every activation `qnt.fake_quant` becomes `quant.qcast` +
+    1. identical `qnt.fake_quant`s of one value (one per use in PyTorch's
+       QDQ export) become one; every activation `qnt.fake_quant` becomes
+       `quant.qcast` +
        `quant.dcast` with its `!quant.uniform` type (QDQ form); a
        `qnt.fake_quant` of a constant (a weight) is quantized now: an i8
        constant (`quant.scast` to its type), values
@@ -189,7 +191,11 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
        `qnt.linear`, `tosa.add` (+ relu) -> `qnt.add`, `tosa.avg_pool2d` ->
        `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d`,
        `tosa.reshape` and `tosa.transpose` keep their input's parameters;
-    3. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
+    3. a relu (`tosa.clamp` [0, +inf)) between the dcast of a quantized
+       conv, linear or add without activation and a qcast becomes that
+       op's fused relu (exact: `relu(dequantize(q)) = dequantize(max(q,
+       zp))`), as in PyTorch's QDQ export of an unfused relu;
+    4. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
        `qnt.requantize`; a quantized constant still dequantized for a float
        op (the weight of an excluded layer) becomes the float constant of
        its dequantized values.
