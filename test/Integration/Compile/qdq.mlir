@@ -106,3 +106,10 @@
 // Calibration does not apply to a model that carries its parameters.
 // RUN: not quant-compile %S/Inputs/qdq_resnet.onnx --calibration-data %S/Inputs/qdq_resnet.input.npy -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=CALIB
 // CALIB: quant-compile: error: {{.*}}qdq_resnet.onnx already carries quantization parameters (QuantizeLinear / DequantizeLinear or qnt.fake_quant); --calibration-data and --profile do not apply to it
+//
+// An arrangement without an int8 form (per-channel activation
+// quantization) is an error naming the op; --keep-qdq-float compiles it.
+// RUN: not quant-compile %S/Inputs/qdq_per_axis_activation.mlir -o %t/pa.o 2>&1 | FileCheck %s --check-prefix=PERAXIS
+// PERAXIS: qdq_per_axis_activation.mlir:3:8: error: 'quant.qcast': the int8 lowering needs per-tensor !quant.uniform types with 8-bit storage and f32 expressed type
+// PERAXIS: quant-compile: error: cannot compile
+// RUN: quant-compile %S/Inputs/qdq_per_axis_activation.mlir --keep-qdq-float -o %t/pa.o
