@@ -3,6 +3,7 @@
 #include "quantc/Calibrate/PostTraining.h"
 #include "Fail.h"
 
+#include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
 
@@ -127,5 +128,22 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
   if (failed(pm.run(module)))
     return fail("folding or quantization failed (see above)");
+  return Error::success();
+}
+
+bool quantc::hasFakeQuant(ModuleOp module) {
+  return module.walk([](qnt::FakeQuantOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+Error quantc::quantizeFakeQuantModel(ModuleOp module,
+                                     ArrayRef<std::string> exclude) {
+  PassManager pm(module.getContext());
+  qnt::QntQuantizeOptions quantize;
+  quantize.exclude.assign(exclude.begin(), exclude.end());
+  pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
+  pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
+  if (failed(pm.run(module)))
+    return fail("fusion or quantization of the QDQ model failed (see above)");
   return Error::success();
 }

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cfloat>
+#include <cmath>
 
 using namespace mlir;
 using namespace quantc;
@@ -93,6 +94,9 @@ private:
   FailureOr<quant::QuantizedType> quantType(const PendingQuant &q,
                                             int64_t irAxis);
   Value fakeQuant(Value v, quant::QuantizedType qtype, StringRef name);
+  LogicalResult dequantizeConstant(const onnx::NodeProto &node);
+  LogicalResult constantOfShape(const onnx::NodeProto &node);
+  LogicalResult castNode(const onnx::NodeProto &node);
   /// Floor-mode pads [top, bottom, left, right] of a conv or pool.
   LogicalResult spatialParams(const onnx::NodeProto &node, int64_t h, int64_t w,
                               ArrayRef<int64_t> kernel,
@@ -559,6 +563,8 @@ LogicalResult Importer::quantize(const onnx::NodeProto &node) {
 
 LogicalResult Importer::dequantize(const onnx::NodeProto &node) {
   auto it = node.input_size() ? quants.find(node.input(0)) : quants.end();
+  if (it == quants.end() && node.input_size() && consts.count(node.input(0)))
+    return dequantizeConstant(node);
   if (it == quants.end())
     return failNode(node, "only QuantizeLinear -> DequantizeLinear pairs "
                           "are supported (input does not come from "
@@ -593,6 +599,141 @@ LogicalResult Importer::dequantize(const onnx::NodeProto &node) {
   return success();
 }
 
+/// A constant filled with one value (PyTorch's exporter builds zero points
+/// this way).
+LogicalResult Importer::constantOfShape(const onnx::NodeProto &node) {
+  const ConstTensor *shape = getConst(node, 0);
+  if (!shape)
+    return failure();
+  ConstTensor t;
+  t.dtype = onnx::TensorProto::FLOAT;
+  double value = 0.0;
+  if (const onnx::AttributeProto *attr = findAttr(node, "value")) {
+    ConstTensor v;
+    if (auto err = decodeTensor(attr->t(), v))
+      return failNode(node, *err);
+    if (v.data.size() != 1)
+      return failNode(node, "value must have one element");
+    t.dtype = v.dtype;
+    value = v.data[0];
+  }
+  for (double d : shape->data) {
+    if (d < 0)
+      return failNode(node, "negative dimension");
+    t.dims.push_back(static_cast<int64_t>(d));
+  }
+  t.data.assign(t.numElements(), value);
+  consts[node.output(0)] = std::move(t);
+  return success();
+}
+
+/// Casts that change nothing the importer represents: a quantized value
+/// (QuantizeLinear output) to its own type (PyTorch's exporter writes
+/// QuantizeLinear -> Cast -> DequantizeLinear), a float activation to
+/// float, and constants (integers and floats; float to integer truncates,
+/// as ONNX specifies).
+LogicalResult Importer::castNode(const onnx::NodeProto &node) {
+  int64_t to = attrInt(node, "to", 0);
+  const std::string &in = node.input_size() ? node.input(0) : "";
+  auto isInteger = [](int64_t t) {
+    return t == onnx::TensorProto::INT8 || t == onnx::TensorProto::UINT8 ||
+           t == onnx::TensorProto::INT32 || t == onnx::TensorProto::INT64;
+  };
+  if (auto it = quants.find(in); it != quants.end()) {
+    int64_t storage = it->second.isSigned ? onnx::TensorProto::INT8
+                                          : onnx::TensorProto::UINT8;
+    if (to != storage)
+      return failNode(node, "a quantized value can only be cast to its own "
+                            "type");
+    PendingQuant q = it->second;
+    quants[node.output(0)] = std::move(q);
+    return success();
+  }
+  if (auto it = acts.find(in); it != acts.end()) {
+    if (to != onnx::TensorProto::FLOAT)
+      return failNode(node, "only float activations are supported");
+    Act a = it->second;
+    acts[node.output(0)] = a;
+    return success();
+  }
+  auto it = consts.find(in);
+  if (it == consts.end())
+    return failNode(node, "input '" + in + "' is not defined");
+  if (to != onnx::TensorProto::FLOAT && !isInteger(to))
+    return failNode(node, "unsupported target type " + Twine(to));
+  ConstTensor t = it->second;
+  t.dtype = static_cast<int32_t>(to);
+  if (isInteger(to))
+    for (double &v : t.data)
+      v = std::trunc(v);
+  else
+    for (double &v : t.data)
+      v = static_cast<float>(v);
+  consts[node.output(0)] = std::move(t);
+  return success();
+}
+
+/// DequantizeLinear of a quantized initializer (ONNX Runtime's QDQ format
+/// stores weights as int8 / uint8 and biases as int32): the float constant
+/// `(q - zp) * scale` (float32, as ONNX computes it); an 8-bit weight also
+/// keeps its parameters, so that it becomes `qnt.fake_quant` of the
+/// dequantized constant, which quantizes back to exactly `q` (|q - zp| <=
+/// 255: the float32 round trip is off by far less than 0.5).
+LogicalResult Importer::dequantizeConstant(const onnx::NodeProto &node) {
+  const ConstTensor &q = consts.find(node.input(0))->second;
+  bool is8Bit =
+      q.dtype == onnx::TensorProto::INT8 || q.dtype == onnx::TensorProto::UINT8;
+  if (!is8Bit && q.dtype != onnx::TensorProto::INT32)
+    return failNode(node, "only int8, uint8 and int32 initializers can be "
+                          "dequantized");
+  const ConstTensor *scale = getConst(node, 1);
+  if (!scale)
+    return failure();
+  const ConstTensor *zp = getConst(node, 2, /*optional=*/true);
+  if (!zp && !error.empty())
+    return failure();
+  if (zp && zp->dtype != q.dtype)
+    return failNode(node, "zero point type differs from the input's");
+  size_t channels = scale->data.size();
+  if (zp && zp->data.size() != channels)
+    return failNode(node, "scale and zero point sizes differ");
+  int64_t rank = q.dims.size();
+  int64_t axis = attrInt(node, "axis", 1);
+  if (axis < 0)
+    axis += rank;
+  int64_t inner = 1;
+  if (channels > 1) {
+    if (axis < 0 || axis >= rank || q.dims[axis] != int64_t(channels))
+      return failNode(node, "per-axis scale does not match the input's axis " +
+                                Twine(axis));
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= q.dims[d];
+  }
+  ConstTensor f;
+  f.dims = q.dims;
+  f.data.resize(q.data.size());
+  for (size_t i = 0; i < q.data.size(); ++i) {
+    size_t c = channels > 1 ? (i / inner) % channels : 0;
+    double z = zp ? zp->data[c] : 0.0;
+    f.data[i] =
+        static_cast<float>(q.data[i] - z) * static_cast<float>(scale->data[c]);
+  }
+  if (is8Bit) {
+    // The weight's QDQ pair: the dequantized constant + its parameters.
+    PendingQuant pq;
+    pq.input = node.output(0) + "#dequantized";
+    pq.scales = scale->data;
+    pq.isSigned = q.dtype == onnx::TensorProto::INT8;
+    for (size_t c = 0; c < channels; ++c)
+      pq.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[c]) : 0);
+    pq.axis = axis;
+    consts[pq.input] = f;
+    constQdq[node.output(0)] = std::move(pq);
+  }
+  consts[node.output(0)] = std::move(f);
+  return success();
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   const std::string &op = node.op_type();
   std::string name = node.name().empty()
@@ -614,12 +755,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
     consts[node.output(0)] = std::move(t);
     return success();
   }
+  if (op == "ConstantOfShape")
+    return constantOfShape(node);
+  if (op == "Cast")
+    return castNode(node);
   if (op == "Identity" || op == "Dropout") {
     const std::string &in = node.input(0);
     if (acts.count(in))
       acts[node.output(0)] = acts[in];
     else if (consts.count(in))
       consts[node.output(0)] = consts[in];
+    else if (quants.count(in))
+      quants[node.output(0)] = quants[in];
     else
       return failNode(node, "input '" + in + "' is not defined");
     return success();

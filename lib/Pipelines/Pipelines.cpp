@@ -14,7 +14,8 @@ using namespace mlir;
 /// Upstream passes are composed by name: it keeps the pipeline readable and
 /// identical to what `quant-opt --pass-pipeline=...` runs.
 static constexpr const char *kFloatToLLVM =
-    "func.func(qnt-lower-float-conv,qnt-lower-batch-norm,tosa-to-linalg-named,"
+    "func.func(qnt-lower-fake-quant,qnt-lower-float-conv,qnt-lower-batch-norm,"
+    "tosa-to-linalg-named,"
     "tosa-to-linalg,"
     "tosa-to-arith,tosa-to-tensor),"
     "canonicalize,"

@@ -20,3 +20,26 @@
 // With --batch the symbolic batch dimension gets a size.
 // RUN: quant-translate --import-onnx %S/Inputs/dynamic.onnx --batch 4 | FileCheck %s --check-prefix=BATCH
 // BATCH: func.func @dynamic(%{{.*}}: tensor<4x2x4x4xf32>) -> tensor<4x2x4x4xf32>
+//
+// DequantizeLinear of an initializer (scripts/gen_qdq_test_model.py).
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_dtype.onnx 2>&1 | FileCheck %s --check-prefix=DQTYPE
+// DQTYPE: error: '{{.*}}qdq_bad_dtype.onnx': node 'w_dequant' (DequantizeLinear): only int8, uint8 and int32 initializers can be dequantized
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_zp.onnx 2>&1 | FileCheck %s --check-prefix=DQZP
+// DQZP: error: '{{.*}}qdq_bad_zp.onnx': node 'w_dequant' (DequantizeLinear): zero point type differs from the input's
+// RUN: not quant-translate --import-onnx %S/Inputs/qdq_bad_axis.onnx 2>&1 | FileCheck %s --check-prefix=DQAXIS
+// DQAXIS: error: '{{.*}}qdq_bad_axis.onnx': node 'w_dequant' (DequantizeLinear): per-axis scale does not match the input's axis 0
+//
+// Cast and ConstantOfShape (as PyTorch's QDQ export uses them) beyond what
+// the importer represents.
+// RUN: not quant-translate --import-onnx %S/Inputs/cast_quantized.onnx 2>&1 | FileCheck %s --check-prefix=CASTQ
+// CASTQ: error: '{{.*}}cast_quantized.onnx': node 'to_int8' (Cast): a quantized value can only be cast to its own type
+// RUN: not quant-translate --import-onnx %S/Inputs/cast_activation.onnx 2>&1 | FileCheck %s --check-prefix=CASTA
+// CASTA: error: '{{.*}}cast_activation.onnx': node 'to_int32' (Cast): only float activations are supported
+// RUN: not quant-translate --import-onnx %S/Inputs/cast_constant.onnx 2>&1 | FileCheck %s --check-prefix=CASTC
+// CASTC: error: '{{.*}}cast_constant.onnx': node 'to_half' (Cast): unsupported target type 10
+// RUN: not quant-translate --import-onnx %S/Inputs/cast_undefined.onnx 2>&1 | FileCheck %s --check-prefix=CASTU
+// CASTU: error: '{{.*}}cast_undefined.onnx': node 'cast' (Cast): input 'nope' is not defined
+// RUN: not quant-translate --import-onnx %S/Inputs/constant_of_shape_negative.onnx 2>&1 | FileCheck %s --check-prefix=COSN
+// COSN: error: '{{.*}}constant_of_shape_negative.onnx': node 'fill' (ConstantOfShape): negative dimension
+// RUN: not quant-translate --import-onnx %S/Inputs/constant_of_shape_value.onnx 2>&1 | FileCheck %s --check-prefix=COSV
+// COSV: error: '{{.*}}constant_of_shape_value.onnx': node 'fill' (ConstantOfShape): value must have one element

@@ -5,10 +5,13 @@
 //       [--emit=obj|asm|llvm|mlir]
 //   quant-compile model.onnx --calibration-data calib.npy -o model.o
 //       [--report report-dir]
+//   quant-compile qdq.onnx -o model.o [--keep-qdq-float]
 //
 // Compiles a quantized model (qnt-quantize output) or a float model ahead of
 // time; with --emit=obj the C header goes beside the object (model.h for
-// model.o). The logic lives in lib/Target (quantc/Target/Compile.h).
+// model.o). A model with qnt.fake_quant (a QDQ ONNX model) is quantized
+// with its own parameters (or compiled in float with --keep-qdq-float).
+// The logic lives in lib/Target (quantc/Target/Compile.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +128,13 @@ static cl::opt<int64_t>
               cl::desc("Batch size for a symbolic ONNX batch dimension"),
               cl::init(0), cl::cat(ptqCategory));
 
+static cl::opt<bool> keepQdqFloat(
+    "keep-qdq-float",
+    cl::desc("Compile a model with QuantizeLinear / DequantizeLinear pairs "
+             "(qnt.fake_quant) in float, simulating its quantization, "
+             "instead of quantizing it with their parameters"),
+    cl::init(false), cl::cat(ptqCategory));
+
 static int error(const Twine &message) {
   errs() << "quant-compile: error: " << message << "\n";
   return 1;
@@ -187,7 +197,20 @@ int main(int argc, char **argv) {
     return error(loadError);
   importTimer.stop();
 
-  if (!calibrationData.empty() || !ptqProfiles.empty()) {
+  bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
+  if (quantc::hasFakeQuant(*module)) {
+    // A QDQ model: its own scales and zero points, no calibration.
+    if (calibrate)
+      return error(inputFile +
+                   " already carries quantization parameters "
+                   "(QuantizeLinear / DequantizeLinear or qnt.fake_quant); "
+                   "--calibration-data and --profile do not apply to it");
+    if (!keepQdqFloat)
+      if (Error e = quantc::quantizeFakeQuantModel(
+              *module, SmallVector<std::string>(excludeLayers.begin(),
+                                                excludeLayers.end())))
+        return error(toString(std::move(e)));
+  } else if (calibrate) {
     quantc::PostTrainingOptions ptq;
     ptq.data.assign(calibrationData.begin(), calibrationData.end());
     ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());

@@ -10,6 +10,7 @@
 #include "dialects/Qnt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -88,12 +89,31 @@ struct ConvertTosaDepthwise : public OpRewritePattern<tosa::DepthwiseConv2DOp> {
     if (!op.getType().getElementType().isF32())
       return failure();
     // [KH, KW, C, M] -> OHWI [C * M, KH, KW, 1] with o = c * M + m.
-    std::optional<SmallVector<float>> w = constantValues(op.getWeight());
-    auto wType = cast<RankedTensorType>(op.getWeight().getType());
+    // A quantized filter (fake_quant of a constant, from a QDQ model) is
+    // transposed under its fake_quant: per tensor, or per channel along C
+    // (M = 1), which becomes O.
+    Value weight = op.getWeight();
+    auto weightQuant = weight.getDefiningOp<FakeQuantOp>();
+    if (weightQuant)
+      weight = weightQuant.getInput();
+    std::optional<SmallVector<float>> w = constantValues(weight);
+    auto wType = cast<RankedTensorType>(weight.getType());
     if (!w || !wType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "non-constant depthwise filter");
     int64_t kh = wType.getDimSize(0), kw = wType.getDimSize(1),
             c = wType.getDimSize(2), m = wType.getDimSize(3);
+    Type qtype = weightQuant ? weightQuant.getQtype() : Type();
+    if (auto perAxis =
+            dyn_cast_if_present<quant::UniformQuantizedPerAxisType>(qtype)) {
+      if (perAxis.getQuantizedDimension() != 2 || m != 1)
+        return rewriter.notifyMatchFailure(
+            op, "per-axis filter quantization not along C with M = 1");
+      qtype = quant::UniformQuantizedPerAxisType::get(
+          perAxis.getFlags(), perAxis.getStorageType(),
+          perAxis.getExpressedType(), perAxis.getScales(),
+          perAxis.getZeroPoints(), 0, perAxis.getStorageTypeMin(),
+          perAxis.getStorageTypeMax());
+    }
     SmallVector<float> ohwi(w->size());
     for (int64_t y = 0; y < kh; ++y)
       for (int64_t x = 0; x < kw; ++x)
@@ -104,6 +124,11 @@ struct ConvertTosaDepthwise : public OpRewritePattern<tosa::DepthwiseConv2DOp> {
     auto filterType =
         RankedTensorType::get({c * m, kh, kw, 1}, wType.getElementType());
     Value filter = makeConstant(rewriter, op.getLoc(), filterType, ohwi);
+    if (weightQuant)
+      filter = FakeQuantOp::create(
+          rewriter, weightQuant.getLoc(), filter, TypeAttr::get(qtype),
+          weightQuant.getRangeMinAttr(), weightQuant.getRangeMaxAttr(),
+          weightQuant.getNameAttr());
     Builder b(op.getContext());
     rewriter.replaceOpWithNewOp<Conv2DOp>(
         op, op.getType(), op.getInput(), filter, op.getBias(), Value(),

@@ -87,6 +87,28 @@ def QntLowerBatchNorm : Pass<"qnt-lower-batch-norm", "func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def QntLowerFakeQuant : Pass<"qnt-lower-fake-quant", "func::FuncOp"> {
+  let summary = "Lower qnt.fake_quant to float quantize-dequantize";
+  let description = [{
+    Replaces each `qnt.fake_quant` by an element-wise `linalg.generic` that
+    quantizes and dequantizes in float32 exactly as the int8 reference does
+    (`quantc::ref::quantize` then `quantc::ref::dequantize`):
+    `r = clamp(round_half_even(x * (1 / scale)), qmin - zp, qmax - zp)`
+    (NaN rounds to 0), `y = (r + 0.0) * scale`, with the float32 reciprocal
+    of the float32 scale, per tensor or per channel along the type's axis,
+    for any storage range. `x * (1 / scale)` is what `quant.qcast` and
+    weight quantization compute in the int8 model, so a model run in float
+    with this lowering simulates its quantization exactly; ONNX
+    QuantizeLinear divides (`x / scale`), which differs from the product
+    only when `x / scale` lies within a rounding error of a half-integer
+    (the two then round to neighbouring integers).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def QntInstrumentObservers : Pass<"qnt-instrument-observers", "ModuleOp"> {
   let summary = "Turn observers into calls to the calibration runtime";
   let description = [{
@@ -122,7 +144,11 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
     * a `tosa.clamp` after a convolution becomes its activation (`relu` for
       [0, +inf), `relu6` for [0, 6], `clamp` otherwise).
 
-    Only single-use intermediate values are fused.
+    Only single-use intermediate values are fused. A depthwise filter that
+    is a `qnt.fake_quant` of a constant (a QDQ model's weight) is
+    transposed under its fake_quant (per tensor, or per channel with one
+    output per input channel, the axis becoming dimension 0); a batch norm
+    after a convolution with a fake-quantized filter is not folded.
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::arith::ArithDialect",
@@ -149,7 +175,9 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
     Works on a model whose observers were folded into `qnt.fake_quant`
     (`qnt-fold-observers`):
 
-    1. every activation `qnt.fake_quant` becomes `quant.qcast` +
+    1. identical `qnt.fake_quant`s of one value (one per use in PyTorch's
+       QDQ export) become one; every activation `qnt.fake_quant` becomes
+       `quant.qcast` +
        `quant.dcast` with its `!quant.uniform` type (QDQ form); a
        `qnt.fake_quant` of a constant (a weight) is quantized now: an i8
        constant (`quant.scast` to its type), values
@@ -163,8 +191,14 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
        `qnt.linear`, `tosa.add` (+ relu) -> `qnt.add`, `tosa.avg_pool2d` ->
        `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d`,
        `tosa.reshape` and `tosa.transpose` keep their input's parameters;
-    3. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
-       `qnt.requantize`.
+    3. a relu (`tosa.clamp` [0, +inf)) between the dcast of a quantized
+       conv, linear or add without activation and a qcast becomes that
+       op's fused relu (exact: `relu(dequantize(q)) = dequantize(max(q,
+       zp))`), as in PyTorch's QDQ export of an unfused relu;
+    4. `quant.qcast(quant.dcast(x))` becomes `x` (same type) or
+       `qnt.requantize`; a quantized constant still dequantized for a float
+       op (the weight of an excluded layer) becomes the float constant of
+       its dequantized values.
 
     What remains is quantized at the model inputs (`quant.qcast`),
     dequantized at the outputs (`quant.dcast`), and float, between dcast and

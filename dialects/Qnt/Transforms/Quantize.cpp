@@ -152,6 +152,7 @@ private:
   void convertAvgPool(tosa::AvgPool2dOp op);
   void convertConcat(tosa::ConcatOp op);
   void keepParams(Operation *op);
+  void fuseQuantizedRelu();
   void cleanup();
 
   llvm::StringSet<> excluded;
@@ -292,6 +293,12 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
       }
     }
   quant::QuantizeCastOp sink = quantizedSink(result);
+  // A QDQ model (ONNX Gemm) quantizes the output after the reshape back to
+  // 2-D: the layer computes in that quantized type and is reshaped.
+  tosa::ReshapeOp reshape;
+  if (!sink && result.hasOneUse())
+    if ((reshape = dyn_cast<tosa::ReshapeOp>(*result.getUsers().begin())))
+      sink = quantizedSink(reshape.getResult());
   if (!sink)
     return layerError(op) << "no quantization parameters for its output; "
                              "calibrate the model and run qnt-fold-observers "
@@ -345,12 +352,25 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   Location loc =
       biasAdd ? FusedLoc::get(&getContext(), {biasAdd->getLoc(), op.getLoc()})
               : op.getLoc();
+  Type outType =
+      reshape
+          ? RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
+                                  elementOf(sink.getResult()))
+          : sink.getType();
   auto linear = LinearOp::create(
-      b, loc, sink.getType(), qa, weight, bias,
+      b, loc, outType, qa, weight, bias,
       ActivationAttr::get(&getContext(), Activation::none), FloatAttr(),
       FloatAttr(), b.getDenseF32ArrayAttr(multipliers));
-  sink.replaceAllUsesWith(linear.getOutput());
+  Value output = linear.getOutput();
+  if (reshape)
+    output = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(),
+                                     output, reshape.getShape());
+  sink.replaceAllUsesWith(output);
   sink.erase();
+  if (reshape) {
+    consumed.insert(reshape);
+    reshape->erase();
+  }
   if (biasAdd) {
     consumed.insert(biasAdd);
     biasAdd->erase();
@@ -450,6 +470,40 @@ void QntQuantizePass::keepParams(Operation *op) {
   op->erase();
 }
 
+/// A relu between two quantized tensors (PyTorch's FX export quantizes a
+/// conv's output, dequantizes it, applies relu and quantizes again): relu
+/// of `dequantize(q)` is `dequantize(max(q, zp))` exactly, which is the
+/// producer's fused relu; the dcast -> qcast left behind becomes a
+/// requantization (or nothing) in cleanup. Other clamps stay float: their
+/// bounds need not lie on the producer's grid.
+void QntQuantizePass::fuseQuantizedRelu() {
+  SmallVector<tosa::ClampOp> clamps;
+  getOperation().walk([&](tosa::ClampOp op) { clamps.push_back(op); });
+  for (tosa::ClampOp clamp : clamps) {
+    auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+    auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+    if (!lo || !hi || lo.getValueAsDouble() != 0.0 ||
+        hi.getValueAsDouble() < FLT_MAX || isExcluded(clamp) ||
+        !quantizedSink(clamp.getResult()))
+      continue;
+    auto dc = clamp.getInput().getDefiningOp<quant::DequantizeCastOp>();
+    if (!dc || !dc->hasOneUse() || !dc.getInput().hasOneUse())
+      continue;
+    Operation *producer = dc.getInput().getDefiningOp();
+    if (!isa_and_present<Conv2DOp, LinearOp, AddOp>(producer))
+      continue;
+    auto act = producer->getAttrOfType<ActivationAttr>("activation");
+    if (act && act.getValue() != Activation::none)
+      continue;
+    producer->setAttr("activation",
+                      ActivationAttr::get(&getContext(), Activation::relu));
+    producer->setLoc(
+        FusedLoc::get(&getContext(), {clamp.getLoc(), producer->getLoc()}));
+    clamp.replaceAllUsesWith(dc.getResult());
+    clamp.erase();
+  }
+}
+
 void QntQuantizePass::cleanup() {
   SmallVector<quant::QuantizeCastOp> qcasts;
   getOperation().walk([&](quant::QuantizeCastOp op) { qcasts.push_back(op); });
@@ -466,6 +520,36 @@ void QntQuantizePass::cleanup() {
     }
     qc.erase();
   }
+  // A quantized constant still dequantized for a float op (an excluded or
+  // unquantizable layer's weight) becomes the float constant of its
+  // dequantized values, which is what the float op computed with before:
+  // the lowering of quantized casts handles activations only.
+  SmallVector<quant::DequantizeCastOp> dcasts;
+  getOperation().walk([&](quant::DequantizeCastOp op) {
+    if (!op->use_empty() && constantStorage(op.getInput()))
+      dcasts.push_back(op);
+  });
+  for (quant::DequantizeCastOp dc : dcasts) {
+    SmallVector<int32_t> q = *constantStorage(dc.getInput());
+    auto type = cast<RankedTensorType>(dc.getType());
+    QParams p = paramsOf(elementOf(dc.getInput()));
+    int64_t inner = 1;
+    if (p.axis)
+      for (int64_t d = *p.axis + 1; d < type.getRank(); ++d)
+        inner *= type.getDimSize(d);
+    SmallVector<float> values(q.size());
+    for (size_t i = 0; i < q.size(); ++i) {
+      size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
+      values[i] = quantc::ref::dequantize(q[i], p.scales[c], p.zeroPoints[c]);
+    }
+    OpBuilder b(dc);
+    dc.replaceAllUsesWith(
+        arith::ConstantOp::create(
+            b, dc.getLoc(),
+            DenseElementsAttr::get(type, ArrayRef<float>(values)))
+            .getResult());
+    dc.erase();
+  }
   // Drop what no longer has users (dcasts, unused constants).
   IRRewriter rewriter(&getContext());
   (void)runRegionDCE(rewriter, getOperation()->getRegions());
@@ -476,7 +560,19 @@ void QntQuantizePass::runOnOperation() {
   for (const std::string &e : exclude)
     excluded.insert(e);
   SmallVector<FakeQuantOp> fakeQuants;
-  getOperation().walk([&](FakeQuantOp op) { fakeQuants.push_back(op); });
+  // Identical fake_quants of one value (PyTorch's exporter writes one
+  // DequantizeLinear per use) are one quantized tensor: keep the first.
+  llvm::DenseMap<std::pair<Value, Type>, FakeQuantOp> firstOf;
+  getOperation().walk([&](FakeQuantOp op) {
+    auto [it, inserted] =
+        firstOf.try_emplace({op.getInput(), op.getQtype()}, op);
+    if (!inserted && it->second->getBlock() == op->getBlock()) {
+      op.replaceAllUsesWith(it->second.getOutput());
+      op.erase();
+      return;
+    }
+    fakeQuants.push_back(op);
+  });
   for (FakeQuantOp op : fakeQuants)
     if (failed(toQDQ(op)))
       return signalPassFailure();
@@ -510,6 +606,7 @@ void QntQuantizePass::runOnOperation() {
     if (failed(result))
       return signalPassFailure();
   }
+  fuseQuantizedRelu();
   cleanup();
 }
 

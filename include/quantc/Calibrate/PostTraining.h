@@ -57,6 +57,18 @@ llvm::Error quantizePostTraining(mlir::ModuleOp module,
                                  llvm::StringRef function,
                                  const PostTrainingOptions &options);
 
+/// True when a function of `module` has `qnt.fake_quant` ops: the model
+/// carries its own quantization parameters (a QDQ ONNX model, or a folded
+/// model).
+bool hasFakeQuant(mlir::ModuleOp module);
+
+/// Quantizes a model that carries its quantization parameters in
+/// `qnt.fake_quant` ops (QuantizeLinear / DequantizeLinear pairs) in place:
+/// qnt-fuse, then qnt-quantize with those scales and zero points (weights
+/// quantized by their own fake_quant), layers in `exclude` kept in float.
+llvm::Error quantizeFakeQuantModel(mlir::ModuleOp module,
+                                   llvm::ArrayRef<std::string> exclude);
+
 } // namespace quantc
 
 #endif // QUANTC_CALIBRATE_POSTTRAINING_H

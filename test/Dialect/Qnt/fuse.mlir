@@ -71,3 +71,35 @@ func.func @not_fused(%x: tensor<1x2x2x1xf32>, %p: tensor<1xf32>) -> (tensor<1x2x
   %bn = qnt.batch_norm %c, %p, %p, %p, %p : tensor<1x2x2x1xf32>, tensor<1xf32>
   return %r, %bn : tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>
 }
+
+// -----
+
+// A QDQ model's depthwise filter: the fake_quant moves with the
+// transposition, its axis (C, multiplier 1) becoming O = dimension 0.
+// CHECK-LABEL: func.func @depthwise_fake_quant
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00]]], {{\[\[\[}}2.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK: %[[WQ:.*]] = qnt.fake_quant %[[W]] to !quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}> {name = "w"} : tensor<2x1x1x1xf32>
+// CHECK: qnt.conv2d %arg0, %[[WQ]] bias(%{{.*}}) {groups = 2 : i64}
+func.func @depthwise_fake_quant(%x: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[1.0], [2.0]]]]> : tensor<1x1x2x1xf32>}> : () -> tensor<1x1x2x1xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:2, {0.1, 0.2}> {name = "w"} : tensor<1x1x2x1xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.depthwise_conv2d %x, %wq, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x3x2xf32>, tensor<1x1x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  return %c : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// Per-axis quantization along C with multiplier 2 has no OHWI form: the
+// depthwise conv is left alone.
+// CHECK-LABEL: func.func @depthwise_fake_quant_multiplier
+// CHECK: tosa.depthwise_conv2d
+func.func @depthwise_fake_quant_multiplier(%x: tensor<1x3x3x1xf32>) -> tensor<1x3x3x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf32>}> : () -> tensor<1x1x1x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:3, {0.1, 0.2}> : tensor<1x1x1x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.depthwise_conv2d %x, %wq, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x3x1xf32>, tensor<1x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  return %c : tensor<1x3x3x2xf32>
+}

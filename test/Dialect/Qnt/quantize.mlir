@@ -131,3 +131,69 @@ func.func @transpose(%x: tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32> {
   %t = tosa.transpose %xq {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32>
   return %t : tensor<1x3x2x2xf32>
 }
+
+// -----
+
+// A QDQ model's Gemm: the output is quantized after the reshape back to
+// 2-D; the linear layer computes in that type and is reshaped.
+// CHECK-LABEL: func.func @linear_then_reshape
+// CHECK: %[[L:.*]] = qnt.linear %{{.*}} -> tensor<1x1x3x!quant.uniform<u8:f32, 5.000000e-01:128>>
+// CHECK: %[[R:.*]] = tosa.reshape %[[L]], %{{.*}} -> tensor<1x3x!quant.uniform<u8:f32, 5.000000e-01:128>>
+// CHECK: quant.dcast %[[R]]
+// CHECK-NOT: tosa.matmul
+func.func @linear_then_reshape(%x: tensor<1x1x2xf32>) -> tensor<1x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.1> : tensor<1x1x2xf32>
+  %w = arith.constant dense<[[[0.2, 0.6, 1.0], [0.4, 0.8, 1.2]]]> : tensor<1x2x3xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32, 0.02> : tensor<1x2x3xf32>
+  %m = tosa.matmul %xq, %wq, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32>
+  %b = arith.constant dense<[[[0.3, 0.0, -0.1]]]> : tensor<1x1x3xf32>
+  %l = tosa.add %m, %b : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+  %s = tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %l, %s : (tensor<1x1x3xf32>, !tosa.shape<2>) -> tensor<1x3xf32>
+  %rq = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.5:128> : tensor<1x3xf32>
+  return %rq : tensor<1x3xf32>
+}
+
+// -----
+
+// A quantized weight left to a float op (a matmul whose input has no
+// quantization) becomes the float constant of its dequantized values:
+// round(0.21 / 0.02) = 10 -> 10 * 0.02f = 0.199999988 (float32), round(0.59
+// / 0.04) = 15 -> 0.599999964, ...
+// CHECK-LABEL: func.func @float_matmul
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[}}0.199999988, 0.599999964], [0.399999976, 1.19999993]]]> : tensor<1x2x2xf32>
+// CHECK: tosa.matmul %arg0, %[[W]]
+// CHECK-NOT: quant.dcast
+func.func @float_matmul(%x: tensor<1x1x2xf32>) -> tensor<1x1x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = arith.constant dense<[[[0.21, 0.59], [0.39, 1.21]]]> : tensor<1x2x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:2, {0.02, 0.04}> : tensor<1x2x2xf32>
+  %m = tosa.matmul %x, %wq, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x2xf32>
+  return %m : tensor<1x1x2xf32>
+}
+
+// -----
+
+// PyTorch's FX export: conv -> Q/DQ -> relu -> Q/DQ, the relu output
+// quantized twice (one DequantizeLinear per use). The duplicates are one
+// tensor; relu(dequantize(q)) = dequantize(max(q, zp)) is the conv's fused
+// relu, followed by a requantization to the relu output's parameters.
+// CHECK-LABEL: func.func @relu_between_qdq
+// CHECK: %[[C:.*]] = qnt.conv2d {{.*}}activation = #qnt<activation relu>{{.*}} -> tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01:10>>
+// CHECK: %[[R:.*]] = qnt.requantize %[[C]] : (tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01:10>>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02>>
+// CHECK: qnt.add %[[R]], %[[R]]
+// CHECK-NOT: tosa.clamp
+func.func @relu_between_qdq(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x4x4x2xf32>
+  %w = arith.constant dense<[[[[1.0, 0.5]]], [[[-0.5, 1.0]]]]> : tensor<2x1x1x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.01}> : tensor<2x1x1x2xf32>
+  %c = qnt.conv2d %xq, %wq : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1:10> : tensor<1x4x4x2xf32>
+  %r = tosa.clamp %cq {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %r1 = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.05> {name = "use1"} : tensor<1x4x4x2xf32>
+  %r2 = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.05> {name = "use2"} : tensor<1x4x4x2xf32>
+  %a = tosa.add %r1, %r2 : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %aq = qnt.fake_quant %a to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
+  return %aq : tensor<1x4x4x2xf32>
+}
