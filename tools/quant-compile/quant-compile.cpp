@@ -2,7 +2,7 @@
 //
 //   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
 //       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
-//       [--emit=obj|asm|llvm|mlir]
+//       [--emit=obj|asm|llvm|mlir] [--parallel=none|omp]
 //
 // Compiles a quantized model (qnt-quantize output) or a float model ahead of
 // time; with --emit=obj the C header goes beside the object (model.h for
@@ -70,6 +70,16 @@ static cl::opt<Emit>
                     clEnumValN(Emit::Asm, "asm", "assembly"),
                     clEnumValN(Emit::Obj, "obj", "an object file (default)")),
          cl::init(Emit::Obj));
+static cl::opt<quantc::Parallelism> parallel(
+    "parallel",
+    cl::desc("Threading of the generated code (default: none: the object "
+             "needs libc and libm only; omp: OpenMP parallel loops, the "
+             "object needs LLVM's libomp and exports "
+             "<name>_set_num_threads)"),
+    cl::values(clEnumValN(quantc::Parallelism::None, "none", "single-threaded"),
+               clEnumValN(quantc::Parallelism::OpenMP, "omp",
+                          "OpenMP (LLVM's libomp)")),
+    cl::init(quantc::Parallelism::None));
 static cl::opt<bool>
     showRemarks("remarks",
                 cl::desc("Print the lowering's remarks (kernel choices)"),
@@ -136,7 +146,7 @@ int main(int argc, char **argv) {
   if (verbose)
     errs() << "quant-compile: target " << target->triple << ", cpu "
            << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
-           << "\n";
+           << ", threads " << quantc::toString(parallel.getValue()) << "\n";
 
   quantc::ToolContext tool;
   mlir::MLIRContext &context = tool.context();
@@ -199,6 +209,7 @@ int main(int argc, char **argv) {
       quantc::describeModel(*module, functionName, symbolName);
   if (!model)
     return error(toString(model.takeError()));
+  model->parallelism = parallel;
   if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa)))
     return error("cannot compile '" + inputFile + "' (see the errors above)");
 

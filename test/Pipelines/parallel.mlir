@@ -1,0 +1,69 @@
+// The `parallel` option of the model pipelines: with parallel=omp every
+// scf.parallel (hand-written here, as the quantized lowerings emit them) and
+// every linalg op (the float path, convert-linalg-to-parallel-loops) becomes
+// an OpenMP parallel loop whose region captures the memref descriptors;
+// by default all loops are sequential and nothing of OpenMP is left.
+//
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-int8-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=omp num-threads=2})' | FileCheck %s --check-prefix=NUM
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-int8-to-llvm)' | FileCheck %s --check-prefix=SEQ
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=none})' | FileCheck %s --check-prefix=SEQ
+//
+// RUN: not quant-opt %s --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=threads})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: Cannot find option named 'threads'!
+
+// OMP-LABEL: llvm.func @scale(
+// OMP: omp.parallel {
+// OMP-NEXT: omp.wsloop {
+// OMP-NEXT: omp.loop_nest (%[[I:.*]], %[[J:.*]]) : i64 = ({{.*}}) to ({{.*}}) step ({{.*}}) collapse(2) {
+// OMP: llvm.load %{{.*}} : !llvm.ptr -> f32
+// OMP: llvm.fmul
+// OMP: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+// OMP: omp.yield
+// OMP: omp.terminator
+//
+// NUM-LABEL: llvm.func @scale(
+// NUM: %[[N:.*]] = llvm.mlir.constant(2 : i32) : i32
+// NUM: omp.parallel num_threads(%[[N]] : i32) {
+//
+// SEQ-LABEL: llvm.func @scale(
+// SEQ-NOT: omp.
+// SEQ: llvm.fmul
+// SEQ-NOT: omp.
+// SEQ: llvm.return
+func.func @scale(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %two = arith.constant 2.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<64x32xf32>
+    %w = arith.mulf %v, %two : f32
+    memref.store %w, %out[%i, %j] : memref<64x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A float model: TOSA -> linalg on tensors -> buffers -> parallel loops.
+// OMP-LABEL: llvm.func @relu(
+// OMP: omp.parallel {
+// OMP: omp.wsloop {
+// OMP: omp.loop_nest ({{.*}}) : i64 = ({{.*}}) to ({{.*}}) step ({{.*}}) collapse(4) {
+// OMP: llvm.intr.minimum
+// OMP: llvm.intr.maximum
+// OMP: omp.yield
+//
+// NUM-LABEL: llvm.func @relu(
+// NUM: omp.parallel num_threads(
+//
+// SEQ-LABEL: llvm.func @relu(
+// SEQ-NOT: omp.
+// SEQ: llvm.return
+func.func @relu(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
+  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  return %0 : tensor<1x8x8x4xf32>
+}
