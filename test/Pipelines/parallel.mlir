@@ -1,8 +1,8 @@
 // The `parallel` option of the model pipelines: with parallel=omp every
 // scf.parallel (hand-written here, as the quantized lowerings emit them) and
-// every linalg op (the float path, convert-linalg-to-parallel-loops) becomes
-// an OpenMP parallel loop whose region captures the memref descriptors;
-// by default all loops are sequential and nothing of OpenMP is left.
+// the outer parallel loops of every linalg op (the float path) become an
+// OpenMP parallel loop whose region captures the memref descriptors; by
+// default all loops are sequential and nothing of OpenMP is left.
 //
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-int8-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
@@ -48,11 +48,17 @@ func.func @scale(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 
 // -----
 
-// A float model: TOSA -> linalg on tensors -> buffers -> parallel loops.
+// A float model: TOSA -> linalg on tensors -> buffers -> affine loops; the
+// outer two (batch, rows) are parallel, the unit batch is dropped: one
+// OpenMP loop over the 8 rows, sequential loops over columns and channels
+// inside.
 // OMP-LABEL: llvm.func @relu(
+// OMP: %[[ROWS:.*]] = llvm.mlir.constant(8 : index) : i64
 // OMP: omp.parallel {
 // OMP: omp.wsloop {
-// OMP: omp.loop_nest ({{.*}}) : i64 = ({{.*}}) to ({{.*}}) step ({{.*}}) collapse(4) {
+// OMP: omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%[[ROWS]]) step (%{{.*}}) {
+// OMP: llvm.cond_br
+// OMP: llvm.cond_br
 // OMP: llvm.intr.minimum
 // OMP: llvm.intr.maximum
 // OMP: omp.yield
