@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace quantc;
@@ -123,6 +125,13 @@ static std::string shapeList(const std::vector<int64_t> &shape) {
   return s;
 }
 
+/// Whether objects for `target` run here (the header's link line names this
+/// machine's libomp only then).
+static bool isHost(const CompileTarget &target) {
+  return llvm::Triple(target.triple).getArch() ==
+         llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch();
+}
+
 static const char *layoutOf(const TensorInterface &t) {
   return t.shape.size() == 4 ? "NHWC" : "row-major";
 }
@@ -168,7 +177,7 @@ void quantc::emitHeader(const ModelInterface &model,
           "information).\n";
   else
     os << " * The model is float32 throughout.\n";
-  if (model.parallelism == Parallelism::OpenMP)
+  if (model.parallelism == Parallelism::OpenMP) {
     os << " * Threads: the parallel loops run on OpenMP threads (LLVM's "
           "libomp).\n"
        << " * void " << model.name
@@ -183,11 +192,16 @@ void quantc::emitHeader(const ModelInterface &model,
           "allocated (malloc)\n"
        << " * and freed within each call, so no workspace is needed. Needs "
           "libc, libm\n"
-       << " * and libomp (Debian: libomp-22-dev):\n"
-       << " *   cc driver.c " << model.name << ".o -L" << QUANTC_OMP_LIBRARY_DIR
-       << " -Wl,-rpath," << QUANTC_OMP_LIBRARY_DIR << " -lomp -lm\n"
-       << " *\n";
-  else
+       << " * and libomp (Debian: libomp-22-dev):\n";
+    if (isHost(target))
+      os << " *   cc driver.c " << model.name << ".o -L"
+         << QUANTC_OMP_LIBRARY_DIR << " -Wl,-rpath," << QUANTC_OMP_LIBRARY_DIR
+         << " -lomp -lm\n";
+    else
+      os << " *   cc driver.c " << model.name
+         << ".o -L<the target's libomp directory> -lomp -lm\n";
+    os << " *\n";
+  } else {
     os << " * Reentrant: no global mutable state. Weights are read-only data "
           "in the\n"
        << " * object; intermediate buffers are allocated (malloc) and freed "
@@ -197,6 +211,7 @@ void quantc::emitHeader(const ModelInterface &model,
        << " * --parallel=none). Needs libc and libm only:\n"
        << " *   cc driver.c " << model.name << ".o -lm\n"
        << " *\n";
+  }
   for (auto [i, t] : llvm::enumerate(model.inputs))
     describe(t, "input", i, true);
   for (auto [i, t] : llvm::enumerate(model.outputs))

@@ -25,10 +25,17 @@
 // RUN: quant-run %S/Inputs/ops-large.mlir --int8-isa=avx2 --num-threads=2 --input %t/in.npy -o %t/ops/jit.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/ops/jit.npy | FileCheck %s --check-prefix=OPS
 //
+// Cross-compiled, the header cannot name this machine's libomp.
+// RUN: mkdir -p %t/a64
+// RUN: quant-compile %S/Inputs/ops-large.mlir --target aarch64-linux-gnu --parallel=omp -o %t/a64/model.o
+// RUN: FileCheck %s --check-prefix=A64 --input-file %t/a64/model.h
+// RUN: llvm-nm %t/a64/model.o | FileCheck %s --check-prefix=SYMBOLS
+// A64: cc driver.c ops_large.o -L<the target's libomp directory> -lomp -lm
+//
 // TARGET: int8 kernels avx2, threads omp
 // HEADER: Threads: the parallel loops run on OpenMP threads (LLVM's libomp).
 // HEADER: void ops_large_set_num_threads(int n) sets the threads of later runs
-// HEADER: -lomp -lm
+// HEADER: cc driver.c ops_large.o -L{{.*}}/lib -Wl,-rpath,{{.*}}/lib -lomp -lm
 // HEADER: int ops_large_run(const float *input0, float *output0);
 // HEADER: #define OPS_LARGE_HAS_THREADS 1
 // HEADER-NEXT: void ops_large_set_num_threads(int n);
