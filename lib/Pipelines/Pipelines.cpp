@@ -44,6 +44,8 @@ static constexpr const char *kSequentialLoops = "convert-linalg-to-loops";
 ///   body recomputes each index with a division and whose innermost
 ///   dimension no longer vectorizes (the float example model ran ~1.6x
 ///   slower on one thread that way).
+/// * quantc-serialize-small-parallel-loops: loops with too little work for
+///   a fork and join stay sequential.
 /// * convert-scf-to-openmp: every scf.parallel (these and those of the
 ///   quantized lowerings) becomes omp.parallel + omp.wsloop. It wraps loop
 ///   bodies in memref.alloca_scope, a single-block region that
@@ -52,6 +54,7 @@ static constexpr const char *kSequentialLoops = "convert-linalg-to-loops";
 static constexpr const char *kOpenMPLoops =
     "convert-linalg-to-affine-loops,"
     "func.func(affine-parallelize{{max-nested=2}),lower-affine,canonicalize,"
+    "quantc-serialize-small-parallel-loops,"
     "convert-scf-to-openmp{{num-threads={0}},canonicalize";
 
 static constexpr const char *kLoopsToLLVM =

@@ -10,6 +10,8 @@
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-int8-to-llvm)' | FileCheck %s --check-prefix=SEQ
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=none})' | FileCheck %s --check-prefix=SEQ
 //
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=SMALL
+//
 // RUN: not quant-opt %s --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=threads})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: Cannot find option named 'threads'!
 
@@ -32,16 +34,16 @@
 // SEQ: llvm.fmul
 // SEQ-NOT: omp.
 // SEQ: llvm.return
-func.func @scale(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
+func.func @scale(%in: memref<256x128xf32>, %out: memref<256x128xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
   %two = arith.constant 2.0 : f32
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
-    %v = memref.load %in[%i, %j] : memref<64x32xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c256, %c128) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<256x128xf32>
     %w = arith.mulf %v, %two : f32
-    memref.store %w, %out[%i, %j] : memref<64x32xf32>
+    memref.store %w, %out[%i, %j] : memref<256x128xf32>
   }
   return
 }
@@ -50,10 +52,10 @@ func.func @scale(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 
 // A float model: TOSA -> linalg on tensors -> buffers -> affine loops; the
 // outer two (batch, rows) are parallel, the unit batch is dropped: one
-// OpenMP loop over the 8 rows, sequential loops over columns and channels
+// OpenMP loop over the 64 rows, sequential loops over columns and channels
 // inside.
 // OMP-LABEL: llvm.func @relu(
-// OMP: %[[ROWS:.*]] = llvm.mlir.constant(8 : index) : i64
+// OMP: %[[ROWS:.*]] = llvm.mlir.constant(64 : index) : i64
 // OMP: omp.parallel {
 // OMP: omp.wsloop {
 // OMP: omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%[[ROWS]]) step (%{{.*}}) {
@@ -69,7 +71,19 @@ func.func @scale(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 // SEQ-LABEL: llvm.func @relu(
 // SEQ-NOT: omp.
 // SEQ: llvm.return
-func.func @relu(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
-  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
-  return %0 : tensor<1x8x8x4xf32>
+func.func @relu(%x: tensor<1x64x64x16xf32>) -> tensor<1x64x64x16xf32> {
+  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x64x64x16xf32>) -> tensor<1x64x64x16xf32>
+  return %0 : tensor<1x64x64x16xf32>
+}
+
+// -----
+
+// Too little work for a fork and join (quantc-serialize-small-parallel-loops):
+// sequential even with parallel=omp.
+// SMALL-LABEL: llvm.func @tiny(
+// SMALL-NOT: omp.
+// SMALL: llvm.return
+func.func @tiny(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
 }
