@@ -84,10 +84,6 @@ Value quantc::lowering::index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-bool quantc::lowering::worthThreads(int64_t elements) {
-  return elements >= (int64_t(1) << 15);
-}
-
 void quantc::lowering::forEachChunk(
     OpBuilder &b, Location loc, Value lb, int64_t n,
     function_ref<void(OpBuilder &, Location, Value, int64_t)> body,

@@ -68,12 +68,6 @@ mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer);
 /// An index constant.
 mlir::Value index(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
-/// Whether an op producing `elements` output values gets parallel loops
-/// (scf.parallel, threads with parallel=omp): forking and joining a team of
-/// threads costs microseconds, about what 16-lane code needs for 32K
-/// elements; below that the loops stay scf.for.
-bool worthThreads(int64_t elements);
-
 /// Calls body(b, loc, iv, lanes) on [lb, lb + n): iv steps by kLanes with
 /// lanes = kLanes over the largest multiple of kLanes, then by 1 with lanes
 /// = 1 over the tail. `lb` is an index value. With `parallel`, the chunks of

@@ -3,8 +3,8 @@
 // Concatenation along any axis as a copy of rows: with `rows` = the product
 // of the dimensions before the axis, input i is `rows` runs of cols_i
 // contiguous elements that land at column offset_i of the output's rows.
-// Each run is a vector loop (16 lanes, scalar tail); large inputs run their
-// rows in parallel. An input with the
+// Each run is a vector loop (16 lanes, scalar tail); rows are independent
+// (scf.parallel). An input with the
 // output's scale and zero point is copied (clamped to the output's range),
 // any other is requantized: quantc::ref::concatChannels, which the
 // reference defines for the last axis; other axes use the same rule.
@@ -59,7 +59,6 @@ struct ConcatLowering : OpConversionPattern<mlir::qnt::ConcatOp> {
       Value flatIn = flatten(b, loc, toBuffer(b, loc, operand));
       // Rows are independent: parallel over rows, or over the chunks of the
       // only row (never both: no nested parallel loops).
-      const bool threads = worthThreads(rows * cols);
       loopNest(
           b, loc, {rows},
           [&](OpBuilder &rb, Location rl, ValueRange r) {
@@ -78,9 +77,9 @@ struct ConcatLowering : OpConversionPattern<mlir::qnt::ConcatOp> {
                   Value v = l.extend(l.load(flatIn, s), in.isSigned);
                   l.store(l.narrow(l.rescale(v, in, *out)), flatOut, d);
                 },
-                threads && rows == 1);
+                /*parallel=*/rows == 1);
           },
-          threads && rows > 1);
+          /*parallel=*/rows > 1);
       offset += cols;
     }
     rewriter.replaceOp(op, toTensor(b, loc, output));

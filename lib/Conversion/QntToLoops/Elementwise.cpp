@@ -1,8 +1,8 @@
 //===- Elementwise.cpp - qnt.add, qnt.requantize, quant.qcast / dcast -----===//
 //
 // Ops whose result element i depends only on the operands' element i: one
-// loop over the flattened buffers, 16 lanes at a time (parallel for large
-// tensors), then a scalar tail.
+// loop over the flattened buffers, 16 lanes at a time (scf.parallel), then
+// a scalar tail.
 // The formulas are quantc::ref's add, concatChannels (one input),
 // quantizeTensor and dequantizeTensor.
 //
@@ -42,7 +42,7 @@ buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
           loaded.push_back(l.load(in, iv));
         l.store(fn(l, loaded), flat, iv);
       },
-      worthThreads(resultType.getNumElements()));
+      /*parallel=*/true);
   return toTensor(b, loc, result);
 }
 
