@@ -91,8 +91,9 @@ static LogicalResult addEntryPoint(ModuleOp module,
                              "output buffers, no results): "
                           << fnType;
 
-  // Only the entry point is exported: everything else becomes internal, the
-  // model under a name derived from the prefix.
+  // Only the entry point (and with threads its setter) is exported:
+  // everything else becomes internal, the model under a name derived from
+  // the prefix.
   const std::string runName = model.name + "_run";
   const std::string implName = model.name + "_model";
   const std::string setThreadsName = model.name + "_set_num_threads";

@@ -33,10 +33,11 @@ struct ParallelOptions {
 /// one-shot
 /// bufferization with results as out-parameters, loops, LLVM. Registered as
 /// `quantc-float-to-llvm{parallel=none|omp num-threads=N}`. With OpenMP,
-/// linalg ops become scf.parallel loops (convert-linalg-to-parallel-loops)
-/// and every scf.parallel, these and those of earlier lowerings, becomes an
-/// OpenMP parallel loop (convert-scf-to-openmp); otherwise all loops are
-/// sequential.
+/// the outer loops of linalg ops become scf.parallel (affine-parallelize),
+/// loops with too little work turn sequential
+/// (quantc-serialize-small-parallel-loops) and every remaining scf.parallel,
+/// these and those of earlier lowerings, becomes an OpenMP parallel loop
+/// (convert-scf-to-openmp); otherwise all loops are sequential.
 void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
                               const ParallelOptions &parallel = {});
 
