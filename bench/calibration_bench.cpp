@@ -56,8 +56,10 @@ int main(int argc, char **argv) {
     op.replaceAllUsesWith(op.getInput());
     op.erase();
   });
-  auto model = quantc::CompiledModel::create(*plain, "",
-                                             quantc::buildFloatToLLVMPipeline);
+  auto model =
+      quantc::CompiledModel::create(*plain, "", [](mlir::OpPassManager &pm) {
+        quantc::buildFloatToLLVMPipeline(pm);
+      });
   if (!model)
     return die(llvm::toString(model.takeError()));
 

@@ -18,7 +18,14 @@
 //
 //   quantc-bench-conv [--isa=avx512-vnni|avx2|generic] [--zp=N]
 //                     [--min-time=S] [--fp32-ours=none|all|small]
-//                     [--filter=SUBSTR] [--markdown] shapes.txt...
+//                     [--filter=SUBSTR] [--threads=N] [--markdown]
+//                     shapes.txt...
+//
+// --threads=N (default 1): ours compiled with parallel=omp and N threads per
+// parallel region (LLVM's libomp, loaded into the JIT), oneDNN with
+// omp_set_num_threads(N) (its OpenMP runtime is GCC's libgomp). Two runtimes
+// in one process spin on each other's cores between timed runs unless
+// OMP_WAIT_POLICY=passive, which N > 1 therefore requires.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +47,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
+
+#include <omp.h>
 
 #include <immintrin.h>
 
@@ -277,8 +286,16 @@ Jit compile(ModuleOp module, std::function<void(OpPassManager &)> pipeline,
       makeOptimizingTransformer(3, 0, nullptr);
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  std::string runtimeLib = QUANTC_C_RUNNER_UTILS;
-  SmallVector<StringRef> libs{runtimeLib};
+  SmallVector<StringRef> libs{QUANTC_C_RUNNER_UTILS};
+  bool threaded = module
+                      ->walk([](Operation *op) {
+                        return op->getName().getDialectNamespace() == "omp"
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted();
+  if (threaded)
+    libs.push_back(QUANTC_OMP_RUNTIME);
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, options);
   if (!engine)
@@ -484,6 +501,7 @@ struct Options {
   double minTime = 0.3;
   std::string fp32Ours = "small";
   std::string filter; // only layers whose name contains it
+  int threads = 1;
   std::vector<std::string> files;
 };
 
@@ -542,6 +560,8 @@ int main(int argc, char **argv) {
       opt.fp32Ours = a.substr(12);
     else if (a.rfind("--filter=", 0) == 0)
       opt.filter = a.substr(9);
+    else if (a.rfind("--threads=", 0) == 0)
+      opt.threads = std::stoi(a.substr(10));
     else if (a[0] == '-')
       die("unknown option " + a);
     else
@@ -549,7 +569,19 @@ int main(int argc, char **argv) {
   }
   if (opt.files.empty())
     die("usage: quantc-bench-conv [--isa=...] [--zp=N] [--min-time=S] "
-        "[--fp32-ours=none|small|all] [--filter=SUBSTR] shapes.txt...");
+        "[--fp32-ours=none|small|all] [--filter=SUBSTR] [--threads=N] "
+        "shapes.txt...");
+  if (opt.threads < 1)
+    die("--threads must be at least 1");
+  const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");
+  if (opt.threads > 1 &&
+      (!waitPolicy || std::string(waitPolicy) != std::string("passive")))
+    die("--threads > 1 needs OMP_WAIT_POLICY=passive (oneDNN's libgomp and "
+        "our libomp would spin on each other's cores)");
+  omp_set_num_threads(opt.threads);
+  quantc::ParallelOptions parallel;
+  if (opt.threads > 1)
+    parallel = {quantc::Parallelism::OpenMP, unsigned(opt.threads)};
   __builtin_cpu_init();
   bool vnni = __builtin_cpu_supports("avx512vnni");
   if (opt.isa.empty())
@@ -593,6 +625,9 @@ int main(int argc, char **argv) {
   std::printf("int8 peak used: %.0f MAC/cycle x %.3f GHz x 1 core = %.1f "
               "GMAC/s\n",
               peakMacPerCycle, ghz, peak);
+  std::printf("threads: %d (ours: %s; oneDNN: omp_set_num_threads)\n",
+              opt.threads,
+              opt.threads > 1 ? "parallel=omp, libomp" : "sequential code");
 
   std::mt19937 rng(1234);
   for (const std::string &file : opt.files) {
@@ -617,10 +652,11 @@ int main(int argc, char **argv) {
                    {DenseElementsAttr::get(wType, llvm::ArrayRef(l.w)),
                     DenseElementsAttr::get(bType, llvm::ArrayRef(l.bias))});
       std::string isa = opt.isa;
-      Jit ours = compile(
-          *qm,
-          [&](OpPassManager &pm) { quantc::buildInt8ToLLVMPipeline(pm, isa); },
-          {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
+      Jit ours = compile(*qm,
+                         [&](OpPassManager &pm) {
+                           quantc::buildInt8ToLLVMPipeline(pm, isa, parallel);
+                         },
+                         {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
       std::vector<uint8_t> yOurs(s.oh * s.oh * s.oc), yDnnl(yOurs.size());
 
       // (b) oneDNN int8.
@@ -728,7 +764,10 @@ int main(int argc, char **argv) {
         auto fbT = RankedTensorType::get({s.oc}, Float32Type::get(&ctx));
         setConstants(*fm, {DenseElementsAttr::get(fwT, llvm::ArrayRef(wf)),
                            DenseElementsAttr::get(fbT, llvm::ArrayRef(bf))});
-        Jit fj = compile(*fm, quantc::buildFloatToLLVMPipeline,
+        Jit fj = compile(*fm,
+                         [&](OpPassManager &pm) {
+                           quantc::buildFloatToLLVMPipeline(pm, parallel);
+                         },
                          {1, s.ih, s.ih, s.ic}, {1, s.oh, s.oh, s.oc});
         std::vector<float> yo(yf.size());
         fj.run(xf.data(), yo.data());

@@ -17,6 +17,11 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit",
 
 config.substitutions.append(("%quantc_src_root", config.quantc_src_root))
 config.substitutions.append(("%quantc_tools_dir", config.quantc_tools_dir))
+# Linking an object compiled with --parallel=omp: LLVM's libomp.
+config.substitutions.append(
+    ("%libomp", "-L{0} -Wl,-rpath,{0} -lomp".format(config.quantc_omp_library_dir)))
+if os.path.exists(os.path.join(config.quantc_omp_library_dir, "libomp.so")):
+    config.available_features.add("libomp")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -3,10 +3,13 @@
  *   quant-compile int8.mlir -o dir/model.o      (writes dir/model.h)
  *   cc -Idir -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN run_model.c \
  *      dir/model.o -lm -o run
- *   ./run in.npy out.npy [repeats]
+ *   ./run in.npy out.npy [repeats [threads]]
  *
  * With `repeats` > 0 it also times `repeats` passes over all samples and
- * prints the best latency per sample (one thread).
+ * prints the best latency per sample. `threads` (> 0) is passed to
+ * <MODEL>_set_num_threads when the object was compiled with
+ * --parallel=omp (the header then defines <MODEL_UPPER>_HAS_THREADS; link
+ * it with libomp as the header says); a single-threaded object ignores it.
  *
  * in.npy: float32, C order, samples stacked along the first dimension (its
  * element count a multiple of the model input's); out.npy: float32 of shape
@@ -26,6 +29,9 @@
 #define RUN CAT(MODEL, _run)
 #define IN_SIZE CAT(MODEL, _input0_size)
 #define OUT_SIZE CAT(MODEL, _output0_size)
+/* 1 when the header declares <MODEL>_set_num_threads, 0 otherwise (an
+ * undefined macro in #if). */
+#define HAS_THREADS CAT(MODEL_UPPER, _HAS_THREADS)
 
 static int fail(const char *message) {
   fprintf(stderr, "driver: %s\n", message);
@@ -128,8 +134,15 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 && argc != 4)
-    return fail("usage: run in.npy out.npy [repeats]");
+  if (argc < 3 || argc > 5)
+    return fail("usage: run in.npy out.npy [repeats [threads]]");
+  int threads = argc == 5 ? atoi(argv[4]) : 0;
+  if (argc == 5 && threads <= 0)
+    return fail("threads must be a positive number");
+#if HAS_THREADS
+  if (threads > 0)
+    CAT(MODEL, _set_num_threads)(threads);
+#endif
   float *in = NULL;
   long count = readNpy(argv[1], &in);
   if (count < 0 || count % IN_SIZE != 0)
@@ -142,7 +155,7 @@ int main(int argc, char **argv) {
   if (writeNpy(argv[2], out, samples) != 0)
     return fail("cannot write the output");
   printf("ran %ld samples\n", samples);
-  int repeats = argc == 4 ? atoi(argv[3]) : 0;
+  int repeats = argc >= 4 ? atoi(argv[3]) : 0;
   double best = 0;
   for (int r = 0; r < repeats; ++r) {
     double start = now();
@@ -152,9 +165,15 @@ int main(int argc, char **argv) {
     if (r == 0 || t < best)
       best = t;
   }
+  char how[32] = "one thread";
+#if HAS_THREADS
+  snprintf(how, sizeof how, threads > 0 ? "%d threads" : "default threads",
+           threads);
+#endif
   if (repeats > 0)
-    printf("latency %.1f us per sample (best of %d passes over %ld samples)\n",
-           best * 1e6, repeats, samples);
+    printf("latency %.1f us per sample (best of %d passes over %ld samples, "
+           "%s)\n",
+           best * 1e6, repeats, samples, how);
   free(in);
   free(out);
   return 0;

@@ -6,6 +6,7 @@
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -127,9 +128,13 @@ CompiledModel::create(ModuleOp module, StringRef function,
       makeOptimizingTransformer(3, 0, nullptr);
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // memrefCopy & co. come from MLIR's C runner utilities.
-  std::string runtimeLib = QUANTC_C_RUNNER_UTILS;
-  SmallVector<StringRef> libs{runtimeLib};
+  // memrefCopy & co. come from MLIR's C runner utilities; the __kmpc_*
+  // calls of OpenMP parallel regions (pipelines with parallel=omp) from
+  // LLVM's OpenMP runtime.
+  SmallVector<StringRef> libs{QUANTC_C_RUNNER_UTILS};
+  if (build->walk([](omp::ParallelOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    libs.push_back(QUANTC_OMP_RUNTIME);
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*build, options);
   if (!engine)

@@ -353,8 +353,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   auto next = returned.begin();
   for (Value v : inputs)
     floatResult.push_back(isa<BlockArgument>(v) ? -1 : *next++);
-  auto floatModel = CompiledModel::create(*floatProbe, options.function,
-                                          buildFloatToLLVMPipeline);
+  auto floatModel = CompiledModel::create(
+      *floatProbe, options.function,
+      [](OpPassManager &pm) { buildFloatToLLVMPipeline(pm); });
   if (!floatModel)
     return floatModel.takeError();
 

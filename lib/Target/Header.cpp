@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace quantc;
@@ -123,6 +125,13 @@ static std::string shapeList(const std::vector<int64_t> &shape) {
   return s;
 }
 
+/// Whether objects for `target` run here (the header's link line names this
+/// machine's libomp only then).
+static bool isHost(const CompileTarget &target) {
+  return llvm::Triple(target.triple).getArch() ==
+         llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch();
+}
+
 static const char *layoutOf(const TensorInterface &t) {
   return t.shape.size() == 4 ? "NHWC" : "row-major";
 }
@@ -168,13 +177,41 @@ void quantc::emitHeader(const ModelInterface &model,
           "information).\n";
   else
     os << " * The model is float32 throughout.\n";
-  os << " * Reentrant: no global mutable state. Weights are read-only data in "
-        "the\n"
-     << " * object; intermediate buffers are allocated (malloc) and freed "
-        "within each\n"
-     << " * call, so no workspace is needed. Needs libc and libm only:\n"
-     << " *   cc driver.c " << model.name << ".o -lm\n"
-     << " *\n";
+  if (model.parallelism == Parallelism::OpenMP) {
+    os << " * Threads: the parallel loops run on OpenMP threads (LLVM's "
+          "libomp).\n"
+       << " * void " << model.name
+       << "_set_num_threads(int n) sets the threads of later runs\n"
+       << " * (every caller; n <= 0: the OpenMP default, OMP_NUM_THREADS or "
+          "one per\n"
+       << " * CPU). Reentrant: the thread count (an atomic int) is the only "
+          "global\n"
+       << " * mutable state; concurrent runs each get their own threads. "
+          "Weights are\n"
+       << " * read-only data in the object; intermediate buffers are "
+          "allocated (malloc)\n"
+       << " * and freed within each call, so no workspace is needed. Needs "
+          "libc, libm\n"
+       << " * and libomp (Debian: libomp-22-dev):\n";
+    if (isHost(target))
+      os << " *   cc driver.c " << model.name << ".o -L"
+         << QUANTC_OMP_LIBRARY_DIR << " -Wl,-rpath," << QUANTC_OMP_LIBRARY_DIR
+         << " -lomp -lm\n";
+    else
+      os << " *   cc driver.c " << model.name
+         << ".o -L<the target's libomp directory> -lomp -lm\n";
+    os << " *\n";
+  } else {
+    os << " * Reentrant: no global mutable state. Weights are read-only data "
+          "in the\n"
+       << " * object; intermediate buffers are allocated (malloc) and freed "
+          "within each\n"
+       << " * call, so no workspace is needed. Single-threaded (compiled "
+          "with\n"
+       << " * --parallel=none). Needs libc and libm only:\n"
+       << " *   cc driver.c " << model.name << ".o -lm\n"
+       << " *\n";
+  }
   for (auto [i, t] : llvm::enumerate(model.inputs))
     describe(t, "input", i, true);
   for (auto [i, t] : llvm::enumerate(model.outputs))
@@ -218,6 +255,10 @@ void quantc::emitHeader(const ModelInterface &model,
     os << (first ? "" : ", ") << "float *output" << i;
   if (first)
     os << "void";
-  os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << upper
-     << "_H */\n";
+  os << ");\n";
+  if (model.parallelism == Parallelism::OpenMP)
+    os << "\n/* Threads of later runs (n <= 0: the OpenMP default). */\n"
+       << "#define " << upper << "_HAS_THREADS 1\n"
+       << "void " << model.name << "_set_num_threads(int n);\n";
+  os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << upper << "_H */\n";
 }

@@ -6,7 +6,8 @@
 // unchanged). The model function
 // then takes memref descriptors (allocated, aligned, offset, sizes, strides
 // per input, then per output); `<name>_run` builds them from raw pointers,
-// so callers need no MLIR runtime.
+// so callers need no MLIR runtime. Threaded models (OpenMP) read their
+// thread count from a global that `<name>_set_num_threads` sets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +17,60 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
 using namespace quantc;
+
+/// Adds the thread count of the parallel regions: an internal i32 global
+/// (0: the runtime's default), its external setter, and a num_threads
+/// clause on every omp.parallel that reads it: `n > 0 ? n :
+/// omp_get_max_threads()`. Monotonic atomics: a count set while another
+/// thread runs the model applies to its later parallel regions.
+static void addThreadCount(ModuleOp module, StringRef setterName,
+                           StringRef globalName) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  auto i32 = IntegerType::get(ctx, 32);
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto global = LLVM::GlobalOp::create(b, loc, i32, /*isConstant=*/false,
+                                       LLVM::Linkage::Internal, globalName,
+                                       b.getI32IntegerAttr(0), /*alignment=*/4);
+  auto maxThreads = LLVM::LLVMFuncOp::create(
+      b, loc, "omp_get_max_threads", LLVM::LLVMFunctionType::get(i32, {}));
+
+  auto setter = LLVM::LLVMFuncOp::create(
+      b, loc, setterName,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i32}));
+  Block *entry = setter.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value address = LLVM::AddressOfOp::create(b, loc, global);
+  LLVM::StoreOp::create(b, loc, entry->getArgument(0), address,
+                        /*alignment=*/4, /*isVolatile=*/false,
+                        /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+                        LLVM::AtomicOrdering::monotonic);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+  module.walk([&](omp::ParallelOp parallel) {
+    b.setInsertionPoint(parallel);
+    Location l = parallel.getLoc();
+    Value at = LLVM::AddressOfOp::create(b, l, global);
+    Value n = LLVM::LoadOp::create(b, l, i32, at, /*alignment=*/4,
+                                   /*isVolatile=*/false,
+                                   /*isNonTemporal=*/false,
+                                   /*isInvariant=*/false,
+                                   /*isInvariantGroup=*/false,
+                                   LLVM::AtomicOrdering::monotonic);
+    Value zero = LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(0));
+    Value set = LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::sgt, n, zero);
+    Value fallback =
+        LLVM::CallOp::create(b, l, maxThreads, ValueRange{}).getResult();
+    Value count = LLVM::SelectOp::create(b, l, set, n, fallback);
+    parallel.getNumThreadsMutable().assign(count);
+  });
+}
 
 /// Adds `<name>_run(ptr..., ptr...) -> i32` calling the lowered model.
 static LogicalResult addEntryPoint(ModuleOp module,
@@ -41,11 +91,17 @@ static LogicalResult addEntryPoint(ModuleOp module,
                              "output buffers, no results): "
                           << fnType;
 
-  // Only the entry point is exported: everything else becomes internal, the
-  // model under a name derived from the prefix.
+  // Only the entry point (and with threads its setter) is exported:
+  // everything else becomes internal, the model under a name derived from
+  // the prefix.
   const std::string runName = model.name + "_run";
   const std::string implName = model.name + "_model";
-  for (StringRef taken : {StringRef(runName), StringRef(implName)})
+  const std::string setThreadsName = model.name + "_set_num_threads";
+  const std::string threadsName = model.name + "_num_threads";
+  SmallVector<StringRef> names{runName, implName};
+  if (model.parallelism == Parallelism::OpenMP)
+    names.append({setThreadsName, threadsName});
+  for (StringRef taken : names)
     if (Operation *other = module.lookupSymbol(taken);
         other && other != fn.getOperation())
       return other->emitError()
@@ -91,6 +147,8 @@ static LogicalResult addEntryPoint(ModuleOp module,
     }
   LLVM::CallOp::create(b, loc, fn, args);
   LLVM::ReturnOp::create(b, loc, ValueRange{constant(i32, 0)});
+  if (model.parallelism == Parallelism::OpenMP)
+    addThreadCount(module, setThreadsName, threadsName);
   return success();
 }
 
@@ -109,7 +167,7 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
   PassManager pm(module.getContext());
   if (timing)
     pm.enableTiming(*timing);
-  buildInt8ToLLVMPipeline(pm, toString(isa));
+  buildInt8ToLLVMPipeline(pm, toString(isa), {model.parallelism, 0});
   if (failed(pm.run(module)))
     return failure();
   stripBufferizationAttrs(module);

@@ -2,7 +2,7 @@
 //
 //   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
 //       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
-//       [--emit=obj|asm|llvm|mlir]
+//       [--emit=obj|asm|llvm|mlir] [--parallel=none|omp]
 //   quant-compile model.onnx --calibration-data calib.npy -o model.o
 //       [--report report-dir]
 //   quant-compile qdq.onnx -o model.o [--keep-qdq-float]
@@ -77,6 +77,16 @@ static cl::opt<Emit>
                     clEnumValN(Emit::Asm, "asm", "assembly"),
                     clEnumValN(Emit::Obj, "obj", "an object file (default)")),
          cl::init(Emit::Obj));
+static cl::opt<quantc::Parallelism> parallel(
+    "parallel",
+    cl::desc("Threading of the generated code (default: none: the object "
+             "needs libc and libm only; omp: OpenMP parallel loops, the "
+             "object needs LLVM's libomp and exports "
+             "<name>_set_num_threads)"),
+    cl::values(clEnumValN(quantc::Parallelism::None, "none", "single-threaded"),
+               clEnumValN(quantc::Parallelism::OpenMP, "omp",
+                          "OpenMP (LLVM's libomp)")),
+    cl::init(quantc::Parallelism::None));
 static cl::opt<bool>
     showRemarks("remarks",
                 cl::desc("Print the lowering's remarks (kernel choices)"),
@@ -161,7 +171,7 @@ int main(int argc, char **argv) {
   if (verbose)
     errs() << "quant-compile: target " << target->triple << ", cpu "
            << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
-           << "\n";
+           << ", threads " << quantc::toString(parallel.getValue()) << "\n";
 
   mlir::DefaultTimingManager timingManager;
   mlir::applyDefaultTimingManagerCLOptions(timingManager);
@@ -257,6 +267,7 @@ int main(int argc, char **argv) {
       quantc::describeModel(*module, functionName, symbolName);
   if (!model)
     return error(toString(model.takeError()));
+  model->parallelism = parallel;
   {
     mlir::TimingScope lowerTimer = timing.nest("lower to the LLVM dialect");
     if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa,

@@ -7,7 +7,8 @@
 // first dimension); y.npy stacks the outputs the same way. For reference
 // outputs, fusion checks and accuracy measurements of the float model.
 // With --reference, a quantized model runs op by op on the int8 reference
-// (the semantics generated int8 code must match), not compiled.
+// (the semantics generated int8 code must match), not compiled. With
+// --num-threads=N (N > 1) the parallel loops run on N threads (OpenMP).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,13 @@ static cl::opt<std::string> int8Isa(
              "instruction set (generic, avx2, avx512-vnni; the host must "
              "support it) and run it (JIT)"),
     cl::init(""));
+static cl::opt<unsigned>
+    numThreads("num-threads",
+               cl::desc("Threads of the compiled model: 1 (default) runs "
+                        "sequential code; N > 1 compiles its parallel loops "
+                        "with OpenMP (parallel=omp) and runs them on N "
+                        "threads"),
+               cl::init(1));
 static cl::opt<bool> reference(
     "reference",
     cl::desc("Run a quantized model (qnt-quantize output) with the int8 "
@@ -59,6 +67,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-run: run a float model compiled to "
                               "native code\n");
+  if (numThreads == 0)
+    return error("--num-threads must be at least 1");
+  if (reference && numThreads != 1)
+    return error(
+        "--num-threads applies to compiled models, not to --reference");
   quantc::ToolContext tool;
   std::string loadError;
   OwningOpRef<ModuleOp> module = tool.load(modelFile, loadError);
@@ -85,12 +98,15 @@ int main(int argc, char **argv) {
     runOne = [&](const float *in, float *out) { return oracle->run(in, out); };
   } else {
     std::string isa = int8Isa;
+    quantc::ParallelOptions parallel;
+    if (numThreads > 1)
+      parallel = {quantc::Parallelism::OpenMP, numThreads};
     auto model = quantc::CompiledModel::create(
         *module, functionName, [&](mlir::OpPassManager &pm) {
           if (isa.empty())
-            quantc::buildFloatToLLVMPipeline(pm);
+            quantc::buildFloatToLLVMPipeline(pm, parallel);
           else
-            quantc::buildInt8ToLLVMPipeline(pm, isa);
+            quantc::buildInt8ToLLVMPipeline(pm, isa, parallel);
         });
     if (!model)
       return error(toString(model.takeError()));

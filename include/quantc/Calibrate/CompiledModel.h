@@ -35,7 +35,9 @@ public:
 
   /// Compiles `function` of `module` (which is not modified) with
   /// `pipeline`. The function must take one statically shaped f32 tensor
-  /// and return statically shaped f32 tensors.
+  /// and return statically shaped f32 tensors. When the lowered module has
+  /// OpenMP parallel regions (a pipeline with parallel=omp), LLVM's OpenMP
+  /// runtime (libomp) is loaded for them.
   static llvm::Expected<std::unique_ptr<CompiledModel>>
   create(mlir::ModuleOp module, llvm::StringRef function,
          llvm::function_ref<void(mlir::OpPassManager &)> pipeline);

@@ -2,7 +2,7 @@
 //
 // Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
 // quantc-memref-copy-to-linalg, quantc-tile-and-vectorize,
-// quantc-outline-loop-nests.
+// quantc-outline-loop-nests, quantc-serialize-small-parallel-loops.
 //
 //===----------------------------------------------------------------------===//
 

@@ -106,4 +106,26 @@ def OutlineLoopNests : Pass<"quantc-outline-loop-nests", "::mlir::ModuleOp"> {
   ];
 }
 
+def SerializeSmallParallelLoops
+    : Pass<"quantc-serialize-small-parallel-loops"> {
+  let summary = "Turn scf.parallel loops with little work into scf.for nests";
+  let description = [{
+    Forking and joining a team of threads costs microseconds, so a parallel
+    loop (one OpenMP region after `convert-scf-to-openmp`) pays off only
+    above some amount of work. The work of an `scf.parallel` without
+    reductions is estimated statically: the operations of its body, each
+    `scf.for` nested in it counting its body's work times its trip count,
+    times the parallel loop's own trip count. Loops whose estimate is below
+    `min-work` become nests of `scf.for` (same iteration order as the
+    sequential lowering); loops with a dynamic trip count anywhere stay
+    parallel.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Estimated operations below which a parallel loop runs "
+           "sequentially">,
+  ];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD

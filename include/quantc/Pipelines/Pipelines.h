@@ -12,12 +12,34 @@ class Operation;
 
 namespace quantc {
 
+/// How generated code uses threads.
+enum class Parallelism {
+  None,   ///< Sequential loops (scf.parallel lowered to scf.for).
+  OpenMP, ///< scf.parallel -> omp.parallel + omp.wsloop: __kmpc_* calls of
+          ///< LLVM's OpenMP runtime (libomp).
+};
+
+/// Threading of the lowering pipelines.
+struct ParallelOptions {
+  Parallelism parallelism = Parallelism::None;
+  /// With OpenMP: the num_threads clause of every parallel region (0: none,
+  /// i.e. the runtime's choice: omp_set_num_threads, OMP_NUM_THREADS, or
+  /// the number of CPUs).
+  unsigned numThreads = 0;
+};
+
 /// Lowers a float model (TOSA, qnt.batch_norm, float qnt.conv2d; observers
 /// instrumented or absent) on tensors to the LLVM dialect: TOSA -> linalg,
 /// one-shot
 /// bufferization with results as out-parameters, loops, LLVM. Registered as
-/// `quantc-float-to-llvm`.
-void buildFloatToLLVMPipeline(mlir::OpPassManager &pm);
+/// `quantc-float-to-llvm{parallel=none|omp num-threads=N}`. With OpenMP,
+/// the outer loops of linalg ops become scf.parallel (affine-parallelize),
+/// loops with too little work turn sequential
+/// (quantc-serialize-small-parallel-loops) and every remaining scf.parallel,
+/// these and those of earlier lowerings, becomes an OpenMP parallel loop
+/// (convert-scf-to-openmp); otherwise all loops are sequential.
+void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
+                              const ParallelOptions &parallel = {});
 
 /// The calibration build: `qnt-instrument-observers` followed by
 /// `quantc-float-to-llvm`. Registered as `quantc-calibration-build`.
@@ -27,8 +49,13 @@ void buildCalibrationPipeline(mlir::OpPassManager &pm);
 /// int8 kernels for `isa` (see quantc::Int8Isa: generic, avx2, avx512-vnni,
 /// neon-dot, neon-i8mm): qnt-lower-quantized, then the float pipeline for
 /// what stays float, then qnt-lower-pure-intrinsics. Registered as
-/// `quantc-int8-to-llvm{isa=...}`.
-void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa);
+/// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N}`; the
+/// threading is the float pipeline's.
+void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa,
+                             const ParallelOptions &parallel = {});
+
+/// "none" or "omp".
+llvm::StringRef toString(Parallelism parallelism);
 
 /// Removes the `bufferization.*` argument attributes that bufferization
 /// hints leave on LLVM functions (LLVM IR translation does not know them).

@@ -12,6 +12,7 @@
 #define QUANTC_TARGET_COMPILE_H
 
 #include "quantc/Conversion/QntToLoops.h"
+#include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
@@ -82,6 +83,9 @@ struct ModelInterface {
   std::string name;     ///< C symbol prefix: <name>_run.
   std::vector<TensorInterface> inputs, outputs;
   bool quantized = false; ///< The model has quantized ops.
+  /// Threading of the generated code: with OpenMP the object needs LLVM's
+  /// libomp and exports <name>_set_num_threads.
+  Parallelism parallelism = Parallelism::None;
 };
 
 /// Describes `function` (empty: the public one) of `module`: statically
@@ -92,11 +96,15 @@ llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
                                              llvm::StringRef name);
 
 /// Lowers the model in place to the LLVM dialect with quantc-int8-to-llvm
-/// for `isa` (a float model passes its int8 step unchanged), then makes
-/// every function internal and adds the external entry point `<name>_run`
-/// (raw pointers in, i32 0 out) that calls the model with memref
-/// descriptors. Errors are reported through the context's diagnostics.
-/// With `timing`, each pass of the pipeline is timed in it.
+/// for `isa` and model.parallelism (a float model passes its int8 step
+/// unchanged), then makes every function internal and adds the external
+/// entry point `<name>_run` (raw pointers in, i32 0 out) that calls the
+/// model with memref descriptors. With OpenMP, also the external
+/// `void <name>_set_num_threads(int)`: it stores the thread count of later
+/// runs in an internal global (atomically) that every parallel region reads
+/// (n <= 0: the OpenMP runtime's default, omp_get_max_threads()). Errors
+/// are reported through the context's diagnostics. With `timing`, each pass
+/// of the pipeline is timed in it.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const ModelInterface &model, Int8Isa isa,
                                        mlir::TimingScope *timing = nullptr);

@@ -9,7 +9,9 @@
 //      1 output row x Wt output pixels x Ft output channels, one filter tap
 //      and Ct input channels per step (reduction loops innermost); pooling,
 //      matmul, fill and elementwise ops to small tiles along the innermost
-//      (channel) dimension;
+//      (channel) dimension. The loop over output rows is an scf.forall (its
+//      tiles are independent: the parallel pipeline runs them on threads),
+//      the others scf.for;
 //   3. decompose 2-D convolutions / poolings with unit tiles into 1-D ones
 //      (linalg::populateDecomposeConvolutionPatterns);
 //   4. linalg::vectorize every tile (1-D convolutions become vector.contract
@@ -202,20 +204,59 @@ struct TileAndVectorizeFloatPass
         work.push_back({op, std::move(*sizes)});
     });
     IRRewriter rewriter(ctx);
-    for (auto &[op, sizes] : work) {
-      scf::SCFTilingOptions options;
-      SmallVector<OpFoldResult> tiles;
-      // A tile size equal to the loop range means no loop for it (0).
+    // Tiles `op` by `sizes` (a size equal to the loop range or 0: no loop);
+    // returns the tiled op.
+    auto tile = [&](linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                    scf::SCFTilingOptions::LoopType loopType)
+        -> FailureOr<linalg::LinalgOp> {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [size, range] : llvm::zip(sizes, ranges))
-        tiles.push_back(rewriter.getIndexAttr(size == range ? 0 : size));
+      SmallVector<OpFoldResult> tiles;
+      bool any = false;
+      for (auto [size, range] : llvm::zip(sizes, ranges)) {
+        bool loop = size != 0 && size != range;
+        any |= loop;
+        tiles.push_back(rewriter.getIndexAttr(loop ? size : 0));
+      }
+      if (!any)
+        return op;
+      scf::SCFTilingOptions options;
       options.setTileSizes(tiles);
+      options.setLoopType(loopType);
       rewriter.setInsertionPoint(op);
       FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled))
-        continue;
+      if (failed(tiled) || tiled->tiledOps.size() != 1)
+        return failure();
       rewriter.replaceOp(op, tiled->replacements);
+      auto result = dyn_cast<linalg::LinalgOp>(tiled->tiledOps.front());
+      if (!result)
+        return failure();
+      return result;
+    };
+    for (auto &[op, sizes] : work) {
+      // The outermost parallel dimension with more than one row of tiles
+      // (output rows of convolutions and poolings, the second-outermost
+      // dimension of elementwise ops) becomes an scf.forall: independent
+      // tiles that the parallel pipeline turns into threads.
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      SmallVector<int64_t> outer(ranges.size(), 0);
+      int64_t rows = -1;
+      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+              linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
+              linalg::PoolingNhwcMinOp>(op))
+        rows = 1;
+      else if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+               ranges.size() >= 3)
+        rows = ranges.size() - 3;
+      if (rows >= 0 && sizes[rows] == 1 && ranges[rows] > 1) {
+        outer[rows] = 1;
+        FailureOr<linalg::LinalgOp> inner =
+            tile(op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
+        if (failed(inner))
+          continue;
+        op = *inner;
+      }
+      (void)tile(op, sizes, scf::SCFTilingOptions::LoopType::ForOp);
     }
 
     // 2-D convolutions / poolings with unit output rows and filter taps

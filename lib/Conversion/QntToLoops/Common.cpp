@@ -86,9 +86,10 @@ Value quantc::lowering::index(OpBuilder &b, Location loc, int64_t v) {
 
 void quantc::lowering::forEachChunk(
     OpBuilder &b, Location loc, Value lb, int64_t n,
-    function_ref<void(OpBuilder &, Location, Value, int64_t)> body) {
+    function_ref<void(OpBuilder &, Location, Value, int64_t)> body,
+    bool parallel) {
   const int64_t vectorEnd = n / kLanes * kLanes;
-  auto loop = [&](int64_t from, int64_t to, int64_t step) {
+  auto loop = [&](int64_t from, int64_t to, int64_t step, bool threads) {
     std::optional<int64_t> base = getConstantIntValue(lb);
     auto at = [&](int64_t offset) -> Value {
       if (base)
@@ -97,6 +98,14 @@ void quantc::lowering::forEachChunk(
     };
     Value lo = at(from);
     Value hi = at(to);
+    if (threads) {
+      scf::ParallelOp::create(b, loc, ValueRange{lo}, ValueRange{hi},
+                              ValueRange{index(b, loc, step)},
+                              [&](OpBuilder &nb, Location nl, ValueRange ivs) {
+                                body(nb, nl, ivs[0], step);
+                              });
+      return;
+    }
     scf::ForOp::create(b, loc, lo, hi, index(b, loc, step), ValueRange{},
                        [&](OpBuilder &nb, Location nl, Value iv, ValueRange) {
                          body(nb, nl, iv, step);
@@ -104,14 +113,24 @@ void quantc::lowering::forEachChunk(
                        });
   };
   if (vectorEnd > 0)
-    loop(0, vectorEnd, kLanes);
+    loop(0, vectorEnd, kLanes, parallel);
   if (vectorEnd < n)
-    loop(vectorEnd, n, 1);
+    loop(vectorEnd, n, 1, false);
 }
 
 void quantc::lowering::loopNest(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ubs,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<void(OpBuilder &, Location, ValueRange)> body, bool parallel) {
+  if (parallel && !ubs.empty()) {
+    SmallVector<Value> lbs, his, steps;
+    for (int64_t ub : ubs) {
+      lbs.push_back(index(b, loc, 0));
+      his.push_back(index(b, loc, ub));
+      steps.push_back(index(b, loc, 1));
+    }
+    scf::ParallelOp::create(b, loc, lbs, his, steps, body);
+    return;
+  }
   SmallVector<Value> ivs;
   std::function<void(OpBuilder &, Location, size_t)> build = [&](OpBuilder &nb,
                                                                  Location nl,

@@ -70,19 +70,25 @@ mlir::Value index(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
 /// Calls body(b, loc, iv, lanes) on [lb, lb + n): iv steps by kLanes with
 /// lanes = kLanes over the largest multiple of kLanes, then by 1 with lanes
-/// = 1 over the tail. `lb` is an index value.
+/// = 1 over the tail. `lb` is an index value. With `parallel`, the chunks of
+/// kLanes are independent iterations of an scf.parallel (the tail, fewer
+/// than kLanes elements, stays sequential).
 void forEachChunk(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lb,
                   int64_t n,
                   llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                           mlir::Value, int64_t)>
-                      body);
+                      body,
+                  bool parallel = false);
 
-/// A perfect nest of scf.for over [0, ubs[i]) calling body with the ivs.
+/// A perfect nest of scf.for over [0, ubs[i]) calling body with the ivs;
+/// with `parallel`, one multi-dimensional scf.parallel instead (the body's
+/// iterations must be independent).
 void loopNest(mlir::OpBuilder &b, mlir::Location loc,
               llvm::ArrayRef<int64_t> ubs,
               llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                       mlir::ValueRange)>
-                  body);
+                  body,
+              bool parallel = false);
 
 /// Emits the arithmetic of quantc::ref on scalars (lanes == 1) or on
 /// vector<lanes x T>. Constants are splats; loads and stores are

@@ -3,7 +3,8 @@
 // Concatenation along any axis as a copy of rows: with `rows` = the product
 // of the dimensions before the axis, input i is `rows` runs of cols_i
 // contiguous elements that land at column offset_i of the output's rows.
-// Each run is a vector loop (16 lanes, scalar tail). An input with the
+// Each run is a vector loop (16 lanes, scalar tail); rows are independent
+// (scf.parallel). An input with the
 // output's scale and zero point is copied (clamped to the output's range),
 // any other is requantized: quantc::ref::concatChannels, which the
 // reference defines for the last axis; other axes use the same rule.
@@ -56,19 +57,29 @@ struct ConcatLowering : OpConversionPattern<mlir::qnt::ConcatOp> {
       const int64_t cols =
           cast<RankedTensorType>(operand.getType()).getNumElements() / rows;
       Value flatIn = flatten(b, loc, toBuffer(b, loc, operand));
-      loopNest(b, loc, {rows}, [&](OpBuilder &rb, Location rl, ValueRange r) {
-        Value src = arith::MulIOp::create(rb, rl, r[0], index(rb, rl, cols));
-        Value row = arith::MulIOp::create(rb, rl, r[0], index(rb, rl, outCols));
-        Value dst = arith::AddIOp::create(rb, rl, row, index(rb, rl, offset));
-        forEachChunk(rb, rl, index(rb, rl, 0), cols,
-                     [&](OpBuilder &cb, Location cl, Value j, int64_t lanes) {
-                       Lanes l(cb, cl, lanes);
-                       Value s = arith::AddIOp::create(cb, cl, src, j);
-                       Value d = arith::AddIOp::create(cb, cl, dst, j);
-                       Value v = l.extend(l.load(flatIn, s), in.isSigned);
-                       l.store(l.narrow(l.rescale(v, in, *out)), flatOut, d);
-                     });
-      });
+      // Rows are independent: parallel over rows, or over the chunks of the
+      // only row (never both: no nested parallel loops).
+      loopNest(
+          b, loc, {rows},
+          [&](OpBuilder &rb, Location rl, ValueRange r) {
+            Value src =
+                arith::MulIOp::create(rb, rl, r[0], index(rb, rl, cols));
+            Value row =
+                arith::MulIOp::create(rb, rl, r[0], index(rb, rl, outCols));
+            Value dst =
+                arith::AddIOp::create(rb, rl, row, index(rb, rl, offset));
+            forEachChunk(
+                rb, rl, index(rb, rl, 0), cols,
+                [&](OpBuilder &cb, Location cl, Value j, int64_t lanes) {
+                  Lanes l(cb, cl, lanes);
+                  Value s = arith::AddIOp::create(cb, cl, src, j);
+                  Value d = arith::AddIOp::create(cb, cl, dst, j);
+                  Value v = l.extend(l.load(flatIn, s), in.isSigned);
+                  l.store(l.narrow(l.rescale(v, in, *out)), flatOut, d);
+                },
+                /*parallel=*/rows == 1);
+          },
+          /*parallel=*/rows > 1);
       offset += cols;
     }
     rewriter.replaceOp(op, toTensor(b, loc, output));

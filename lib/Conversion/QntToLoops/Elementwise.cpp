@@ -1,7 +1,8 @@
 //===- Elementwise.cpp - qnt.add, qnt.requantize, quant.qcast / dcast -----===//
 //
 // Ops whose result element i depends only on the operands' element i: one
-// loop over the flattened buffers, 16 lanes at a time, then a scalar tail.
+// loop over the flattened buffers, 16 lanes at a time (scf.parallel), then
+// a scalar tail.
 // The formulas are quantc::ref's add, concatChannels (one input),
 // quantizeTensor and dequantizeTensor.
 //
@@ -32,14 +33,16 @@ buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
     inputs.push_back(flatten(b, loc, toBuffer(b, loc, v)));
   Value result = allocBuffer(b, loc, resultType);
   Value flat = flatten(b, loc, result);
-  forEachChunk(b, loc, index(b, loc, 0), resultType.getNumElements(),
-               [&](OpBuilder &nb, Location nl, Value iv, int64_t lanes) {
-                 Lanes l(nb, nl, lanes);
-                 SmallVector<Value> loaded;
-                 for (Value in : inputs)
-                   loaded.push_back(l.load(in, iv));
-                 l.store(fn(l, loaded), flat, iv);
-               });
+  forEachChunk(
+      b, loc, index(b, loc, 0), resultType.getNumElements(),
+      [&](OpBuilder &nb, Location nl, Value iv, int64_t lanes) {
+        Lanes l(nb, nl, lanes);
+        SmallVector<Value> loaded;
+        for (Value in : inputs)
+          loaded.push_back(l.load(in, iv));
+        l.store(fn(l, loaded), flat, iv);
+      },
+      /*parallel=*/true);
   return toTensor(b, loc, result);
 }
 

@@ -1,8 +1,8 @@
 //===- Pool.cpp - qnt.max_pool2d and qnt.avg_pool2d -----------------------===//
 //
-// NHWC pooling: loops over batch, output row and column; the window is
-// clipped to the input once per output position (padded positions never
-// contribute), and channels are the vector dimension (16 lanes, scalar
+// NHWC pooling: a parallel loop over batch, output row and column; the
+// window is clipped to the input once per output position (padded positions
+// never contribute), and channels are the vector dimension (16 lanes, scalar
 // tail). Semantics: quantc::ref::maxPool2d / avgPool2d. The average pool's
 // multiplier depends on the number of non-padded elements: with padding it
 // is read from a table indexed by that count (computed by the reference at
@@ -69,6 +69,7 @@ struct PoolLowering : OpConversionPattern<OpTy> {
       table = toBuffer(b, loc, constant);
     }
 
+    // Output pixels are independent: parallel over (n, y, x).
     loopNest(
         b, loc, {outShape[0], outShape[1], outShape[2]},
         [&](OpBuilder &nb, Location nl, ValueRange ivs) {
@@ -156,7 +157,8 @@ struct PoolLowering : OpConversionPattern<OpTy> {
                 }
                 l.store(l.narrow(q), output, {ivs[0], ivs[1], ivs[2], c});
               });
-        });
+        },
+        /*parallel=*/true);
     rewriter.replaceOp(op, toTensor(b, loc, output));
     return success();
   }

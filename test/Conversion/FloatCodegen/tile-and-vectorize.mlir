@@ -8,7 +8,7 @@
 // compile time (no linalg.transpose left).
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.
-// CHECK: scf.for %[[OH:.*]] = %c0 to %c7 step %c1
+// CHECK: scf.forall (%[[OH:.*]]) in (7)
 // CHECK: scf.for %[[F:.*]] = %c0 to %c32 step %c16
 // CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1
 // CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1
@@ -21,10 +21,10 @@
 // HOIST-LABEL: func.func @conv
 // HOIST: scf.for
 // HOIST: scf.for
-// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x7x7x32xf32>, vector<7x16xf32>
+// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x7x32xf32>, vector<7x16xf32>
 // HOIST: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<7x16xf32>)
 // HOIST: vector.contract
-// HOIST: vector.transfer_write {{.*}} : vector<7x16xf32>, tensor<1x7x7x32xf32>
+// HOIST: vector.transfer_write {{.*}} : vector<7x16xf32>, tensor<1x1x7x32xf32>
 func.func @conv(%in: tensor<1x9x9x16xf32>, %w: tensor<32x3x3x16xf32>, %out: tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32> {
   %cw = arith.constant dense<0.5> : tensor<32x3x3x16xf32>
   %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -65,7 +65,7 @@ func.func @runtime_filter(%in: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %ou
 
 // Depthwise: channels in vectors, 7 pixels per block, one tap per step.
 // HOIST-LABEL: func.func @depthwise
-// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x7x7x16xf32>, vector<7x16xf32>
+// HOIST: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x7x16xf32>, vector<7x16xf32>
 // HOIST: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<7x16xf32>)
 // HOIST: vector.transfer_read %arg0{{.*}} : tensor<1x9x9x16xf32>, vector<7x16xf32>
 // HOIST: vector.fma {{.*}} : vector<7x16xf32>
@@ -111,7 +111,7 @@ func.func @linear(%a: tensor<1x1x64xf32>, %b: tensor<1x64x10xf32>, %c: tensor<1x
 #ch = affine_map<(d0, d1, d2, d3) -> (d3)>
 // CHECK-LABEL: func.func @bias_relu
 // CHECK-NOT: linalg.generic
-// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: scf.forall (%{{.*}}) in (7)
 // CHECK: vector.transfer_read %arg1{{.*}} : tensor<32xf32>, vector<32xf32>
 // CHECK: arith.addf {{.*}} : vector<32xf32>
 // CHECK: arith.maximumf {{.*}} : vector<32xf32>

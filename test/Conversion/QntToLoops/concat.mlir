@@ -9,7 +9,7 @@
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x3x24xi8>
 // CHECK: %[[FO:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1, 2, 3]] : memref<1x2x3x24xi8> into memref<144xi8>
 // CHECK: %[[FA:.*]] = memref.collapse_shape %{{.*}} : memref<1x2x3x20xi8> into memref<120xi8>
-// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.parallel (%[[R:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // CHECK:   %[[C20:.*]] = arith.constant 20 : index
 // CHECK:   %[[SRC:.*]] = arith.muli %[[R]], %[[C20]] : index
 // CHECK:   %[[C24:.*]] = arith.constant 24 : index
@@ -26,7 +26,7 @@
 // CHECK:     memref.load %[[FA]]
 // CHECK:     memref.store %{{.*}}, %[[FO]]
 // CHECK: %[[FB:.*]] = memref.collapse_shape %{{.*}} : memref<1x2x3x4xi8> into memref<24xi8>
-// CHECK: scf.for
+// CHECK: scf.parallel
 // CHECK:   arith.constant 20 : index
 // CHECK:   scf.for
 // CHECK:     memref.load %[[FB]]
@@ -45,7 +45,7 @@ func.func @channels(%a: tensor<1x2x3x20x!quant.uniform<u8:f32, 0.25:8>>, %b: ten
 // Another axis: rows = 2 (the dimensions before axis 1), runs of 3 * 4 and
 // 1 * 4 elements at column offsets 0 and 12 of 16.
 // CHECK-LABEL: func.func @rows
-// CHECK: scf.for %[[R:.*]] =
+// CHECK: scf.parallel (%[[R:.*]]) =
 // CHECK:   %[[C12:.*]] = arith.constant 12 : index
 // CHECK:   arith.muli %[[R]], %[[C12]] : index
 // CHECK:   %[[C16:.*]] = arith.constant 16 : index
@@ -53,7 +53,7 @@ func.func @channels(%a: tensor<1x2x3x20x!quant.uniform<u8:f32, 0.25:8>>, %b: ten
 // CHECK:   %[[C0:.*]] = arith.constant 0 : index
 // CHECK:   arith.addi %[[ROW]], %[[C0]] : index
 // CHECK: memref.collapse_shape %{{.*}} : memref<2x1x4xi8> into memref<8xi8>
-// CHECK: scf.for %[[R2:.*]] =
+// CHECK: scf.parallel (%[[R2:.*]]) =
 // CHECK:   %[[C4:.*]] = arith.constant 4 : index
 // CHECK:   arith.muli %[[R2]], %[[C4]] : index
 // CHECK:   %[[C16B:.*]] = arith.constant 16 : index

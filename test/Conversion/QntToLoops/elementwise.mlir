@@ -13,7 +13,7 @@
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x20xi8>
 // CHECK: %[[FO:.*]] = memref.collapse_shape %[[OUT]]
 // CHECK: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%[[C16]]) {
 // CHECK:   %[[VA:.*]] = vector.load %[[FA]][%[[I]]] : memref<40xi8>, vector<16xi8>
 // CHECK:   %[[VB:.*]] = vector.load %[[FB]][%[[I]]] : memref<40xi8>, vector<16xi8>
 // CHECK:   arith.extui %[[VA]] : vector<16xi8> to vector<16xi32>
@@ -86,7 +86,7 @@ func.func @qcast(%x: tensor<8xf32>) -> tensor<8x!quant.uniform<u8:f32, 0.25:10>>
 // CHECK-LABEL: func.func @dcast
 // CHECK-SAME: (%{{.*}}: tensor<1x16xi8>) -> tensor<1x16xf32>
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<1x16xf32>
-// CHECK: scf.for
+// CHECK: scf.parallel
 // CHECK:   vector.load %{{.*}} : memref<16xi8>, vector<16xi8>
 // CHECK:   arith.extsi %{{.*}} : vector<16xi8> to vector<16xi32>
 // CHECK:   arith.constant dense<-7> : vector<16xi32>
@@ -107,7 +107,7 @@ func.func @dcast(%q: tensor<1x16x!quant.uniform<i8:f32, 0.125:-7>>) -> tensor<1x
 // Requantize u8 (0.5, 100) -> i8<-100:100> (0.25, 3): (q - 100) * 2, clamp
 // to [-100 - 3, 100 - 3], + 3.
 // CHECK-LABEL: func.func @requantize
-// CHECK: scf.for
+// CHECK: scf.parallel
 // CHECK:   arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
 // CHECK:   arith.constant dense<100> : vector<16xi32>
 // CHECK:   arith.subi

@@ -10,9 +10,7 @@
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x2x4xi8>
 // CHECK: %[[TABLE:.*]] = arith.constant dense<[0.000000e+00, 2.000000e+00, 1.000000e+00, 0.666666686, 5.000000e-01]> : tensor<5xf32>
 // CHECK: %[[TB:.*]] = bufferization.to_buffer %[[TABLE]] read_only : tensor<5xf32> to memref<5xf32>
-// CHECK: scf.for %[[N:.*]] =
-// CHECK: scf.for %[[Y:.*]] =
-// CHECK: scf.for %[[XX:.*]] =
+// CHECK: scf.parallel (%[[N:.*]], %[[Y:.*]], %[[XX:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}, %{{.*}}) step (%{{.*}}, %{{.*}}, %{{.*}}) {
 // CHECK-DAG: %[[KYLO:.*]] = arith.maxsi
 // CHECK-DAG: %[[KYHI:.*]] = arith.minsi
 // CHECK: %[[COUNT32:.*]] = arith.index_cast %[[COUNT:.*]] : index to i32

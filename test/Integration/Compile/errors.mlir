@@ -21,4 +21,10 @@
 // LOWER: quant-compile: error: cannot compile
 // RUN: not quant-compile %S/Inputs/ops.mlir --name=3d -o %t/a.o 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: quant-compile: error: '3d' is not a C identifier; choose a symbol prefix with --name
-// RUN: not ls %t/a.o %t/a.h
+// RUN: not quant-compile %S/Inputs/ops.mlir --parallel=threads -o %t/a.o 2>&1 | FileCheck %s --check-prefix=PARALLEL
+// PARALLEL: quant-compile: for the --parallel option: Cannot find option named 'threads'!
+// RUN: not quant-run %S/Inputs/ops.mlir --num-threads=0 --input %t/in.npy -o %t/a.npy 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: quant-run: error: --num-threads must be at least 1
+// RUN: not quant-run %S/Inputs/ops.mlir --reference --num-threads=2 --input %t/in.npy -o %t/a.npy 2>&1 | FileCheck %s --check-prefix=REFTHREADS
+// REFTHREADS: quant-run: error: --num-threads applies to compiled models, not to --reference
+// RUN: not ls %t/a.o %t/a.h %t/a.npy
