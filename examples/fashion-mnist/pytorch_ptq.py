@@ -5,9 +5,10 @@ Loads the trained weights from model.onnx into the same nn.Module, quantizes
 it with PyTorch 1.13 FX graph mode (prepare_fx / convert_fx, the "onednn"
 engine and its default qconfig: HistogramObserver activations without
 reduce_range, per-channel symmetric MinMax weights -- the observer kinds
-quant-compile uses for a target with VNNI; and the "fbgemm" engine, the same
+quant-compile uses for a target with VNNI; and the "fbgemm" qconfig, the same
 with reduce_range (7-bit activations), as quant-compile does for x86 without
-VNNI), calibrates on the same calibration.npy in
+VNNI, also run on the onednn engine since Debian's torch lacks fbgemm),
+calibrates on the same calibration.npy in
 batches of 32 (quant-compile's default batch), and evaluates the float and
 the PyTorch int8 models on the 10,000 test images. Logits of other int8
 builds (e.g. ours, written by the C driver) can be scored alongside.
@@ -52,11 +53,12 @@ float_logits = predict(net, x_test)
 
 
 
-def ptq(engine):
-    """FX post-training quantization with `engine`'s default qconfig."""
-    torch.backends.quantized.engine = engine
+def ptq(qconfig):
+    """FX post-training quantization with `qconfig`'s default observers, run
+    on the onednn engine (Debian's torch has no fbgemm)."""
+    torch.backends.quantized.engine = "onednn"
     prepared = prepare_fx(copy.deepcopy(net),
-                          get_default_qconfig_mapping(engine),
+                          get_default_qconfig_mapping(qconfig),
                           example_inputs=(torch.from_numpy(calib[:1]),))
     with torch.no_grad():
         for i in range(0, len(calib), 32):
@@ -66,7 +68,7 @@ def ptq(engine):
 
 results = [("PyTorch float", float_logits),
            ("PyTorch int8 (onednn: 8-bit act.)", ptq("onednn")),
-           ("PyTorch int8 (fbgemm: 7-bit act.)", ptq("fbgemm"))]
+           ("PyTorch int8 (fbgemm qconfig: 7-bit)", ptq("fbgemm"))]
 for arg in args.logits:
     name, _, path = arg.partition("=")
     results.append((name, np.load(path).reshape(len(y_test), -1)))
