@@ -77,6 +77,16 @@ private:
   FailureOr<Act> getAct(const onnx::NodeProto &node, int index);
   const ConstTensor *getConst(const onnx::NodeProto &node, int index,
                               bool optional = false);
+  /// The scale (input 1) and optional zero point (input 2, null when
+  /// absent) of a QuantizeLinear / DequantizeLinear node.
+  LogicalResult quantParams(const onnx::NodeProto &node,
+                            const ConstTensor *&scale, const ConstTensor *&zp) {
+    scale = getConst(node, 1);
+    if (!scale)
+      return failure();
+    zp = getConst(node, 2, /*optional=*/true);
+    return success(zp || error.empty());
+  }
   /// A constant operand, possibly through a QDQ pair on constants.
   const ConstTensor *getWeight(const onnx::NodeProto &node, int index,
                                const PendingQuant *&qdq);
@@ -539,11 +549,8 @@ LogicalResult Importer::quantize(const onnx::NodeProto &node) {
       (!acts.count(node.input(0)) && !consts.count(node.input(0))))
     return failNode(node, "input '" + (node.input_size() ? node.input(0) : "") +
                               "' is not defined (missing initializer?)");
-  const ConstTensor *scale = getConst(node, 1);
-  if (!scale)
-    return failure();
-  const ConstTensor *zp = getConst(node, 2, /*optional=*/true);
-  if (!zp && !error.empty())
+  const ConstTensor *scale, *zp;
+  if (failed(quantParams(node, scale, zp)))
     return failure();
   PendingQuant q;
   q.input = node.input(0);
@@ -686,11 +693,8 @@ LogicalResult Importer::dequantizeConstant(const onnx::NodeProto &node) {
   if (!is8Bit && q.dtype != onnx::TensorProto::INT32)
     return failNode(node, "only int8, uint8 and int32 initializers can be "
                           "dequantized");
-  const ConstTensor *scale = getConst(node, 1);
-  if (!scale)
-    return failure();
-  const ConstTensor *zp = getConst(node, 2, /*optional=*/true);
-  if (!zp && !error.empty())
+  const ConstTensor *scale, *zp;
+  if (failed(quantParams(node, scale, zp)))
     return failure();
   if (zp && zp->dtype != q.dtype)
     return failNode(node, "zero point type differs from the input's");
