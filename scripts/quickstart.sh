@@ -24,18 +24,19 @@ echo "  $out/float/model.o + model.h in $(elapsed "$t")"
 
 echo
 echo "== 2. float ONNX -> int8 object file in one command =="
-echo "  quant-compile model.onnx --calibration-data calibration.npy -o int8/model.o"
+echo "  quant-compile model.onnx --calibration-data calibration.npy -o int8/model.o --report int8/report"
 echo "  (import, conv-bn-relu fusion, observers, compiled calibration on 512 images,"
 echo "   folding, quantization, int8 code generation for $("$bin/quant-compile" -v \
   --emit=mlir -o /dev/null "$example/model.onnx" 2>&1 | sed -nE 's/.*cpu ([^,]*), int8 kernels (.*)/\1: \2/p'))"
 t=$(seconds)
 "$bin/quant-compile" "$example/model.onnx" --name fmnist \
   --calibration-data "$example/calibration.npy" \
-  --save-profile "$out/int8/profile.json" -o "$out/int8/model.o"
-echo "  $out/int8/model.o + model.h in $(elapsed "$t")"
+  --save-profile "$out/int8/profile.json" --report "$out/int8/report" \
+  -o "$out/int8/model.o"
+echo "  $out/int8/model.o + model.h in $(elapsed "$t") (with the per-layer report)"
 echo
-echo "  where each FP32 range went ($out/int8/profile.json):"
-/usr/bin/python3 "$root/scripts/show_profile.py" "$out/int8/profile.json"
+echo "  where each FP32 range went (--report: $out/int8/report/report.html, .json):"
+/usr/bin/python3 "$root/scripts/show_report.py" "$out/int8/report/report.json"
 
 echo
 echo "== 3. C driver (examples/common/run_model.c) on the 10,000 test images =="
