@@ -163,11 +163,6 @@ def StaticMemoryPlan : Pass<"quantc-static-memory-plan", "::mlir::func::FuncOp">
     Option<"alignment", "alignment", "unsigned", /*default=*/"64",
            "Byte alignment of every buffer in the arena (a power of two)">,
   ];
-  let statistics = [
-    Statistic<"numBuffers", "buffers", "Buffers placed in arenas">,
-    Statistic<"bufferBytes", "buffer-bytes", "Bytes of the buffers placed">,
-    Statistic<"arenaBytes", "arena-bytes", "Bytes of the arenas">,
-  ];
 }
 
 #endif // QUANTC_CONVERSION_PASSES_TD

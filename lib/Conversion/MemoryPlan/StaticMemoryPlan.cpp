@@ -196,12 +196,8 @@ struct StaticMemoryPlanPass
 
     uint64_t total = pack(buffers);
     uint64_t arenaAlignment = alignment;
-    for (const Buffer &buffer : buffers) {
+    for (const Buffer &buffer : buffers)
       arenaAlignment = std::max(arenaAlignment, buffer.alignment);
-      bufferBytes += buffer.size;
-    }
-    numBuffers += buffers.size();
-    arenaBytes += total;
 
     OpBuilder builder = OpBuilder::atBlockBegin(&body);
     auto arenaType =
