@@ -29,6 +29,7 @@ static constexpr const char *kFloatToBuffers =
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
+    "func.func(quantc-static-memory-plan),"
     "quantc-memref-copy-to-linalg,"
     "func.func(convert-vector-to-scf{full-unroll}),"
     "scf-forall-to-parallel";

@@ -128,4 +128,41 @@ def SerializeSmallParallelLoops
   ];
 }
 
+def StaticMemoryPlan : Pass<"quantc-static-memory-plan", "::mlir::func::FuncOp"> {
+  let summary = "Place a function's temporary buffers in one arena";
+  let description = [{
+    A static memory plan, as ahead-of-time compilers for neural networks
+    make one (Glow bundles, IREE, TVM AOT): after buffer deallocation, every
+    intermediate buffer of a model function is a `memref.alloc` (a malloc)
+    freed by a `memref.dealloc`, and `buffer-deallocation-pipeline` puts the
+    deallocs at the end of the function, so all buffers are live at once.
+    This pass collects the `memref.alloc` ops directly in the body of a
+    single-block function that have a static shape, the identity layout, the
+    default memory space, an integer or float element type, and exactly one
+    `memref.dealloc` in that block (allocs nested in loops or other regions
+    are left alone). A buffer's live interval runs, in the order of the ops
+    of the body, from its alloc to the last op that uses it or a value
+    derived from it (views, loop results, extracted pointers); a use nested
+    in a region counts as a use by the top-level op holding it, so a whole
+    loop nest or parallel region is one point. Buffers are packed greedily,
+    largest first, each at the best-fitting gap (byte offsets aligned to
+    `alignment` and to the alloc's own alignment) between the buffers
+    already placed whose intervals overlap its own; buffers whose lifetimes
+    do not overlap share memory. The allocs become `memref.view`s of one
+    `memref<Nxi8>` arena allocated at function entry, their deallocs are
+    removed and the arena is freed before the return: one malloc per call,
+    whose memory glibc keeps after the first call (it raises its mmap
+    threshold when a mapped chunk is freed) instead of returning large
+    buffers to the system and faulting them in again on every call.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+  let options = [
+    Option<"alignment", "alignment", "unsigned", /*default=*/"64",
+           "Byte alignment of every buffer in the arena (a power of two)">,
+  ];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD
