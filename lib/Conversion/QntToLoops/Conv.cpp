@@ -33,15 +33,29 @@
 // padding and with whole channel quads (1x1 layers, linear) the input is
 // read in place; an s8 input then gets its top bit flipped on the broadcast
 // register. The epilogue rounds and converts with vcvtps2dq {rn-sae}.
-// Depthwise (emitDepthwiseZmm): 16 channels per vector, runs of up to 14
-// output pixels along a row in registers; each input column of a kernel row
-// is loaded and zero-extended once (vpmovzxbd) and feeds every (pixel, kx)
-// pair that reads it, multiply-added by vpdpwssd (u8 input in the low 16
-// bits of each lane, high bits 0, times the sign-extended weight: exactly
-// x * w). With whole 16-channel blocks the input is read in place: runs
-// whose taps all fall inside it load directly, border runs clamp each
-// address and select the zero point for taps outside. scf.parallel over
-// (image, channel block, output row).
+// Depthwise (emitDepthwiseZmm), input read in place (whole 16-channel
+// blocks): 64-channel blocks pack four kernel rows into one dword per
+// channel, so one vpdpbusd does four taps of 16 channels (3x3: rows
+// ky = 0..2 and a zero weight). Per input column of a run of up to 4 output
+// pixels, the 64-byte loads of the kernel rows are interleaved by 128-bit
+// lane unpacks (punpck{l,h}bw, then punpck{l,h}wd: 8 shuffles for 4 packed
+// vectors) into vector q = lane L, dword d -> channel 16 L + 4 q + d, and
+// feed every (pixel, kx) that reads the column; the weights, comp and mult
+// are stored in that order at compile time, and vpackssdw + vpack{us,ss}wb
+// of the 4 requantized vectors (exact: the epilogue clamps to the output
+// type) restore the channel order. The remaining 16-channel blocks (and
+// every block when the channels are not a multiple of 16, from a padded
+// copy) use 16 channels per vector and runs of up to 14 output pixels: each
+// input column of a kernel row is loaded and zero-extended once
+// (vpmovzxbd) and feeds every (pixel, kx) pair that reads it, multiply-added
+// by vpdpwssd (u8 input in the low 16 bits of each lane, high bits 0, times
+// the sign-extended weight: exactly x * w). Runs whose taps all fall inside
+// the input load directly, border runs clamp each address and select the
+// zero point for taps outside. scf.parallel over (image, output row), then
+// the channel blocks (the row's input rows stay in L1 / L2; under 64
+// channels the channel block is a parallel dimension too). A depthwise
+// 3x3 output has only 9 MACs per channel, so the requantization (6 vector
+// instructions per 16 outputs) costs about as much as the MACs.
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
 // register block of 4 pixels x 8 channels, loops over (image, row, pixel
