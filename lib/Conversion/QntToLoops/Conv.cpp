@@ -1470,7 +1470,39 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
         }
         Value m = vector::LoadOp::create(b, loc, v16f32, mult64,
                                          ValueRange{add(c0, idx(q * kZLanes))});
-        e[q] = epilogue(acc[px * 4 + q], m, rq);
+        if (res) {
+          e[q] = epilogue(acc[px * 4 + q], m, rq);
+          continue;
+        }
+        // Without a residual only the upper bound is applied in float (so
+        // vcvtps2dq cannot overflow upwards); the lower bound and the zero
+        // point follow on 16-bit lanes after vpackssdw (saturation keeps
+        // the order, the bounds fit): 2 instructions per 32 outputs instead
+        // of 2 per 16.
+        Value v = arith::MulFOp::create(
+            b, loc, arith::SIToFPOp::create(b, loc, v16f32, acc[px * 4 + q]),
+            m);
+        v = arith::MinimumFOp::create(
+            b, loc, v,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(
+                    v16f32,
+                    b.getF32FloatAttr(float(p.hi - p.outZp)).getValue())),
+            arith::FastMathFlags::nnan);
+        e[q] =
+            PureIntrinsicOp::create(
+                b, loc, v16i32,
+                StringAttr::get(ctx, "llvm.x86.avx512.mask.cvtps2dq.512"),
+                ValueRange{
+                    v,
+                    arith::ConstantOp::create(
+                        b, loc,
+                        DenseElementsAttr::get(
+                            v16i32, b.getI32IntegerAttr(0).getValue())),
+                    arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                    arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
+                .getResult();
       }
       auto pack = [&](StringRef name, Type t, Value a, Value c) {
         return PureIntrinsicOp::create(b, loc, t, StringAttr::get(ctx, name),
@@ -1479,6 +1511,21 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       };
       Value lo = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[0], e[1]);
       Value hi = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[2], e[3]);
+      if (!res) {
+        auto splat16 = [&](int32_t x) {
+          return arith::ConstantOp::create(
+                     b, loc,
+                     DenseElementsAttr::get(
+                         v32i16t, b.getI16IntegerAttr(static_cast<int16_t>(x))
+                                      .getValue()))
+              .getResult();
+        };
+        Value lb = splat16(p.lo - p.outZp), zp16 = splat16(p.outZp);
+        lo = arith::AddIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, lo, lb), zp16);
+        hi = arith::AddIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, hi, lb), zp16);
+      }
       Value bytes = pack(p.outSigned ? "llvm.x86.avx512.packsswb.512"
                                      : "llvm.x86.avx512.packuswb.512",
                          v64i8, lo, hi);
