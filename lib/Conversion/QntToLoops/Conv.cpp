@@ -54,8 +54,10 @@
 // zero point for taps outside. scf.parallel over (image, output row), then
 // the channel blocks (the row's input rows stay in L1 / L2; under 64
 // channels the channel block is a parallel dimension too). A depthwise
-// 3x3 output has only 9 MACs per channel, so the requantization (6 vector
-// instructions per 16 outputs) costs about as much as the MACs.
+// 3x3 output has only 9 MACs per channel, so the requantization costs about
+// as much as the MACs; the 64-channel blocks without a residual apply only
+// the upper bound in float and the lower bound and zero point on the
+// 16-bit lanes after vpackssdw (4 + 1 instructions per 16 outputs, not 6).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
 // register block of 4 pixels x 8 channels, loops over (image, row, pixel
