@@ -33,15 +33,31 @@
 // padding and with whole channel quads (1x1 layers, linear) the input is
 // read in place; an s8 input then gets its top bit flipped on the broadcast
 // register. The epilogue rounds and converts with vcvtps2dq {rn-sae}.
-// Depthwise (emitDepthwiseZmm): 16 channels per vector, runs of up to 14
-// output pixels along a row in registers; each input column of a kernel row
-// is loaded and zero-extended once (vpmovzxbd) and feeds every (pixel, kx)
-// pair that reads it, multiply-added by vpdpwssd (u8 input in the low 16
-// bits of each lane, high bits 0, times the sign-extended weight: exactly
-// x * w). With whole 16-channel blocks the input is read in place: runs
-// whose taps all fall inside it load directly, border runs clamp each
-// address and select the zero point for taps outside. scf.parallel over
-// (image, channel block, output row).
+// Depthwise (emitDepthwiseZmm), input read in place (whole 16-channel
+// blocks): 64-channel blocks pack four kernel rows into one dword per
+// channel, so one vpdpbusd does four taps of 16 channels (3x3: rows
+// ky = 0..2 and a zero weight). Per input column of a run of up to 4 output
+// pixels, the 64-byte loads of the kernel rows are interleaved by 128-bit
+// lane unpacks (punpck{l,h}bw, then punpck{l,h}wd: 8 shuffles for 4 packed
+// vectors) into vector q = lane L, dword d -> channel 16 L + 4 q + d, and
+// feed every (pixel, kx) that reads the column; the weights, comp and mult
+// are stored in that order at compile time, and vpackssdw + vpack{us,ss}wb
+// of the 4 requantized vectors (exact: the epilogue clamps to the output
+// type) restore the channel order. The remaining 16-channel blocks (and
+// every block when the channels are not a multiple of 16, from a padded
+// copy) use 16 channels per vector and runs of up to 14 output pixels: each
+// input column of a kernel row is loaded and zero-extended once
+// (vpmovzxbd) and feeds every (pixel, kx) pair that reads it, multiply-added
+// by vpdpwssd (u8 input in the low 16 bits of each lane, high bits 0, times
+// the sign-extended weight: exactly x * w). Runs whose taps all fall inside
+// the input load directly, border runs clamp each address and select the
+// zero point for taps outside. scf.parallel over (image, output row), then
+// the channel blocks (the row's input rows stay in L1 / L2; under 64
+// channels the channel block is a parallel dimension too). A depthwise
+// 3x3 output has only 9 MACs per channel, so the requantization costs about
+// as much as the MACs; the 64-channel blocks without a residual apply only
+// the upper bound in float and the lower bound and zero point on the
+// 16-bit lanes after vpackssdw (4 + 1 instructions per 16 outputs, not 6).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
 // register block of 4 pixels x 8 channels, loops over (image, row, pixel
@@ -83,9 +99,10 @@ using quantc::Int8Isa;
 
 namespace {
 
-constexpr int64_t kLanes = 8;   // output channels per accumulator vector
-constexpr int64_t kPixels = 4;  // output pixels per register block
-constexpr int64_t kZLanes = 16; // int32 lanes of a zmm register
+constexpr int64_t kLanes = 8;    // output channels per accumulator vector
+constexpr int64_t kPixels = 4;   // output pixels per register block
+constexpr int64_t kZLanes = 16;  // int32 lanes of a zmm register
+constexpr int64_t kRun64Max = 4; // depthwise: pixels per 64-channel run
 
 /// Output pixels per register block for `nv` 16-channel vectors: nv * pixels
 /// accumulators + nv weight vectors stay within the 32 zmm registers (the
@@ -1295,6 +1312,228 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       storeFlat(result[px], m, out, res, add(mul(pix, p.o), c0), mask);
     }
   };
+  // 64-channel blocks (in place only): KH kernel rows packed four to a
+  // dword per channel, so one vpdpbusd does four taps of 16 channels. The
+  // four rows' 64-byte loads of an input column are interleaved with the
+  // 128-bit-lane unpacks (punpck{l,h}bw, then punpck{l,h}wd): packed vector
+  // q holds, in lane L, dword d, channel 16 L + 4 q + d. The weights, comp
+  // and mult tables are stored in that order; vpackssdw + vpack{us,ss}wb
+  // (exact: the epilogue clamps to the output type) undo it on the way out.
+  int64_t c64 = inPlace ? p.c / 64 * 64 : 0;
+  int64_t quads = (p.kh + 3) / 4;
+  int64_t kRun64 = std::min<int64_t>(p.ow, kRun64Max);
+  Value w64, comp64, mult64;
+  if (c64) {
+    int64_t nb = c64 / 64;
+    SmallVector<int8_t> wq(quads * p.kw * c64 * 4, 0);
+    SmallVector<int32_t> cq(c64);
+    SmallVector<float> mq(c64);
+    for (int64_t cb = 0; cb < nb; ++cb)
+      for (int64_t q = 0; q < 4; ++q)
+        for (int64_t l = 0; l < 4; ++l)
+          for (int64_t d = 0; d < 4; ++d) {
+            int64_t ch = cb * 64 + 16 * l + 4 * q + d;
+            int64_t j = cb * 64 + 16 * q + 4 * l + d;
+            cq[j] = p.comp[ch];
+            mq[j] = p.mult[ch];
+            for (int64_t kq = 0; kq < quads; ++kq)
+              for (int64_t kx = 0; kx < p.kw; ++kx)
+                for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
+                  wq[((kq * p.kw + kx) * c64 + j) * 4 + r] =
+                      p.weights[(ch * p.kh + kq * 4 + r) * p.kw + kx];
+          }
+    auto wqType =
+        RankedTensorType::get({static_cast<int64_t>(wq.size())}, b.getI8Type());
+    w64 = flatten(global("__qnt_weights", wqType,
+                         DenseElementsAttr::get(wqType, ArrayRef<int8_t>(wq))));
+    auto cType = RankedTensorType::get({c64}, b.getI32Type());
+    auto mType = RankedTensorType::get({c64}, b.getF32Type());
+    comp64 =
+        flatten(global("__qnt_comp", cType,
+                       DenseElementsAttr::get(cType, ArrayRef<int32_t>(cq))));
+    mult64 =
+        flatten(global("__qnt_mult", mType,
+                       DenseElementsAttr::get(mType, ArrayRef<float>(mq))));
+  }
+  auto v64i8 = VectorType::get({64}, b.getI8Type());
+  auto splat64 = [&](int8_t v) {
+    return arith::ConstantOp::create(
+               b, loc,
+               DenseElementsAttr::get(v64i8, b.getI8IntegerAttr(v).getValue()))
+        .getResult();
+  };
+  // punpck{l,h}{bw,wd} on 64-byte vectors (`elt` bytes per element).
+  auto unpack = [&](Value a, Value c, bool hi, int64_t elt) {
+    int64_t n = 64 / elt, perLane = 16 / elt, half = perLane / 2;
+    auto t = VectorType::get({n}, b.getIntegerType(8 * elt));
+    a = vector::BitCastOp::create(b, loc, t, a);
+    c = vector::BitCastOp::create(b, loc, t, c);
+    SmallVector<int64_t> mask;
+    for (int64_t l = 0; l < 4; ++l)
+      for (int64_t i = 0; i < half; ++i) {
+        mask.push_back(l * perLane + (hi ? half : 0) + i);
+        mask.push_back(n + l * perLane + (hi ? half : 0) + i);
+      }
+    return vector::BitCastOp::create(
+               b, loc, v64i8, vector::ShuffleOp::create(b, loc, a, c, mask))
+        .getResult();
+  };
+  auto run64 = [&](Value n, Value oy, Value c0, Value ox0, int64_t pixels,
+                   bool checked) {
+    SmallVector<Value> acc;
+    for (int64_t px = 0; px < pixels; ++px)
+      for (int64_t q = 0; q < 4; ++q)
+        acc.push_back(vector::LoadOp::create(
+            b, loc, v16i32, comp64, ValueRange{add(c0, idx(q * kZLanes))}));
+    int64_t cols = (pixels - 1) * p.sw + (p.kw - 1) * p.dw + 1;
+    Value ix0 = sub(mul(ox0, p.sw), offX);
+    Value zero = splat64(0), zp = splat64(static_cast<int8_t>(p.inZp)),
+          sign = splat64(-128);
+    for (int64_t kq = 0; kq < quads; ++kq) {
+      SmallVector<Value> iy, rowValid, rowBase;
+      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r) {
+        Value y = sub(add(mul(oy, p.sh), idx((kq * 4 + r) * p.dh)), offY);
+        iy.push_back(y);
+        rowValid.push_back(checked ? inRange(y, hp) : Value());
+        rowBase.push_back(
+            mul(add(mul(n, hp), checked ? clampTo(y, hp) : y), wp));
+      }
+      SmallVector<Value> wk; // [kx][q]
+      for (int64_t kx = 0; kx < p.kw; ++kx)
+        for (int64_t q = 0; q < 4; ++q)
+          wk.push_back(vector::LoadOp::create(
+              b, loc, v64i8, w64,
+              ValueRange{add(mul(c0, 4),
+                             idx(((kq * p.kw + kx) * c64 + q * 16) * 4))}));
+      for (int64_t col = 0; col < cols; ++col) {
+        SmallVector<std::pair<int64_t, int64_t>> uses;
+        for (int64_t px = 0; px < pixels; ++px)
+          for (int64_t kx = 0; kx < p.kw; ++kx)
+            if (px * p.sw + kx * p.dw == col)
+              uses.push_back({px, kx});
+        if (uses.empty())
+          continue;
+        Value ix = add(ix0, idx(col));
+        Value colValid = checked ? inRange(ix, wp) : Value();
+        SmallVector<Value> x(4, zero);
+        for (size_t r = 0; r < iy.size(); ++r) {
+          Value at = add(
+              mul(add(rowBase[r], checked ? clampTo(ix, wp) : ix), cpad), c0);
+          x[r] = vector::LoadOp::create(b, loc, v64i8, xp, ValueRange{at});
+          if (flipX)
+            x[r] = arith::XOrIOp::create(b, loc, x[r], sign);
+          if (checked)
+            x[r] = arith::SelectOp::create(
+                b, loc, arith::AndIOp::create(b, loc, rowValid[r], colValid),
+                x[r], zp);
+        }
+        Value aLo = unpack(x[0], x[1], false, 1),
+              aHi = unpack(x[0], x[1], true, 1);
+        Value bLo = unpack(x[2], x[3], false, 1),
+              bHi = unpack(x[2], x[3], true, 1);
+        Value packedX[4] = {
+            unpack(aLo, bLo, false, 2), unpack(aLo, bLo, true, 2),
+            unpack(aHi, bHi, false, 2), unpack(aHi, bHi, true, 2)};
+        for (auto [px, kx] : uses)
+          for (int64_t q = 0; q < 4; ++q) {
+            Value &a = acc[px * 4 + q];
+            a = PureIntrinsicOp::create(
+                    b, loc, v16i32,
+                    StringAttr::get(ctx, "llvm.x86.avx512.vpdpbusd.512"),
+                    ValueRange{a, packedX[q], wk[kx * 4 + q]})
+                    .getResult();
+          }
+      }
+    }
+    auto v32i16t = VectorType::get({32}, b.getI16Type());
+    for (int64_t px = 0; px < pixels; ++px) {
+      Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), add(ox0, idx(px)));
+      Value off = add(mul(pix, p.o), c0);
+      Value r64;
+      if (res)
+        r64 = vector::LoadOp::create(b, loc, v64i8, res, ValueRange{off});
+      Value e[4];
+      for (int64_t q = 0; q < 4; ++q) {
+        Value rq;
+        if (res) {
+          SmallVector<int64_t> mask;
+          for (int64_t l = 0; l < 4; ++l)
+            for (int64_t d = 0; d < 4; ++d)
+              mask.push_back(16 * l + 4 * q + d);
+          Value r8 = vector::ShuffleOp::create(b, loc, r64, r64, mask);
+          Value r32 = p.resSigned
+                          ? Value(arith::ExtSIOp::create(b, loc, v16i32, r8))
+                          : Value(arith::ExtUIOp::create(b, loc, v16i32, r8));
+          Value zr = arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(v16i32,
+                                     b.getI32IntegerAttr(p.resZp).getValue()));
+          rq = arith::SubIOp::create(b, loc, r32, zr);
+        }
+        Value m = vector::LoadOp::create(b, loc, v16f32, mult64,
+                                         ValueRange{add(c0, idx(q * kZLanes))});
+        if (res) {
+          e[q] = epilogue(acc[px * 4 + q], m, rq);
+          continue;
+        }
+        // Without a residual only the upper bound is applied in float (so
+        // vcvtps2dq cannot overflow upwards); the lower bound and the zero
+        // point follow on 16-bit lanes after vpackssdw (saturation keeps
+        // the order, the bounds fit): 2 instructions per 32 outputs instead
+        // of 2 per 16.
+        Value v = arith::MulFOp::create(
+            b, loc, arith::SIToFPOp::create(b, loc, v16f32, acc[px * 4 + q]),
+            m);
+        v = arith::MinimumFOp::create(
+            b, loc, v,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(
+                    v16f32,
+                    b.getF32FloatAttr(float(p.hi - p.outZp)).getValue())),
+            arith::FastMathFlags::nnan);
+        e[q] =
+            PureIntrinsicOp::create(
+                b, loc, v16i32,
+                StringAttr::get(ctx, "llvm.x86.avx512.mask.cvtps2dq.512"),
+                ValueRange{
+                    v,
+                    arith::ConstantOp::create(
+                        b, loc,
+                        DenseElementsAttr::get(
+                            v16i32, b.getI32IntegerAttr(0).getValue())),
+                    arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                    arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
+                .getResult();
+      }
+      auto pack = [&](StringRef name, Type t, Value a, Value c) {
+        return PureIntrinsicOp::create(b, loc, t, StringAttr::get(ctx, name),
+                                       ValueRange{a, c})
+            .getResult();
+      };
+      Value lo = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[0], e[1]);
+      Value hi = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[2], e[3]);
+      if (!res) {
+        auto splat16 = [&](int32_t x) {
+          return arith::ConstantOp::create(
+                     b, loc,
+                     DenseElementsAttr::get(
+                         v32i16t, b.getI16IntegerAttr(static_cast<int16_t>(x))
+                                      .getValue()))
+              .getResult();
+        };
+        Value lb = splat16(p.lo - p.outZp), zp16 = splat16(p.outZp);
+        lo = arith::AddIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, lo, lb), zp16);
+        hi = arith::AddIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, hi, lb), zp16);
+      }
+      Value bytes = pack(p.outSigned ? "llvm.x86.avx512.packsswb.512"
+                                     : "llvm.x86.avx512.packuswb.512",
+                         v64i8, lo, hi);
+      vector::StoreOp::create(b, loc, bytes, out, ValueRange{off});
+    }
+  };
   int64_t runs = p.ow / kRun, tail = p.ow % kRun;
   auto row = [&](Value n, Value oy, Value cb, int64_t valid) {
     Value c0 = mul(cb, kZLanes);
@@ -1342,13 +1581,75 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     if (tail)
       dispatch(idx(runs * kRun), tail);
   };
-  // Parallel over (image, channel block, output row).
+  // A run is interior when all its taps are inside the input.
+  auto interiorAt = [&](Value oy, Value ox0, int64_t pixels) {
+    Value iyLo = sub(mul(oy, p.sh), offY);
+    Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
+    Value ixLo = sub(mul(ox0, p.sw), offX);
+    Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
+    Value rows = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
+        cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
+    Value cols = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
+        cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
+    return arith::AndIOp::create(b, loc, rows, cols).getResult();
+  };
+  auto row64 = [&](Value n, Value oy, Value cb) {
+    Value c0 = mul(cb, 64);
+    auto dispatch = [&](Value ox0, int64_t pixels) {
+      scf::IfOp::create(
+          b, loc, interiorAt(oy, ox0, pixels),
+          [&](OpBuilder &, Location) {
+            run64(n, oy, c0, ox0, pixels, false);
+            scf::YieldOp::create(b, loc);
+          },
+          [&](OpBuilder &, Location) {
+            run64(n, oy, c0, ox0, pixels, true);
+            scf::YieldOp::create(b, loc);
+          });
+    };
+    int64_t runs64 = p.ow / kRun64, tail64 = p.ow % kRun64;
+    if (runs64)
+      scf::ForOp::create(b, loc, idx(0), idx(runs64), idx(1), ValueRange{},
+                         [&](OpBuilder &, Location, Value r, ValueRange) {
+                           dispatch(mul(r, kRun64), kRun64);
+                           scf::YieldOp::create(b, loc);
+                         });
+    if (tail64)
+      dispatch(idx(runs64 * kRun64), tail64);
+  };
+  if (c64) {
+    // Parallel over (image, output row); the 64- and then the 16-channel
+    // blocks of a row share its KH input rows (in L1 / L2 meanwhile).
+    scf::ParallelOp::create(
+        b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(p.n), idx(p.oh)},
+        ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+          scf::ForOp::create(b, loc, idx(0), idx(c64 / 64), idx(1),
+                             ValueRange{},
+                             [&](OpBuilder &, Location, Value cb, ValueRange) {
+                               row64(ivs[0], ivs[1], cb);
+                               scf::YieldOp::create(b, loc);
+                             });
+          if (cBlocks > c64 / kZLanes)
+            scf::ForOp::create(
+                b, loc, idx(c64 / kZLanes), idx(cBlocks), idx(1), ValueRange{},
+                [&](OpBuilder &, Location, Value cb, ValueRange) {
+                  row(ivs[0], ivs[1], cb, kZLanes);
+                  scf::YieldOp::create(b, loc);
+                });
+          scf::ReduceOp::create(b, loc);
+        });
+    return outBuf;
+  }
+  // Parallel over (image, output row, channel block): the channel blocks of
+  // a row share the KH input rows, which stay in L1 / L2 while they run.
   auto parallel = [&](int64_t blocksHere, int64_t firstBlock, int64_t valid) {
     scf::ParallelOp::create(b, loc, ValueRange{idx(0), idx(0), idx(0)},
-                            ValueRange{idx(p.n), idx(blocksHere), idx(p.oh)},
+                            ValueRange{idx(p.n), idx(p.oh), idx(blocksHere)},
                             ValueRange{idx(1), idx(1), idx(1)},
                             [&](OpBuilder &, Location, ValueRange ivs) {
-                              row(ivs[0], ivs[2], add(ivs[1], idx(firstBlock)),
+                              row(ivs[0], ivs[1], add(ivs[2], idx(firstBlock)),
                                   valid);
                               scf::ReduceOp::create(b, loc);
                             });

@@ -2,7 +2,7 @@
 qcast -> conv2d -> dcast, f32 NHWC in and out) and an input for each.
 
 Covers: stride 1/2, padding (symmetric and not), dilation 1/2, groups 1/2,
-depthwise (multiplier 1 and 2, 1-39 channels, often 16 or 32), channel counts that are and
+depthwise (multiplier 1 and 2, 1-39 channels, often 16-144), channel counts that are and
 are not multiples of 4, 8 and 16, wide layers (20-160 input and 40-149
 output channels: several 64-channel blocks and a tail; 1x1 without padding,
 read in place), widths that are and are not multiples of 4, u8 and i8
@@ -61,8 +61,9 @@ for i in range(count):
         h, w = int(rng.integers(3, 12)), int(rng.integers(3, 14))
         kind = rng.integers(5)
         if kind == 0:  # depthwise
-            # Multiples of 16: the avx512-vnni kernel reads them in place.
-            c = int(rng.choice([rng.integers(1, 40), 16 * rng.integers(1, 3)]))
+            # Multiples of 16: the avx512-vnni kernel reads them in place
+            # (64-channel blocks and a 16-channel tail from 64 up).
+            c = int(rng.choice([rng.integers(1, 40), 16 * rng.integers(1, 10)]))
             groups = c
             o = c * int(rng.integers(1, 3))
         elif kind == 1:  # grouped
