@@ -1535,6 +1535,20 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     }
   };
   int64_t runs = p.ow / kRun, tail = p.ow % kRun;
+  // A run is interior when all its taps are inside the input.
+  auto interiorAt = [&](Value oy, Value ox0, int64_t pixels) {
+    Value iyLo = sub(mul(oy, p.sh), offY);
+    Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
+    Value ixLo = sub(mul(ox0, p.sw), offX);
+    Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
+    Value rows = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
+        cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
+    Value cols = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
+        cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
+    return arith::AndIOp::create(b, loc, rows, cols).getResult();
+  };
   auto row = [&](Value n, Value oy, Value cb, int64_t valid) {
     Value c0 = mul(cb, kZLanes);
     Value mask;
@@ -1542,27 +1556,13 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       mask = vector::CreateMaskOp::create(
           b, loc, VectorType::get({kZLanes}, b.getI1Type()),
           ValueRange{idx(valid)});
-    // A run is interior when all its taps are inside the input.
-    auto interior = [&](Value ox0, int64_t pixels) {
-      Value iyLo = sub(mul(oy, p.sh), offY);
-      Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
-      Value ixLo = sub(mul(ox0, p.sw), offX);
-      Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
-      Value rows = arith::AndIOp::create(
-          b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
-          cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
-      Value cols = arith::AndIOp::create(
-          b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
-          cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
-      return arith::AndIOp::create(b, loc, rows, cols).getResult();
-    };
     auto dispatch = [&](Value ox0, int64_t pixels) {
       if (!inPlace) {
         run(n, oy, c0, ox0, pixels, mask, false);
         return;
       }
       scf::IfOp::create(
-          b, loc, interior(ox0, pixels),
+          b, loc, interiorAt(oy, ox0, pixels),
           [&](OpBuilder &, Location) {
             run(n, oy, c0, ox0, pixels, mask, false);
             scf::YieldOp::create(b, loc);
@@ -1580,20 +1580,6 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
                          });
     if (tail)
       dispatch(idx(runs * kRun), tail);
-  };
-  // A run is interior when all its taps are inside the input.
-  auto interiorAt = [&](Value oy, Value ox0, int64_t pixels) {
-    Value iyLo = sub(mul(oy, p.sh), offY);
-    Value iyHi = add(iyLo, idx((p.kh - 1) * p.dh));
-    Value ixLo = sub(mul(ox0, p.sw), offX);
-    Value ixHi = add(ixLo, idx((pixels - 1) * p.sw + (p.kw - 1) * p.dw));
-    Value rows = arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sge, iyLo, idx(0)),
-        cmp(arith::CmpIPredicate::slt, iyHi, idx(hp)));
-    Value cols = arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sge, ixLo, idx(0)),
-        cmp(arith::CmpIPredicate::slt, ixHi, idx(wp)));
-    return arith::AndIOp::create(b, loc, rows, cols).getResult();
   };
   auto row64 = [&](Value n, Value oy, Value cb) {
     Value c0 = mul(cb, 64);
