@@ -272,6 +272,19 @@ private:
            (p.isa == Int8Isa::AVX2 && p.fastAvx2);
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// A constant mask of `width` lanes with the first `valid` set, or null
+  /// when all are.
+  Value prefixMask(int64_t width, int64_t valid) {
+    if (valid >= width)
+      return {};
+    SmallVector<bool> lanes;
+    for (int64_t i = 0; i < width; ++i)
+      lanes.push_back(i < valid);
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({width}, b.getI1Type()),
+                               ArrayRef<bool>(lanes)));
+  }
   /// The input row / column an output position reads at kernel offset `k`.
   Value windowIndex(Value out, Value k, int64_t stride, int64_t dilation) {
     return arith::AddIOp::create(
@@ -445,17 +458,7 @@ ConvEmitter::storeContext(Value mult, Value g, Value oc0, int64_t valid) {
                              mult, ValueRange{g, oc0});
   Value outCh = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
-  Value mask;
-  if (valid < kLanes) {
-    SmallVector<bool> lanes;
-    for (int64_t i = 0; i < kLanes; ++i)
-      lanes.push_back(i < valid);
-    mask = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
-                               ArrayRef<bool>(lanes)));
-  }
-  return {m, outCh, mask};
+  return {m, outCh, prefixMask(kLanes, valid)};
 }
 
 /// smmla: per pixel pair (A, B) and output-channel pair jj, a 2x2 int32 tile
@@ -570,16 +573,7 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
   auto bytes = [&](Value s, Value d, int64_t len) {
     auto chunk = [&](Value off, int64_t width, int64_t valid) {
       auto t = VectorType::get({width}, b.getI8Type());
-      Value mask;
-      if (valid < width) {
-        SmallVector<bool> lanes;
-        for (int64_t i = 0; i < width; ++i)
-          lanes.push_back(i < valid);
-        mask = arith::ConstantOp::create(
-            b, loc,
-            DenseElementsAttr::get(VectorType::get({width}, b.getI1Type()),
-                                   ArrayRef<bool>(lanes)));
-      }
+      Value mask = prefixMask(width, valid);
       Value v = splat8(t, static_cast<int8_t>(zpValue));
       if (s) {
         Value at = add(s, off);
