@@ -23,9 +23,12 @@
 //
 // --threads=N (default 1): ours compiled with parallel=omp and N threads per
 // parallel region (LLVM's libomp, loaded into the JIT), oneDNN with
-// omp_set_num_threads(N) (its OpenMP runtime is GCC's libgomp). Two runtimes
-// in one process spin on each other's cores between timed runs unless
-// OMP_WAIT_POLICY=passive, which N > 1 therefore requires.
+// omp_set_num_threads(N). oneDNN links libgomp.so.1; found through the
+// LLVM library directory (this binary's run path) that is LLVM's libomp
+// under its GNU name, so both share one runtime and one thread pool. If
+// the process ends up with two different runtimes (GCC's libgomp and
+// libomp), each one's idle threads spin on the other's cores between timed
+// runs, so N > 1 then requires OMP_WAIT_POLICY=passive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +52,10 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <omp.h>
+
+#include <climits>
+#include <cstdlib>
+#include <link.h>
 
 #include <immintrin.h>
 
@@ -153,6 +160,28 @@ std::vector<Shape> parseShapes(const std::string &path) {
 //===----------------------------------------------------------------------===//
 // Machine: clock and int8 peak
 //===----------------------------------------------------------------------===//
+
+std::string realPath(const char *path) {
+  char buf[PATH_MAX];
+  return realpath(path, buf) ? std::string(buf) : std::string(path);
+}
+
+/// The file of the OpenMP runtime loaded into this process (through
+/// oneDNN's libgomp.so.1 dependency).
+std::string openmpRuntime() {
+  std::string found = "none";
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        std::string name = info->dlpi_name ? info->dlpi_name : "";
+        std::string base = name.substr(name.rfind('/') + 1);
+        if (base.rfind("libgomp", 0) == 0 || base.rfind("libomp", 0) == 0 ||
+            base.rfind("libiomp", 0) == 0)
+          *static_cast<std::string *>(data) = realPath(name.c_str());
+        return 0;
+      },
+      &found);
+  return found;
+}
 
 double seconds() {
   return std::chrono::duration<double>(
@@ -573,12 +602,15 @@ int main(int argc, char **argv) {
         "shapes.txt...");
   if (opt.threads < 1)
     die("--threads must be at least 1");
-  const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");
-  if (opt.threads > 1 &&
-      (!waitPolicy || std::string(waitPolicy) != std::string("passive")))
-    die("--threads > 1 needs OMP_WAIT_POLICY=passive (oneDNN's libgomp and "
-        "our libomp would spin on each other's cores)");
   omp_set_num_threads(opt.threads);
+  std::string runtime = openmpRuntime();
+  const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");
+  if (opt.threads > 1 && runtime != realPath(QUANTC_OMP_RUNTIME) &&
+      (!waitPolicy || std::string(waitPolicy) != std::string("passive")))
+    die("oneDNN's OpenMP runtime " + runtime + " is not ours (" +
+        realPath(QUANTC_OMP_RUNTIME) +
+        "): two runtimes would spin on each other's cores; --threads > 1 "
+        "then needs OMP_WAIT_POLICY=passive");
   quantc::ParallelOptions parallel;
   if (opt.threads > 1)
     parallel = {quantc::Parallelism::OpenMP, unsigned(opt.threads)};
@@ -599,7 +631,9 @@ int main(int argc, char **argv) {
       opt.isa == "avx512-vnni"
           ? std::max(64.0, std::floor(vnniZ / 16 + 0.5) * 16)
           : 32;
-  double peak = peakMacPerCycle * ghz; // GMAC/s, one core
+  // GMAC/s, one core per thread (the vCPUs here measured as separate
+  // cores: two threads of oneDNN reach twice one core's vpdpbusd rate).
+  double peak = peakMacPerCycle * ghz * opt.threads;
 
   quantc::registerAllPasses();
   DialectRegistry registry;
@@ -622,12 +656,14 @@ int main(int argc, char **argv) {
               "dependent imuls at 3 cycles give %.3f GHz); vpdpbusd measured "
               "at that clock: %.1f MAC/cycle ymm, %.1f zmm\n",
               ghz, ghzImul, vnniY, vnniZ);
-  std::printf("int8 peak used: %.0f MAC/cycle x %.3f GHz x 1 core = %.1f "
-              "GMAC/s\n",
-              peakMacPerCycle, ghz, peak);
-  std::printf("threads: %d (ours: %s; oneDNN: omp_set_num_threads)\n",
-              opt.threads,
-              opt.threads > 1 ? "parallel=omp, libomp" : "sequential code");
+  std::printf("int8 peak used: %.0f MAC/cycle x %.3f GHz x %d core%s = "
+              "%.1f GMAC/s\n",
+              peakMacPerCycle, ghz, opt.threads, opt.threads > 1 ? "s" : "",
+              peak);
+  std::printf("threads: %d (ours: %s; oneDNN: omp_set_num_threads; OpenMP "
+              "runtime %s)\n",
+              opt.threads, opt.threads > 1 ? "parallel=omp" : "sequential code",
+              runtime.c_str());
 
   std::mt19937 rng(1234);
   for (const std::string &file : opt.files) {

@@ -130,7 +130,21 @@ struct ConvProblem {
   SmallVector<float> mult;     // per output channel
   Int8Isa isa;
   bool fastAvx2 = false; // vpmaddubsw proven exact
+  /// |float(acc) * mult (+ residual term)| < 2^30 for every input in the
+  /// input's storage range: the rounded value fits int32, so vcvtps2dq
+  /// cannot overflow and the saturating packs alone can clamp.
+  bool noOverflow = false;
 };
+
+/// Channel (within its 64-channel block) of position j = 16 q + 4 L + d of
+/// the packed order: vector q, 128-bit lane L, dword d. vpackssdw of
+/// vectors (0, 1) and (2, 3), then vpack{us,ss}wb, interleave the vectors
+/// per lane, so storing channel 16 L + 4 q + d there gives the 64 channels
+/// in order.
+int64_t packedChannel(int64_t j) {
+  int64_t q = j / 16, lane = j % 16 / 4, d = j % 4;
+  return 16 * lane + 4 * q + d;
+}
 
 quant::UniformQuantizedType activationType(Value v) {
   return cast<quant::UniformQuantizedType>(
@@ -224,6 +238,27 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
     p.resMult = quantc::ref::requantMultiplier(static_cast<float>(r.getScale()),
                                                1.0f, outScale);
   }
+  {
+    int64_t xabs = std::max(std::abs(in.getStorageTypeMin() + p.shift),
+                            std::abs(in.getStorageTypeMax() + p.shift));
+    double rTerm = 0;
+    if (residual) {
+      auto r = activationType(residual);
+      rTerm = std::fabs(double(p.resMult)) *
+              double(std::max(std::abs(r.getStorageTypeMin() - p.resZp),
+                              std::abs(r.getStorageTypeMax() - p.resZp)));
+    }
+    double worst = 0;
+    for (int64_t o = 0; o < p.o; ++o) {
+      int64_t sumAbs = 0;
+      for (int64_t k = 0; k < perO; ++k)
+        sumAbs += std::abs(p.weights[o * perO + k]);
+      double acc = std::fabs(double(p.comp[o])) + double(sumAbs) * xabs;
+      worst = std::max(worst, acc * std::fabs(double(p.mult[o])) + rTerm);
+    }
+    // Float rounding of the product and sum: a relative 2^-22 at most.
+    p.noOverflow = worst * (1 + 1e-6) + 1 < std::ldexp(1.0, 30);
+  }
   // vpmaddubsw adds two u8 x s8 products into a saturating int16: exact iff
   // every (w1, w2) pair keeps x1*w1 + x2*w2 within int16 for all inputs in
   // [0, xmax] (the input's storage range in the u8 domain).
@@ -302,14 +337,22 @@ private:
   Value emitZmm(Value input, Value residual);
   void emitZmmBlock(Value x, bool flipX, Value packed, Value comp, Value mult,
                     Value out, Value residual, Value g, Value vec0, int64_t nv,
-                    Value m0, int64_t pixels, int64_t valid);
+                    Value m0, int64_t pixels, int64_t valid, bool packedOrder);
   Value emitDepthwiseZmm(Value input, Value residual);
+  /// Requantizes 64 outputs held in the packed order (packedChannel):
+  /// accumulators acc[q] with multipliers m[q], q < 4, and stores them as
+  /// the 64 bytes at out[offset] (residual: read at the same offset).
+  void storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m, Value out,
+                     Value residual, Value offset);
   /// Requantizes a vector of accumulators and stores it at out[offset].
   void storeFlat(Value acc, Value m, Value out, Value residual, Value offset,
                  Value mask);
-  /// Per-channel constants as globals [rows][cols], padded with `fill`.
+  /// Per-channel constants as globals [rows][cols] (comp padded with 0,
+  /// mult with 1); the first `packedCols` columns of each row (whole
+  /// 64-channel blocks) in the packed order of packedChannel.
   std::pair<Value, Value> compMultTables(int64_t rows, int64_t cols,
-                                         int64_t perRow);
+                                         int64_t perRow,
+                                         int64_t packedCols = 0);
   void emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult, Value out,
                       Value residual, Value n, Value oy, Value ox0,
                       int64_t pixels, Value g, Value block, int64_t valid);
@@ -337,17 +380,30 @@ private:
 
 std::string ConvEmitter::pathName() const {
   bool zmm = p.isa == Int8Isa::AVX512VNNI;
-  if (isDepthwise())
-    return zmm ? "depthwise: 16 channels per zmm, vpdpwssd"
-               : "depthwise: 8 channels per vector, int32 multiply-add";
+  // How whole 64-channel blocks are requantized (storePacked64).
+  std::string packs = p.noOverflow
+                          ? "stored by saturating packs"
+                          : "stored by saturating packs after a float clamp";
+  if (isDepthwise()) {
+    if (!zmm)
+      return "depthwise: 8 channels per vector, int32 multiply-add";
+    if (p.c % kZLanes == 0 && p.c >= 64)
+      return "depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per "
+             "dword), " +
+             packs + (p.c % 64 ? "; 16-channel blocks by vpdpwssd" : "");
+    return "depthwise: 16 channels per zmm, vpdpwssd";
+  }
   switch (p.isa) {
   case Int8Isa::AVX512VNNI: {
     int64_t vectors = (p.og + kZLanes - 1) / kZLanes;
     int64_t nv = std::min<int64_t>(vectors, 4);
     bool copy = p.pt || p.pb || p.pl || p.pr || p.cg != p.cg4;
+    // Whole 64-channel blocks (not counting a 4-vector block with a tail).
+    bool blocks64 = vectors >= 4 && !(vectors == 4 && p.og % kZLanes);
     return "avx512-vnni: vpdpbusd zmm, " + std::to_string(zmmPixels(nv)) +
            " pixels x " + std::to_string(nv * kZLanes) + " channels" +
-           (copy ? ", padded input copy" : ", input read in place");
+           (copy ? ", padded input copy" : ", input read in place") +
+           (blocks64 ? ", 64-channel blocks " + packs : "");
   }
   case Int8Isa::AVX2:
     return p.fastAvx2 ? "avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum "
@@ -842,14 +898,16 @@ void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
 }
 
 std::pair<Value, Value> ConvEmitter::compMultTables(int64_t rows, int64_t cols,
-                                                    int64_t perRow) {
+                                                    int64_t perRow,
+                                                    int64_t packedCols) {
   // comp padded with 0, mult with 1 (padded lanes are never stored).
   SmallVector<int32_t> comp(rows * cols, 0);
   SmallVector<float> mult(rows * cols, 1.0f);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < perRow; ++c) {
-      comp[r * cols + c] = p.comp[r * perRow + c];
-      mult[r * cols + c] = p.mult[r * perRow + c];
+      int64_t from = c < packedCols ? c / 64 * 64 + packedChannel(c % 64) : c;
+      comp[r * cols + c] = p.comp[r * perRow + from];
+      mult[r * cols + c] = p.mult[r * perRow + from];
     }
   auto compType = RankedTensorType::get({rows, cols}, b.getI32Type());
   auto multType = RankedTensorType::get({rows, cols}, b.getF32Type());
@@ -931,6 +989,105 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
 // AVX-512 VNNI kernels
 //===----------------------------------------------------------------------===//
 
+void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
+                                Value out, Value residual, Value offset) {
+  MLIRContext *ctx = b.getContext();
+  auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
+  auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
+  auto v32i16 = VectorType::get({32}, b.getI16Type());
+  auto v64i8 = VectorType::get({64}, b.getI8Type());
+  auto intrinsic = [&](StringRef name, Type t, ValueRange args) {
+    return PureIntrinsicOp::create(b, loc, t, StringAttr::get(ctx, name), args)
+        .getResult();
+  };
+  Value r64;
+  if (residual)
+    r64 = vector::LoadOp::create(b, loc, v64i8, residual, ValueRange{offset});
+  Value e[4];
+  for (int64_t q = 0; q < 4; ++q) {
+    Value v = arith::MulFOp::create(
+        b, loc, arith::SIToFPOp::create(b, loc, v16f32, acc[q]), m[q]);
+    if (residual) {
+      // The residual's bytes of this vector's channels: lane L, dword d
+      // holds byte 16 L + 4 q + d.
+      SmallVector<int64_t> mask;
+      for (int64_t j = 0; j < 16; ++j)
+        mask.push_back(packedChannel(16 * q + j));
+      Value r8 = vector::ShuffleOp::create(b, loc, r64, r64, mask);
+      Value r32 = p.resSigned
+                      ? Value(arith::ExtSIOp::create(b, loc, v16i32, r8))
+                      : Value(arith::ExtUIOp::create(b, loc, v16i32, r8));
+      Value zr = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(v16i32,
+                                 b.getI32IntegerAttr(p.resZp).getValue()));
+      Value t = arith::MulFOp::create(
+          b, loc,
+          arith::SIToFPOp::create(b, loc, v16f32,
+                                  arith::SubIOp::create(b, loc, r32, zr)),
+          arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(v16f32,
+                                     b.getF32FloatAttr(p.resMult).getValue())));
+      v = arith::AddFOp::create(b, loc, v, t);
+    }
+    // Rounded, v must fit int32 (vcvtps2dq gives INT_MIN otherwise, which
+    // saturates to the lower bound: right below, wrong above). Unless that
+    // is proven at compile time, clamp above in float first (the bound is
+    // an integer, so before rounding is the same as after).
+    if (!p.noOverflow)
+      v = arith::MinimumFOp::create(
+          b, loc, v,
+          arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(
+                  v16f32, b.getF32FloatAttr(float(p.hi - p.outZp)).getValue())),
+          arith::FastMathFlags::nnan);
+    // vcvtps2dq {rn-sae}: round half to even and convert.
+    e[q] = intrinsic(
+        "llvm.x86.avx512.mask.cvtps2dq.512", v16i32,
+        ValueRange{v,
+                   arith::ConstantOp::create(
+                       b, loc,
+                       DenseElementsAttr::get(
+                           v16i32, b.getI32IntegerAttr(0).getValue())),
+                   arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))});
+  }
+  // int32 -> int16 with signed saturation (vpackssdw), + zero point with
+  // signed saturation (vpaddsw), the activation's bounds where they are
+  // inside the storage range, and the storage range itself by the
+  // saturating byte pack: every step is monotone and saturates only
+  // outside [lo, hi], so this is clamp(round(v) + zp, lo, hi) exactly.
+  auto splat16 = [&](int32_t x) {
+    return arith::ConstantOp::create(
+               b, loc,
+               DenseElementsAttr::get(
+                   v32i16,
+                   b.getI16IntegerAttr(static_cast<int16_t>(x)).getValue()))
+        .getResult();
+  };
+  int32_t storageMin = p.outSigned ? -128 : 0;
+  int32_t storageMax = p.outSigned ? 127 : 255;
+  Value half[2];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value v = intrinsic("llvm.x86.avx512.packssdw.512", v32i16,
+                        ValueRange{e[2 * h], e[2 * h + 1]});
+    if (p.outZp)
+      v = intrinsic("llvm.sadd.sat.v32i16", v32i16,
+                    ValueRange{v, splat16(p.outZp)});
+    if (p.lo > storageMin)
+      v = arith::MaxSIOp::create(b, loc, v, splat16(p.lo));
+    if (p.hi < storageMax)
+      v = arith::MinSIOp::create(b, loc, v, splat16(p.hi));
+    half[h] = v;
+  }
+  Value bytes = intrinsic(p.outSigned ? "llvm.x86.avx512.packsswb.512"
+                                      : "llvm.x86.avx512.packuswb.512",
+                          v64i8, ValueRange{half[0], half[1]});
+  vector::StoreOp::create(b, loc, bytes, out, ValueRange{offset});
+}
+
 void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
                             Value offset, Value mask) {
   int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
@@ -965,7 +1122,7 @@ void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
 void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
                                Value mult, Value out, Value residual, Value g,
                                Value vec0, int64_t nv, Value m0, int64_t pixels,
-                               int64_t valid) {
+                               int64_t valid, bool packedOrder) {
   auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
   auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
   auto v64i8 = VectorType::get({64}, b.getI8Type());
@@ -1042,6 +1199,19 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
         }
         return acc;
       });
+  if (packedOrder) {
+    // A whole 64-channel block in the packed order: 64 bytes per pixel.
+    SmallVector<Value> m;
+    for (int64_t j = 0; j < nv; ++j)
+      m.push_back(vector::LoadOp::create(b, loc, v16f32, mult,
+                                         ValueRange{tableOffset(j)}));
+    Value ch = add(mul(g, p.og), mul(vec0, kZLanes));
+    SmallVector<Value> finals(result.begin(), result.end());
+    for (int64_t px = 0; px < pixels; ++px)
+      storePacked64(ArrayRef<Value>(finals).slice(px * nv, nv), m, out,
+                    residual, add(mul(add(m0, idx(px)), p.o), ch));
+    return;
+  }
   for (int64_t j = 0; j < nv; ++j) {
     Value m = vector::LoadOp::create(b, loc, v16f32, mult,
                                      ValueRange{tableOffset(j)});
@@ -1094,7 +1264,13 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
         for (int64_t q = 0; q < q4; ++q)
           for (int64_t lane = 0; lane < kZLanes; ++lane)
             for (int64_t i = 0; i < 4; ++i) {
-              int64_t oc = v * kZLanes + lane, ci = q * 4 + i;
+              // Whole 64-channel blocks hold their channels in the
+              // packed order (storePacked64).
+              int64_t oc =
+                  v < full * 4
+                      ? v0 * kZLanes + packedChannel((v - v0) * kZLanes + lane)
+                      : v * kZLanes + lane;
+              int64_t ci = q * 4 + i;
               if (oc >= p.og || ci >= p.cg)
                 continue;
               int64_t o = g * p.og + oc;
@@ -1106,7 +1282,8 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
                                      b.getI8Type());
   Value w = global("__qnt_weights", wType,
                    DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
-  auto [comp2, mult2] = compMultTables(p.groups, vtot * kZLanes, p.og);
+  auto [comp2, mult2] =
+      compMultTables(p.groups, vtot * kZLanes, p.og, full * 64);
   Value comp = flatten(comp2), mult = flatten(mult2);
   auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
   Value outBuf = memref::AllocOp::create(b, loc, outType);
@@ -1115,7 +1292,8 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
   int64_t pixelsTotal = p.n * p.oh * p.ow;
 
   // Blocks [v0, v0 + count * nv) of nv vectors each.
-  auto blocks = [&](int64_t v0, int64_t count, int64_t nv, int64_t valid) {
+  auto blocks = [&](int64_t v0, int64_t count, int64_t nv, int64_t valid,
+                    bool packedOrder) {
     int64_t pb = std::min(zmmPixels(nv), pixelsTotal);
     int64_t nBlocks = pixelsTotal / pb, tail = pixelsTotal % pb;
     // Enough independent chunks for a few threads.
@@ -1140,7 +1318,7 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
               [&](OpBuilder &, Location, Value blk, ValueRange) {
                 emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
                              arith::MulIOp::create(b, loc, blk, idx(pb)), pb,
-                             valid);
+                             valid, packedOrder);
                 scf::YieldOp::create(b, loc);
               });
           if (tail) {
@@ -1148,7 +1326,7 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
                                                ivs[2], idx(chunks - 1));
             scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
               emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
-                           idx(nBlocks * pb), tail, valid);
+                           idx(nBlocks * pb), tail, valid, packedOrder);
               scf::YieldOp::create(b, loc);
             });
           }
@@ -1156,9 +1334,9 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
         });
   };
   if (full)
-    blocks(0, full, 4, kZLanes);
+    blocks(0, full, 4, kZLanes, true);
   if (rest)
-    blocks(full * 4, 1, rest, tailValid);
+    blocks(full * 4, 1, rest, tailValid, false);
   return outBuf;
 }
 
@@ -1323,19 +1501,16 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     SmallVector<int32_t> cq(c64);
     SmallVector<float> mq(c64);
     for (int64_t cb = 0; cb < nb; ++cb)
-      for (int64_t q = 0; q < 4; ++q)
-        for (int64_t l = 0; l < 4; ++l)
-          for (int64_t d = 0; d < 4; ++d) {
-            int64_t ch = cb * 64 + 16 * l + 4 * q + d;
-            int64_t j = cb * 64 + 16 * q + 4 * l + d;
-            cq[j] = p.comp[ch];
-            mq[j] = p.mult[ch];
-            for (int64_t kq = 0; kq < quads; ++kq)
-              for (int64_t kx = 0; kx < p.kw; ++kx)
-                for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
-                  wq[((kq * p.kw + kx) * c64 + j) * 4 + r] =
-                      p.weights[(ch * p.kh + kq * 4 + r) * p.kw + kx];
-          }
+      for (int64_t jj = 0; jj < 64; ++jj) {
+        int64_t ch = cb * 64 + packedChannel(jj), j = cb * 64 + jj;
+        cq[j] = p.comp[ch];
+        mq[j] = p.mult[ch];
+        for (int64_t kq = 0; kq < quads; ++kq)
+          for (int64_t kx = 0; kx < p.kw; ++kx)
+            for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
+              wq[((kq * p.kw + kx) * c64 + j) * 4 + r] =
+                  p.weights[(ch * p.kh + kq * 4 + r) * p.kw + kx];
+      }
     auto wqType =
         RankedTensorType::get({static_cast<int64_t>(wq.size())}, b.getI8Type());
     w64 = flatten(global("__qnt_weights", wqType,
@@ -1439,93 +1614,14 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
           }
       }
     }
-    auto v32i16t = VectorType::get({32}, b.getI16Type());
+    Value m[4];
+    for (int64_t q = 0; q < 4; ++q)
+      m[q] = vector::LoadOp::create(b, loc, v16f32, mult64,
+                                    ValueRange{add(c0, idx(q * kZLanes))});
     for (int64_t px = 0; px < pixels; ++px) {
       Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), add(ox0, idx(px)));
-      Value off = add(mul(pix, p.o), c0);
-      Value r64;
-      if (res)
-        r64 = vector::LoadOp::create(b, loc, v64i8, res, ValueRange{off});
-      Value e[4];
-      for (int64_t q = 0; q < 4; ++q) {
-        Value rq;
-        if (res) {
-          SmallVector<int64_t> mask;
-          for (int64_t l = 0; l < 4; ++l)
-            for (int64_t d = 0; d < 4; ++d)
-              mask.push_back(16 * l + 4 * q + d);
-          Value r8 = vector::ShuffleOp::create(b, loc, r64, r64, mask);
-          Value r32 = p.resSigned
-                          ? Value(arith::ExtSIOp::create(b, loc, v16i32, r8))
-                          : Value(arith::ExtUIOp::create(b, loc, v16i32, r8));
-          Value zr = arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(v16i32,
-                                     b.getI32IntegerAttr(p.resZp).getValue()));
-          rq = arith::SubIOp::create(b, loc, r32, zr);
-        }
-        Value m = vector::LoadOp::create(b, loc, v16f32, mult64,
-                                         ValueRange{add(c0, idx(q * kZLanes))});
-        if (res) {
-          e[q] = epilogue(acc[px * 4 + q], m, rq);
-          continue;
-        }
-        // Without a residual only the upper bound is applied in float (so
-        // vcvtps2dq cannot overflow upwards); the lower bound and the zero
-        // point follow on 16-bit lanes after vpackssdw (saturation keeps
-        // the order, the bounds fit): 2 instructions per 32 outputs instead
-        // of 2 per 16.
-        Value v = arith::MulFOp::create(
-            b, loc, arith::SIToFPOp::create(b, loc, v16f32, acc[px * 4 + q]),
-            m);
-        v = arith::MinimumFOp::create(
-            b, loc, v,
-            arith::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(
-                    v16f32,
-                    b.getF32FloatAttr(float(p.hi - p.outZp)).getValue())),
-            arith::FastMathFlags::nnan);
-        e[q] =
-            PureIntrinsicOp::create(
-                b, loc, v16i32,
-                StringAttr::get(ctx, "llvm.x86.avx512.mask.cvtps2dq.512"),
-                ValueRange{
-                    v,
-                    arith::ConstantOp::create(
-                        b, loc,
-                        DenseElementsAttr::get(
-                            v16i32, b.getI32IntegerAttr(0).getValue())),
-                    arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
-                    arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
-                .getResult();
-      }
-      auto pack = [&](StringRef name, Type t, Value a, Value c) {
-        return PureIntrinsicOp::create(b, loc, t, StringAttr::get(ctx, name),
-                                       ValueRange{a, c})
-            .getResult();
-      };
-      Value lo = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[0], e[1]);
-      Value hi = pack("llvm.x86.avx512.packssdw.512", v32i16t, e[2], e[3]);
-      if (!res) {
-        auto splat16 = [&](int32_t x) {
-          return arith::ConstantOp::create(
-                     b, loc,
-                     DenseElementsAttr::get(
-                         v32i16t, b.getI16IntegerAttr(static_cast<int16_t>(x))
-                                      .getValue()))
-              .getResult();
-        };
-        Value lb = splat16(p.lo - p.outZp), zp16 = splat16(p.outZp);
-        lo = arith::AddIOp::create(
-            b, loc, arith::MaxSIOp::create(b, loc, lo, lb), zp16);
-        hi = arith::AddIOp::create(
-            b, loc, arith::MaxSIOp::create(b, loc, hi, lb), zp16);
-      }
-      Value bytes = pack(p.outSigned ? "llvm.x86.avx512.packsswb.512"
-                                     : "llvm.x86.avx512.packuswb.512",
-                         v64i8, lo, hi);
-      vector::StoreOp::create(b, loc, bytes, out, ValueRange{off});
+      storePacked64(ArrayRef<Value>(acc).slice(px * 4, 4), m, out, res,
+                    add(mul(pix, p.o), c0));
     }
   };
   int64_t runs = p.ow / kRun, tail = p.ow % kRun;

@@ -9,7 +9,14 @@ read in place), widths that are and are not multiples of 4, u8 and i8
 activations, 7-bit (reduce_range) and full-range activations, per-channel
 and per-tensor weights, weights of -128..127 and of small magnitude, bias or
 none, residual or none, activations none / relu / relu6 / clamp, and linear
-layers. Usage: random_convs.py OUTDIR N SEED
+layers. Usage: random_convs.py OUTDIR N SEED [wide]
+
+With `wide`, every model has whole 64-channel blocks (the avx512-vnni
+kernels' packed-order paths): depthwise with 64-192 channels (multiples of
+16) or dense / linear layers with 64-259 output channels, and one in four
+gets an output scale 1e7 times smaller, whose requantization multipliers are
+large enough that the rounded value could overflow int32 (the kernels then
+clamp in float before converting).
 """
 import os
 import sys
@@ -17,6 +24,7 @@ import sys
 import numpy as np
 
 out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+wide = len(sys.argv) > 4 and sys.argv[4] == "wide"
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
@@ -55,12 +63,15 @@ for i in range(count):
         c = int(rng.integers(1, 70))
         groups, kh, kw, sh, sw, dh, dw = 1, 1, 1, 1, 1, 1, 1
         pads = [0, 0, 0, 0]
-        o = int(rng.integers(1, 40))
+        o = int(rng.integers(64, 260)) if wide else int(rng.integers(1, 40))
     else:
         n = 1
         h, w = int(rng.integers(3, 12)), int(rng.integers(3, 14))
-        kind = rng.integers(5)
-        if kind == 0:  # depthwise
+        kind = rng.choice([0, 4]) if wide else rng.integers(5)
+        if kind == 0 and wide:
+            c = 16 * int(rng.integers(4, 13))
+            groups, o = c, c
+        elif kind == 0:  # depthwise
             # Multiples of 16: the avx512-vnni kernel reads them in place
             # (64-channel blocks and a 16-channel tail from 64 up).
             c = int(rng.choice([rng.integers(1, 40), 16 * rng.integers(1, 10)]))
@@ -73,7 +84,7 @@ for i in range(count):
         elif kind == 4:  # wide: several 64-channel blocks, long reductions
             groups = 1
             c = int(rng.choice([rng.integers(20, 161), 4 * rng.integers(8, 40)]))
-            o = int(rng.integers(40, 150))
+            o = int(rng.integers(64, 260)) if wide else int(rng.integers(40, 150))
         else:
             groups = 1
             c = int(rng.integers(1, 40))
@@ -105,6 +116,8 @@ for i in range(count):
     out_zp = int(rng.integers(out_lo, out_hi + 1))
     # An output scale that keeps results mostly in range.
     out_scale = float(np.float32(in_scale * np.mean(w_scales) * max(1.0, np.sqrt(kh * kw * cg)) * rng.uniform(5, 40)))
+    if wide and rng.integers(4) == 0:
+        out_scale = float(np.float32(out_scale * 1e-7))
     act = ["none", "relu", "relu6", "clamp"][int(rng.integers(4))]
     has_bias = bool(rng.integers(3))
     residual = (not linear) and bool(rng.integers(4) == 0)
