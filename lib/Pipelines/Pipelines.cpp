@@ -57,11 +57,14 @@ static constexpr const char *kSequentialLoops = "convert-linalg-to-loops";
 ///   bodies in memref.alloca_scope, a single-block region that
 ///   convert-scf-to-cf cannot lower an inner scf.for into; canonicalization
 ///   inlines the scopes that hold no alloca (all of ours).
+/// * quantc-openmp-nowait: a worksharing loop that ends its parallel region
+///   skips its own barrier (the region's join is one).
 static constexpr const char *kOpenMPLoops =
     "convert-linalg-to-affine-loops,"
     "func.func(affine-parallelize{{max-nested=2}),lower-affine,canonicalize,"
     "quantc-serialize-small-parallel-loops,"
-    "convert-scf-to-openmp{{num-threads={0}},canonicalize";
+    "convert-scf-to-openmp{{num-threads={0}},canonicalize,"
+    "quantc-openmp-nowait";
 
 static constexpr const char *kLoopsToLLVM =
     "quantc-outline-loop-nests,lower-affine,convert-scf-to-cf,"

@@ -2,7 +2,8 @@
 // scf.parallel (hand-written here, as the quantized lowerings emit them) and
 // the outer parallel loops of every linalg op (the float path) become an
 // OpenMP parallel loop whose region captures the memref descriptors; by
-// default all loops are sequential and nothing of OpenMP is left.
+// default all loops are sequential and nothing of OpenMP is left. A
+// worksharing loop that ends its region is nowait (the join is its barrier).
 //
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-int8-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
 // RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-float-to-llvm{parallel=omp})' | FileCheck %s --check-prefix=OMP
@@ -17,7 +18,7 @@
 
 // OMP-LABEL: llvm.func @scale(
 // OMP: omp.parallel {
-// OMP-NEXT: omp.wsloop {
+// OMP-NEXT: omp.wsloop nowait {
 // OMP-NEXT: omp.loop_nest (%[[I:.*]], %[[J:.*]]) : i64 = ({{.*}}) to ({{.*}}) step ({{.*}}) collapse(2) {
 // OMP: llvm.load %{{.*}} : !llvm.ptr -> f32
 // OMP: llvm.fmul
@@ -57,7 +58,7 @@ func.func @scale(%in: memref<256x128xf32>, %out: memref<256x128xf32>) {
 // OMP-LABEL: llvm.func @relu(
 // OMP: %[[ROWS:.*]] = llvm.mlir.constant(256 : index) : i64
 // OMP: omp.parallel {
-// OMP: omp.wsloop {
+// OMP: omp.wsloop nowait {
 // OMP: omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // OMP: llvm.cond_br
 // OMP: llvm.intr.minimum

@@ -128,6 +128,21 @@ def SerializeSmallParallelLoops
   ];
 }
 
+def OpenMPNoWait : Pass<"quantc-openmp-nowait"> {
+  let summary = "Drop the barrier of a worksharing loop that ends its parallel region";
+  let description = [{
+    `convert-scf-to-openmp` turns each `scf.parallel` into an
+    `omp.parallel` holding one `omp.wsloop`. A worksharing loop ends with an
+    implicit barrier and the parallel region with another one (the join);
+    when the loop is the last operation of the region (and has no
+    reductions), the first barrier only delays the second. This pass marks
+    such loops `nowait`, so each parallel region synchronizes its threads
+    once instead of twice (a few microseconds per region on a 2-vCPU VM,
+    against convolution layers of 3-50 us).
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def StaticMemoryPlan : Pass<"quantc-static-memory-plan", "::mlir::func::FuncOp"> {
   let summary = "Place a function's temporary buffers in one arena";
   let description = [{

@@ -656,40 +656,57 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
   bool dense = groupStride == p.cg || p.groups == 1;
   int64_t perPixel = p.groups * p.cg;
   bool rows = dense && channels == perPixel;
-  // Rows copied whole: only the border is filled; else everything is.
-  if (!rows)
-    bytes(Value(), idx(0), p.n * hp * wp * channels);
-  loop(p.n, [&](Value n) {
-    if (rows && p.pt)
-      bytes(Value(), mul(n, hp * wp * channels), p.pt * wp * channels);
-    if (rows && p.pb)
-      bytes(Value(), mul(add(mul(n, hp), idx(p.pt + p.h)), wp * channels),
-            p.pb * wp * channels);
-    loop(p.h, [&](Value y) {
-      Value s = mul(add(mul(n, p.h), y), p.w * perPixel);
-      Value d = mul(add(mul(add(mul(n, hp), add(y, idx(p.pt))), wp), idx(p.pl)),
-                    channels);
-      if (rows) {
-        if (p.pl)
-          bytes(Value(), arith::SubIOp::create(b, loc, d, idx(p.pl * channels)),
-                p.pl * channels);
-        if (p.pr)
-          bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
-        bytes(s, d, p.w * perPixel);
-        return;
-      }
-      loop(p.w, [&](Value x) {
-        Value sx = add(s, mul(x, perPixel)), dx = add(d, mul(x, channels));
-        if (dense) {
-          bytes(sx, dx, perPixel);
-          return;
-        }
-        loop(p.groups, [&](Value g) {
-          bytes(add(sx, mul(g, p.cg)), add(dx, mul(g, groupStride)), p.cg);
-        });
+  int64_t rowBytes = wp * channels;
+  // Parallel over (image, padded row): border rows are filled with the zero
+  // point; inner rows get their border columns filled and the input row
+  // copied whole (or, with padded channels, the row filled and each pixel
+  // or group copied).
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(p.n), idx(hp)},
+      ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        Value n = ivs[0], yp = ivs[1];
+        Value rowStart = mul(add(mul(n, hp), yp), rowBytes);
+        Value inside = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, yp,
+                                  idx(p.pt)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, yp,
+                                  idx(p.pt + p.h)));
+        scf::IfOp::create(
+            b, loc, inside,
+            [&](OpBuilder &, Location) {
+              Value y = arith::SubIOp::create(b, loc, yp, idx(p.pt));
+              Value s = mul(add(mul(n, p.h), y), p.w * perPixel);
+              Value d = add(rowStart, idx(p.pl * channels));
+              if (rows) {
+                if (p.pl)
+                  bytes(Value(), rowStart, p.pl * channels);
+                if (p.pr)
+                  bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
+                bytes(s, d, p.w * perPixel);
+              } else {
+                bytes(Value(), rowStart, rowBytes);
+                loop(p.w, [&](Value x) {
+                  Value sx = add(s, mul(x, perPixel)),
+                        dx = add(d, mul(x, channels));
+                  if (dense) {
+                    bytes(sx, dx, perPixel);
+                    return;
+                  }
+                  loop(p.groups, [&](Value g) {
+                    bytes(add(sx, mul(g, p.cg)), add(dx, mul(g, groupStride)),
+                          p.cg);
+                  });
+                });
+              }
+              scf::YieldOp::create(b, loc);
+            },
+            [&](OpBuilder &, Location) {
+              bytes(Value(), rowStart, rowBytes);
+              scf::YieldOp::create(b, loc);
+            });
+        scf::ReduceOp::create(b, loc);
       });
-    });
-  });
   return xp;
 }
 
@@ -1291,52 +1308,81 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
   Value res = residual ? flatten(residual) : Value();
   int64_t pixelsTotal = p.n * p.oh * p.ow;
 
-  // Blocks [v0, v0 + count * nv) of nv vectors each.
-  auto blocks = [&](int64_t v0, int64_t count, int64_t nv, int64_t valid,
-                    bool packedOrder) {
-    int64_t pb = std::min(zmmPixels(nv), pixelsTotal);
+  // Parallel over (pixel chunk, group, channel block): the full 64-channel
+  // blocks, then one block of the remaining vectors. The chunk is the
+  // outermost dimension, so a static schedule gives each thread a range of
+  // pixels with all their channels (no two threads write the same cache
+  // line of a pixel row, and a thread's input pixels stay in its cache); a
+  // chunk's pixel blocks run with one channel block's packed weights
+  // (KH * KW * Cg * 64 bytes) hot in L1 / L2. Chunks: enough iterations
+  // for a few threads (at least 16 in all).
+  int64_t cbCount = full + (rest ? 1 : 0);
+  int64_t pbFull = std::min(zmmPixels(4), pixelsTotal);
+  int64_t pbRest = std::min(zmmPixels(rest ? rest : 4), pixelsTotal);
+  int64_t tasks = p.groups * cbCount;
+  int64_t chunks = std::clamp<int64_t>((16 + tasks - 1) / tasks, 1,
+                                       std::max<int64_t>(pixelsTotal / 24, 1));
+  // The pixel blocks of channel blocks with nv vectors in chunk `c`.
+  auto chunkBlocks = [&](Value c, Value g, Value vec0, int64_t nv,
+                         int64_t valid, bool packedOrder) {
+    int64_t pb = nv == 4 ? pbFull : pbRest;
     int64_t nBlocks = pixelsTotal / pb, tail = pixelsTotal % pb;
-    // Enough independent chunks for a few threads.
-    int64_t tasks = p.groups * count;
-    int64_t chunks = std::clamp<int64_t>((8 + tasks - 1) / tasks, 1, nBlocks);
     int64_t perChunk = (nBlocks + chunks - 1) / chunks;
-    chunks = (nBlocks + perChunk - 1) / perChunk;
-    scf::ParallelOp::create(
-        b, loc, ValueRange{idx(0), idx(0), idx(0)},
-        ValueRange{idx(p.groups), idx(count), idx(chunks)},
-        ValueRange{idx(1), idx(1), idx(1)},
-        [&](OpBuilder &, Location, ValueRange ivs) {
-          Value g = ivs[0];
-          Value vec0 = arith::AddIOp::create(
-              b, loc, idx(v0), arith::MulIOp::create(b, loc, ivs[1], idx(nv)));
-          Value lo = arith::MulIOp::create(b, loc, ivs[2], idx(perChunk));
-          Value hi = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, lo, idx(perChunk)),
-              idx(nBlocks));
-          scf::ForOp::create(
-              b, loc, lo, hi, idx(1), ValueRange{},
-              [&](OpBuilder &, Location, Value blk, ValueRange) {
-                emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
+    Value lo = arith::MinSIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, c, idx(perChunk)), idx(nBlocks));
+    Value hi = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lo, idx(perChunk)), idx(nBlocks));
+    scf::ForOp::create(b, loc, lo, hi, idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value blk, ValueRange) {
+                         emitZmmBlock(
+                             x, flipX, w, comp, mult, out, res, g, vec0, nv,
                              arith::MulIOp::create(b, loc, blk, idx(pb)), pb,
                              valid, packedOrder);
+                         scf::YieldOp::create(b, loc);
+                       });
+    if (tail) {
+      Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, c,
+                                         idx(chunks - 1));
+      scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
+        emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
+                     idx(nBlocks * pb), tail, valid, packedOrder);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+  };
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0), idx(0)},
+      ValueRange{idx(chunks), idx(p.groups), idx(cbCount)},
+      ValueRange{idx(1), idx(1), idx(1)},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value c = ivs[0], g = ivs[1], cb = ivs[2];
+        auto fullBlock = [&]() {
+          chunkBlocks(c, g, arith::MulIOp::create(b, loc, cb, idx(4)), 4,
+                      kZLanes, true);
+        };
+        auto restBlock = [&]() {
+          chunkBlocks(c, g, idx(full * 4), rest, tailValid, false);
+        };
+        if (!rest) {
+          fullBlock();
+        } else if (!full) {
+          restBlock();
+        } else {
+          scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, cb,
+                                    idx(full)),
+              [&](OpBuilder &, Location) {
+                fullBlock();
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &, Location) {
+                restBlock();
                 scf::YieldOp::create(b, loc);
               });
-          if (tail) {
-            Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                               ivs[2], idx(chunks - 1));
-            scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
-              emitZmmBlock(x, flipX, w, comp, mult, out, res, g, vec0, nv,
-                           idx(nBlocks * pb), tail, valid, packedOrder);
-              scf::YieldOp::create(b, loc);
-            });
-          }
-          scf::ReduceOp::create(b, loc);
-        });
-  };
-  if (full)
-    blocks(0, full, 4, kZLanes, true);
-  if (rest)
-    blocks(full * 4, 1, rest, tailValid, false);
+        }
+        scf::ReduceOp::create(b, loc);
+      });
   return outBuf;
 }
 
@@ -1696,24 +1742,31 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       dispatch(idx(runs64 * kRun64), tail64);
   };
   if (c64) {
-    // Parallel over (image, output row); the 64- and then the 16-channel
-    // blocks of a row share its KH input rows (in L1 / L2 meanwhile).
+    // Parallel over (image, output row, channel block): the 64-channel
+    // blocks, then the 16-channel ones. Rows are outer, so a static schedule
+    // gives each thread whole rows, whose KH input rows stay in its L1 / L2
+    // across the row's channel blocks.
+    int64_t nb64 = c64 / 64, nb16 = cBlocks - c64 / kZLanes;
     scf::ParallelOp::create(
-        b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(p.n), idx(p.oh)},
-        ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
-          scf::ForOp::create(b, loc, idx(0), idx(c64 / 64), idx(1),
-                             ValueRange{},
-                             [&](OpBuilder &, Location, Value cb, ValueRange) {
-                               row64(ivs[0], ivs[1], cb);
-                               scf::YieldOp::create(b, loc);
-                             });
-          if (cBlocks > c64 / kZLanes)
-            scf::ForOp::create(
-                b, loc, idx(c64 / kZLanes), idx(cBlocks), idx(1), ValueRange{},
-                [&](OpBuilder &, Location, Value cb, ValueRange) {
-                  row(ivs[0], ivs[1], cb, kZLanes);
+        b, loc, ValueRange{idx(0), idx(0), idx(0)},
+        ValueRange{idx(p.n), idx(p.oh), idx(nb64 + nb16)},
+        ValueRange{idx(1), idx(1), idx(1)},
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          if (!nb16) {
+            row64(ivs[0], ivs[1], ivs[2]);
+          } else {
+            scf::IfOp::create(
+                b, loc, cmp(arith::CmpIPredicate::slt, ivs[2], idx(nb64)),
+                [&](OpBuilder &, Location) {
+                  row64(ivs[0], ivs[1], ivs[2]);
+                  scf::YieldOp::create(b, loc);
+                },
+                [&](OpBuilder &, Location) {
+                  row(ivs[0], ivs[1], add(ivs[2], idx(c64 / kZLanes - nb64)),
+                      kZLanes);
                   scf::YieldOp::create(b, loc);
                 });
+          }
           scf::ReduceOp::create(b, loc);
         });
     return outBuf;
