@@ -13,7 +13,8 @@ layers. Usage: random_convs.py OUTDIR N SEED [wide]
 
 With `wide`, every model has whole 64-channel blocks (the avx512-vnni
 kernels' packed-order paths): depthwise with 64-192 channels (multiples of
-16) or dense / linear layers with 64-259 output channels, and one in four
+16) or dense / linear layers with 64-259 output channels (dense: or
+16, 32 or 48, whose pixel runs are stored 64 bytes at a time), and one in four
 gets an output scale 1e7 times smaller, whose requantization multipliers are
 large enough that the rounded value could overflow int32 (the kernels then
 clamp in float before converting).
@@ -84,11 +85,17 @@ for i in range(count):
         elif kind == 4:  # wide: several 64-channel blocks, long reductions
             groups = 1
             c = int(rng.choice([rng.integers(20, 161), 4 * rng.integers(8, 40)]))
-            o = int(rng.integers(64, 260)) if wide else int(rng.integers(40, 150))
+            if wide:  # several 64-channel blocks, or 16-48 channels
+                o = int(rng.choice([rng.integers(64, 260), 16 * rng.integers(1, 4)]))
+            else:
+                o = int(rng.integers(40, 150))
         else:
             groups = 1
-            c = int(rng.integers(1, 40))
+            # 3 channels (RGB): the padded copy spreads them to 4-byte slots.
+            c = 3 if rng.integers(4) == 0 else int(rng.integers(1, 40))
             o = int(rng.integers(1, 40))
+            if c == 3:  # rows of several 16-pixel chunks and a tail
+                w = int(rng.integers(16, 40))
         kh, kw = int(rng.choice([1, 3, 5])), int(rng.choice([1, 3]))
         sh, sw = int(rng.choice([1, 2])), int(rng.choice([1, 2]))
         dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
