@@ -345,8 +345,12 @@ private:
   /// With `inOrder`, acc[q] holds bytes 16 q .. 16 q + 15 of the 64 instead
   /// (consecutive vectors of a contiguous output run): a dword permutation
   /// after the packs puts them in place.
+  /// `segments` (with inOrder): the 64 bytes go to segments.size() (2 or
+  /// 4) places of 64 / size bytes each instead of one (the remainder
+  /// vectors of consecutive pixels).
   void storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m, Value out,
-                     Value residual, Value offset, bool inOrder = false);
+                     Value residual, Value offset, bool inOrder = false,
+                     ArrayRef<Value> segments = {});
   /// Requantizes a vector of accumulators and stores it at out[offset].
   void storeFlat(Value acc, Value m, Value out, Value residual, Value offset,
                  Value mask);
@@ -1041,7 +1045,7 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
 
 void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
                                 Value out, Value residual, Value offset,
-                                bool inOrder) {
+                                bool inOrder, ArrayRef<Value> segments) {
   MLIRContext *ctx = b.getContext();
   auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
   auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
@@ -1052,8 +1056,22 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
         .getResult();
   };
   Value r64;
-  if (residual)
+  int64_t segBytes = segments.empty() ? 64 : 64 / segments.size();
+  auto segType = VectorType::get({segBytes}, b.getI8Type());
+  if (residual && segments.empty()) {
     r64 = vector::LoadOp::create(b, loc, v64i8, residual, ValueRange{offset});
+  } else if (residual) {
+    r64 = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(v64i8, b.getI8IntegerAttr(0).getValue()));
+    for (auto [i, at] : llvm::enumerate(segments)) {
+      Value part =
+          vector::LoadOp::create(b, loc, segType, residual, ValueRange{at});
+      r64 = vector::InsertStridedSliceOp::create(
+          b, loc, part, r64, ArrayRef<int64_t>{int64_t(i) * segBytes},
+          ArrayRef<int64_t>{1});
+    }
+  }
   Value e[4];
   for (int64_t q = 0; q < 4; ++q) {
     Value v = arith::MulFOp::create(
@@ -1146,7 +1164,16 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
     d = vector::ShuffleOp::create(b, loc, d, d, perm);
     bytes = vector::BitCastOp::create(b, loc, v64i8, d);
   }
-  vector::StoreOp::create(b, loc, bytes, out, ValueRange{offset});
+  if (segments.empty()) {
+    vector::StoreOp::create(b, loc, bytes, out, ValueRange{offset});
+    return;
+  }
+  for (auto [i, at] : llvm::enumerate(segments)) {
+    Value part = vector::ExtractStridedSliceOp::create(
+        b, loc, bytes, ArrayRef<int64_t>{int64_t(i) * segBytes},
+        ArrayRef<int64_t>{segBytes}, ArrayRef<int64_t>{1});
+    vector::StoreOp::create(b, loc, part, out, ValueRange{at});
+  }
 }
 
 void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
@@ -1295,6 +1322,33 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
     for (int64_t v = total / 4 * 4; v < total; ++v)
       storeFlat(finals[v], m[v % nv], out, residual,
                 add(base, idx(v * kZLanes)), Value());
+    return;
+  }
+  int64_t perGroup = nv == 1 ? 4 : nv == 2 ? 2 : 0;
+  if (perGroup && valid == kZLanes && pixels >= perGroup) {
+    // Whole remainder vectors (1 or 2 per pixel) of perGroup consecutive
+    // pixels: one saturating pack of 4 vectors, stored in perGroup pieces.
+    SmallVector<Value> m;
+    for (int64_t j = 0; j < nv; ++j)
+      m.push_back(vector::LoadOp::create(b, loc, v16f32, mult,
+                                         ValueRange{tableOffset(j)}));
+    SmallVector<Value> finals(result.begin(), result.end());
+    Value ch = add(mul(g, p.og), mul(vec0, kZLanes));
+    int64_t grouped = pixels / perGroup * perGroup;
+    for (int64_t px = 0; px < grouped; px += perGroup) {
+      SmallVector<Value> mq, at;
+      for (int64_t i = 0; i < 4; ++i)
+        mq.push_back(m[i % nv]);
+      for (int64_t i = 0; i < perGroup; ++i)
+        at.push_back(add(mul(add(m0, idx(px + i)), p.o), ch));
+      storePacked64(ArrayRef<Value>(finals).slice(px * nv, 4), mq, out,
+                    residual, at[0], /*inOrder=*/true, at);
+    }
+    for (int64_t px = grouped; px < pixels; ++px)
+      for (int64_t j = 0; j < nv; ++j)
+        storeFlat(finals[px * nv + j], m[j], out, residual,
+                  add(add(mul(add(m0, idx(px)), p.o), ch), idx(j * kZLanes)),
+                  Value());
     return;
   }
   for (int64_t j = 0; j < nv; ++j) {
