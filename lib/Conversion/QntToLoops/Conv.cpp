@@ -377,6 +377,12 @@ private:
                   Value residual, Value n, Value oy, Value ox0, int64_t pixels,
                   Value g, Value block, int64_t valid);
   Value dot4(Value acc, Value x, Value w);
+  /// r - zr as int32 lanes, from the residual's bytes `r`.
+  Value residualLanes(Value r);
+  /// float(acc) * mult (+ float(res) * resMult; res from residualLanes).
+  Value scaled(Value acc, Value mult, Value res);
+  /// Round half to even and convert to int32 (vcvtps2dq {rn-sae} on zmm).
+  Value roundToInt(Value v);
   Value epilogue(Value acc, Value mult, Value res);
 
   ConversionPatternRewriter &b;
@@ -803,6 +809,55 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
   llvm_unreachable("dot4 on the exact path");
 }
 
+Value ConvEmitter::residualLanes(Value r) {
+  int64_t lanes = cast<VectorType>(r.getType()).getNumElements();
+  auto vi32 = VectorType::get({lanes}, b.getI32Type());
+  Value r32 = p.resSigned ? Value(arith::ExtSIOp::create(b, loc, vi32, r))
+                          : Value(arith::ExtUIOp::create(b, loc, vi32, r));
+  Value zr = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(vi32, b.getI32IntegerAttr(p.resZp).getValue()));
+  return arith::SubIOp::create(b, loc, r32, zr);
+}
+
+Value ConvEmitter::scaled(Value acc, Value mult, Value res) {
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto vf32 = VectorType::get({lanes}, b.getF32Type());
+  Value v = arith::MulFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, vf32, acc), mult);
+  if (!res)
+    return v;
+  Value mr = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(vf32, b.getF32FloatAttr(p.resMult).getValue()));
+  Value t = arith::MulFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, vf32, res), mr);
+  return arith::AddFOp::create(b, loc, v, t);
+}
+
+Value ConvEmitter::roundToInt(Value v) {
+  int64_t lanes = cast<VectorType>(v.getType()).getNumElements();
+  auto vi32 = VectorType::get({lanes}, b.getI32Type());
+  if (p.isa == Int8Isa::AVX512VNNI && lanes == kZLanes) {
+    // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
+    return PureIntrinsicOp::create(
+               b, loc, vi32,
+               StringAttr::get(b.getContext(),
+                               "llvm.x86.avx512.mask.cvtps2dq.512"),
+               ValueRange{
+                   v,
+                   arith::ConstantOp::create(
+                       b, loc,
+                       DenseElementsAttr::get(
+                           vi32, b.getI32IntegerAttr(0).getValue())),
+                   arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
+                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
+        .getResult();
+  }
+  return arith::FPToSIOp::create(b, loc, vi32,
+                                 math::RoundEvenOp::create(b, loc, v));
+}
+
 /// float(acc) * m (+ float(r - zr) * mr), round half to even, clamp to
 /// [lo - zp, hi - zp] in float (exact small integers), + zp, to i32.
 Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
@@ -813,40 +868,14 @@ Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(v8f32, b.getF32FloatAttr(v).getValue()));
   };
-  Value v = arith::MulFOp::create(
-      b, loc, arith::SIToFPOp::create(b, loc, v8f32, acc), mult);
-  if (res) {
-    // res: vector<8xi32> of r - zr.
-    Value t = arith::MulFOp::create(
-        b, loc, arith::SIToFPOp::create(b, loc, v8f32, res), splatF(p.resMult));
-    v = arith::AddFOp::create(b, loc, v, t);
-  }
+  Value v = scaled(acc, mult, res);
   // v is never NaN (a finite product and sum): nnan drops the NaN
   // propagation of maximumf / minimumf. The bounds are integers, so clamping
   // before rounding gives the same result as after.
   auto nnan = arith::FastMathFlags::nnan;
   v = arith::MaximumFOp::create(b, loc, v, splatF(float(p.lo - p.outZp)), nnan);
   v = arith::MinimumFOp::create(b, loc, v, splatF(float(p.hi - p.outZp)), nnan);
-  Value q;
-  if (p.isa == Int8Isa::AVX512VNNI && lanes == kZLanes) {
-    // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
-    q = PureIntrinsicOp::create(
-            b, loc, v8i32,
-            StringAttr::get(b.getContext(),
-                            "llvm.x86.avx512.mask.cvtps2dq.512"),
-            ValueRange{
-                v,
-                arith::ConstantOp::create(
-                    b, loc,
-                    DenseElementsAttr::get(v8i32,
-                                           b.getI32IntegerAttr(0).getValue())),
-                arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
-                arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
-            .getResult();
-  } else {
-    v = math::RoundEvenOp::create(b, loc, v);
-    q = arith::FPToSIOp::create(b, loc, v8i32, v);
-  }
+  Value q = roundToInt(v);
   Value zp = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.outZp).getValue()));
@@ -923,7 +952,6 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
 void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
                              Value n, Value oy, Value ox, Value outCh,
                              Value mask) {
-  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
   auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
   SmallVector<Value> indices{n, oy, ox, outCh};
   Value res;
@@ -936,12 +964,7 @@ void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
                        DenseElementsAttr::get(
                            v8i8, b.getI8IntegerAttr(0).getValue()))))
              : Value(vector::LoadOp::create(b, loc, v8i8, residual, indices));
-    Value r32 = p.resSigned ? Value(arith::ExtSIOp::create(b, loc, v8i32, r))
-                            : Value(arith::ExtUIOp::create(b, loc, v8i32, r));
-    Value zr = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(p.resZp).getValue()));
-    res = arith::SubIOp::create(b, loc, r32, zr);
+    res = residualLanes(r);
   }
   Value q = epilogue(acc, m, res);
   Value bytes = arith::TruncIOp::create(b, loc, v8i8, q);
@@ -1074,32 +1097,15 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
   }
   Value e[4];
   for (int64_t q = 0; q < 4; ++q) {
-    Value v = arith::MulFOp::create(
-        b, loc, arith::SIToFPOp::create(b, loc, v16f32, acc[q]), m[q]);
+    Value res;
     if (residual) {
-      // The residual's bytes of this vector's channels: lane L, dword d
-      // holds byte 16 L + 4 q + d.
+      // The residual's bytes of this vector's channels.
       SmallVector<int64_t> mask;
       for (int64_t j = 0; j < 16; ++j)
         mask.push_back(inOrder ? 16 * q + j : packedChannel(16 * q + j));
-      Value r8 = vector::ShuffleOp::create(b, loc, r64, r64, mask);
-      Value r32 = p.resSigned
-                      ? Value(arith::ExtSIOp::create(b, loc, v16i32, r8))
-                      : Value(arith::ExtUIOp::create(b, loc, v16i32, r8));
-      Value zr = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(v16i32,
-                                 b.getI32IntegerAttr(p.resZp).getValue()));
-      Value t = arith::MulFOp::create(
-          b, loc,
-          arith::SIToFPOp::create(b, loc, v16f32,
-                                  arith::SubIOp::create(b, loc, r32, zr)),
-          arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(v16f32,
-                                     b.getF32FloatAttr(p.resMult).getValue())));
-      v = arith::AddFOp::create(b, loc, v, t);
+      res = residualLanes(vector::ShuffleOp::create(b, loc, r64, r64, mask));
     }
+    Value v = scaled(acc[q], m[q], res);
     // Rounded, v must fit int32 (vcvtps2dq gives INT_MIN otherwise, which
     // saturates to the lower bound: right below, wrong above). Unless that
     // is proven at compile time, clamp above in float first (the bound is
@@ -1112,16 +1118,7 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
               DenseElementsAttr::get(
                   v16f32, b.getF32FloatAttr(float(p.hi - p.outZp)).getValue())),
           arith::FastMathFlags::nnan);
-    // vcvtps2dq {rn-sae}: round half to even and convert.
-    e[q] = intrinsic(
-        "llvm.x86.avx512.mask.cvtps2dq.512", v16i32,
-        ValueRange{v,
-                   arith::ConstantOp::create(
-                       b, loc,
-                       DenseElementsAttr::get(
-                           v16i32, b.getI32IntegerAttr(0).getValue())),
-                   arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
-                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))});
+    e[q] = roundToInt(v);
   }
   // int32 -> int16 with signed saturation (vpackssdw), + zero point with
   // signed saturation (vpaddsw), the activation's bounds where they are
@@ -1179,7 +1176,6 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
 void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
                             Value offset, Value mask) {
   int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
-  auto vi32 = VectorType::get({lanes}, b.getI32Type());
   auto vi8 = VectorType::get({lanes}, b.getI8Type());
   Value res;
   if (residual) {
@@ -1189,12 +1185,7 @@ void ConvEmitter::storeFlat(Value acc, Value m, Value out, Value residual,
                                                         offset, mask, zero))
                    : Value(vector::LoadOp::create(b, loc, vi8, residual,
                                                   ValueRange{offset}));
-    Value r32 = p.resSigned ? Value(arith::ExtSIOp::create(b, loc, vi32, r))
-                            : Value(arith::ExtUIOp::create(b, loc, vi32, r));
-    Value zr = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(vi32, b.getI32IntegerAttr(p.resZp).getValue()));
-    res = arith::SubIOp::create(b, loc, r32, zr);
+    res = residualLanes(r);
   }
   Value bytes = arith::TruncIOp::create(b, loc, vi8, epilogue(acc, m, res));
   if (mask)
@@ -1572,6 +1563,16 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     return arith::SubIOp::create(b, loc, a, idx(c)).getResult();
   };
   // `checked`: some of the run's taps may fall outside the input.
+  // The (pixel, kx) pairs of a run of `pixels` outputs that read its input
+  // column `col` (counted from the run's first column).
+  auto columnUses = [&](int64_t pixels, int64_t col) {
+    SmallVector<std::pair<int64_t, int64_t>> uses;
+    for (int64_t px = 0; px < pixels; ++px)
+      for (int64_t kx = 0; kx < p.kw; ++kx)
+        if (px * p.sw + kx * p.dw == col)
+          uses.push_back({px, kx});
+    return uses;
+  };
   auto run = [&](Value n, Value oy, Value c0, Value ox0, int64_t pixels,
                  Value mask, bool checked) {
     Value init = vector::LoadOp::create(b, loc, v16i32, comp, ValueRange{c0});
@@ -1597,11 +1598,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
                         ValueRange{
                             add(mul(add(mul(ky, p.kw), idx(kx)), cpad), c0)})));
               for (int64_t col = 0; col < cols; ++col) {
-                SmallVector<std::pair<int64_t, int64_t>> uses;
-                for (int64_t px = 0; px < pixels; ++px)
-                  for (int64_t kx = 0; kx < p.kw; ++kx)
-                    if (px * p.sw + kx * p.dw == col)
-                      uses.push_back({px, kx});
+                auto uses = columnUses(pixels, col);
                 if (uses.empty())
                   continue;
                 Value xv;
@@ -1731,11 +1728,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
               ValueRange{add(mul(c0, 4),
                              idx(((kq * p.kw + kx) * c64 + q * 16) * 4))}));
       for (int64_t col = 0; col < cols; ++col) {
-        SmallVector<std::pair<int64_t, int64_t>> uses;
-        for (int64_t px = 0; px < pixels; ++px)
-          for (int64_t kx = 0; kx < p.kw; ++kx)
-            if (px * p.sw + kx * p.dw == col)
-              uses.push_back({px, kx});
+        auto uses = columnUses(pixels, col);
         if (uses.empty())
           continue;
         Value ix = add(ix0, idx(col));
