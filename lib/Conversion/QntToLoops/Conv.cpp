@@ -99,10 +99,9 @@ using quantc::Int8Isa;
 
 namespace {
 
-constexpr int64_t kLanes = 8;    // output channels per accumulator vector
-constexpr int64_t kPixels = 4;   // output pixels per register block
-constexpr int64_t kZLanes = 16;  // int32 lanes of a zmm register
-constexpr int64_t kRun64Max = 4; // depthwise: pixels per 64-channel run
+constexpr int64_t kLanes = 8;   // output channels per accumulator vector
+constexpr int64_t kPixels = 4;  // output pixels per register block
+constexpr int64_t kZLanes = 16; // int32 lanes of a zmm register
 
 /// Output pixels per register block for `nv` 16-channel vectors: nv * pixels
 /// accumulators + nv weight vectors stay within the 32 zmm registers (the
@@ -1646,7 +1645,6 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   // (exact: the epilogue clamps to the output type) undo it on the way out.
   int64_t c64 = inPlace ? p.c / 64 * 64 : 0;
   int64_t quads = (p.kh + 3) / 4;
-  int64_t kRun64 = std::min<int64_t>(p.ow, kRun64Max);
   Value w64, comp64, mult64;
   if (c64) {
     int64_t nb = c64 / 64;
@@ -1700,78 +1698,192 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
                b, loc, v64i8, vector::ShuffleOp::create(b, loc, a, c, mask))
         .getResult();
   };
-  auto run64 = [&](Value n, Value oy, Value c0, Value ox0, int64_t pixels,
-                   bool checked) {
-    SmallVector<Value> acc;
-    for (int64_t px = 0; px < pixels; ++px)
-      for (int64_t q = 0; q < 4; ++q)
-        acc.push_back(vector::LoadOp::create(
-            b, loc, v16i32, comp64, ValueRange{add(c0, idx(q * kZLanes))}));
-    int64_t cols = (pixels - 1) * p.sw + (p.kw - 1) * p.dw + 1;
-    Value ix0 = sub(mul(ox0, p.sw), offX);
-    Value zero = splat64(0), zp = splat64(static_cast<int8_t>(p.inZp)),
-          sign = splat64(-128);
-    for (int64_t kq = 0; kq < quads; ++kq) {
-      SmallVector<Value> iy, rowValid, rowBase;
-      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r) {
-        Value y = sub(add(mul(oy, p.sh), idx((kq * 4 + r) * p.dh)), offY);
-        iy.push_back(y);
-        rowValid.push_back(checked ? inRange(y, hp) : Value());
-        rowBase.push_back(
-            mul(add(mul(n, hp), checked ? clampTo(y, hp) : y), wp));
+  // One output row of a 64-channel block: a window slides along the row.
+  // Step t reads input columns [t SW, (t + 1) SW) (counted from the left
+  // padding), each packed once (KH rows by the unpacks) and used by every
+  // (pixel, kx) that reads it; pixel t starts at step t and is complete
+  // after step t + D. The D + 1 live pixels' accumulators rotate through
+  // the loop's iteration arguments (D + 1 steps per iteration, so they stay
+  // in the same registers). Steps whose columns are all inside the input
+  // run in the loop; the others (left and right padding, the row's ends)
+  // are emitted once with the padding columns as constants. Kernel rows
+  // outside the input read a row of zero points.
+  int64_t slideD = (p.kw - 1) * p.dw / p.sw;
+  int64_t totalCols = (p.ow - 1) * p.sw + (p.kw - 1) * p.dw + 1;
+  bool rowPad = inPlace && (p.pt || p.pb);
+  Value zpRow;
+  if (c64 && rowPad) {
+    // W x C zero points (rounded up to whole vectors), stored as the input's
+    // bytes (before the sign flip).
+    int64_t bytes = (p.w * cpad + 63) / 64 * 64;
+    auto zpType = MemRefType::get({bytes}, b.getI8Type());
+    zpRow = memref::AllocOp::create(b, loc, zpType);
+    Value fill = splat64(static_cast<int8_t>(flipX ? (p.inZp ^ 0x80) : p.inZp));
+    scf::ForOp::create(b, loc, idx(0), idx(bytes / 64), idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value i, ValueRange) {
+                         vector::StoreOp::create(b, loc, fill, zpRow,
+                                                 ValueRange{mul(i, 64)});
+                         scf::YieldOp::create(b, loc);
+                       });
+    auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    zpRow = memref::CastOp::create(b, loc, dyn, zpRow);
+  }
+  auto slide64 = [&](Value n, Value oy, Value c0) {
+    auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    Value xDyn =
+        rowPad ? memref::CastOp::create(b, loc, dyn, xp).getResult() : xp;
+    // Per kernel row: the memref and the offset of its first column.
+    SmallVector<Value> rowMem, rowOff;
+    for (int64_t r = 0; r < p.kh; ++r) {
+      Value y = sub(add(mul(oy, p.sh), idx(r * p.dh)), offY);
+      Value off =
+          add(mul(add(mul(n, hp), rowPad ? clampTo(y, hp) : y), wp * cpad), c0);
+      if (rowPad) {
+        Value valid = inRange(y, hp);
+        rowMem.push_back(arith::SelectOp::create(b, loc, valid, xDyn, zpRow));
+        rowOff.push_back(arith::SelectOp::create(b, loc, valid, off, c0));
+      } else {
+        rowMem.push_back(xp);
+        rowOff.push_back(off);
       }
-      SmallVector<Value> wk; // [kx][q]
+    }
+    SmallVector<Value> wk; // [kq][kx][q]
+    for (int64_t kq = 0; kq < quads; ++kq)
       for (int64_t kx = 0; kx < p.kw; ++kx)
         for (int64_t q = 0; q < 4; ++q)
           wk.push_back(vector::LoadOp::create(
               b, loc, v64i8, w64,
               ValueRange{add(mul(c0, 4),
                              idx(((kq * p.kw + kx) * c64 + q * 16) * 4))}));
-      for (int64_t col = 0; col < cols; ++col) {
-        auto uses = columnUses(pixels, col);
-        if (uses.empty())
-          continue;
-        Value ix = add(ix0, idx(col));
-        Value colValid = checked ? inRange(ix, wp) : Value();
-        SmallVector<Value> x(4, zero);
-        for (size_t r = 0; r < iy.size(); ++r) {
-          Value at = add(
-              mul(add(rowBase[r], checked ? clampTo(ix, wp) : ix), cpad), c0);
-          x[r] = vector::LoadOp::create(b, loc, v64i8, xp, ValueRange{at});
-          if (flipX)
-            x[r] = arith::XOrIOp::create(b, loc, x[r], sign);
-          if (checked)
-            x[r] = arith::SelectOp::create(
-                b, loc, arith::AndIOp::create(b, loc, rowValid[r], colValid),
-                x[r], zp);
-        }
-        Value aLo = unpack(x[0], x[1], false, 1),
-              aHi = unpack(x[0], x[1], true, 1);
-        Value bLo = unpack(x[2], x[3], false, 1),
-              bHi = unpack(x[2], x[3], true, 1);
-        Value packedX[4] = {
-            unpack(aLo, bLo, false, 2), unpack(aLo, bLo, true, 2),
-            unpack(aHi, bHi, false, 2), unpack(aHi, bHi, true, 2)};
-        for (auto [px, kx] : uses)
-          for (int64_t q = 0; q < 4; ++q) {
-            Value &a = acc[px * 4 + q];
-            a = PureIntrinsicOp::create(
-                    b, loc, v16i32,
-                    StringAttr::get(ctx, "llvm.x86.avx512.vpdpbusd.512"),
-                    ValueRange{a, packedX[q], wk[kx * 4 + q]})
-                    .getResult();
-          }
-      }
-    }
     Value m[4];
     for (int64_t q = 0; q < 4; ++q)
       m[q] = vector::LoadOp::create(b, loc, v16f32, mult64,
                                     ValueRange{add(c0, idx(q * kZLanes))});
-    for (int64_t px = 0; px < pixels; ++px) {
-      Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), add(ox0, idx(px)));
-      storePacked64(ArrayRef<Value>(acc).slice(px * 4, 4), m, out, res,
-                    add(mul(pix, p.o), c0));
+    // A column of zero points, packed: the quad's rows inside the kernel.
+    auto zpColumn = [&](int64_t kq) {
+      uint32_t word = 0;
+      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
+        word |= uint32_t(uint8_t(p.inZp)) << (8 * r);
+      return arith::ConstantOp::create(
+                 b, loc,
+                 DenseElementsAttr::get(
+                     v16i32, b.getI32IntegerAttr(int32_t(word)).getValue()))
+          .getResult();
+    };
+    Value zero = splat64(0), sign = splat64(-128);
+    // Packed column at input column `ix` (a Value) for quad kq.
+    auto packColumn = [&](Value ix, int64_t kq, Value out[4]) {
+      SmallVector<Value> x(4, zero);
+      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r) {
+        Value at = add(rowOff[kq * 4 + r], mul(ix, cpad));
+        x[r] = vector::LoadOp::create(b, loc, v64i8, rowMem[kq * 4 + r],
+                                      ValueRange{at});
+        if (flipX)
+          x[r] = arith::XOrIOp::create(b, loc, x[r], sign);
+      }
+      Value aLo = unpack(x[0], x[1], false, 1),
+            aHi = unpack(x[0], x[1], true, 1);
+      Value bLo = unpack(x[2], x[3], false, 1),
+            bHi = unpack(x[2], x[3], true, 1);
+      out[0] = unpack(aLo, bLo, false, 2);
+      out[1] = unpack(aLo, bLo, true, 2);
+      out[2] = unpack(aHi, bHi, false, 2);
+      out[3] = unpack(aHi, bHi, true, 2);
+    };
+    // win[d]: the accumulators of pixel t - d (empty: no such pixel).
+    using Acc = SmallVector<Value, 4>;
+    auto step = [&](Value t, std::optional<int64_t> ts, SmallVector<Acc> &win) {
+      Acc fresh;
+      if (!ts || *ts < p.ow)
+        for (int64_t q = 0; q < 4; ++q)
+          fresh.push_back(vector::LoadOp::create(
+              b, loc, v16i32, comp64, ValueRange{add(c0, idx(q * kZLanes))}));
+      win.insert(win.begin(), fresh);
+      for (int64_t s = 0; s < p.sw; ++s) {
+        if (ts && *ts * p.sw + s >= totalCols)
+          break;
+        SmallVector<std::pair<int64_t, int64_t>> uses; // (d, kx)
+        for (int64_t kx = 0; kx < p.kw; ++kx) {
+          int64_t e = kx * p.dw - s;
+          if (e >= 0 && e % p.sw == 0 && !win[e / p.sw].empty())
+            uses.push_back({e / p.sw, kx});
+        }
+        if (uses.empty())
+          continue;
+        bool padCol = false;
+        if (ts) {
+          int64_t j = *ts * p.sw + s;
+          padCol = j < offX || j >= offX + p.w;
+        }
+        Value ix = sub(add(mul(t, p.sw), idx(s)), offX);
+        for (int64_t kq = 0; kq < quads; ++kq) {
+          Value px[4];
+          if (padCol) {
+            Value zc = vector::BitCastOp::create(b, loc, v64i8, zpColumn(kq));
+            for (int64_t q = 0; q < 4; ++q)
+              px[q] = zc;
+          } else {
+            packColumn(ix, kq, px);
+          }
+          for (auto [d, kx] : uses)
+            for (int64_t q = 0; q < 4; ++q)
+              win[d][q] =
+                  PureIntrinsicOp::create(
+                      b, loc, v16i32,
+                      StringAttr::get(ctx, "llvm.x86.avx512.vpdpbusd.512"),
+                      ValueRange{win[d][q], px[q],
+                                 wk[(kq * p.kw + kx) * 4 + q]})
+                      .getResult();
+        }
+      }
+      if (!win.back().empty()) {
+        Value ox = sub(t, slideD);
+        Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), ox);
+        storePacked64(win.back(), m, out, res, add(mul(pix, p.o), c0));
+      }
+      win.pop_back();
+    };
+    // Steps [tA, tB) run in the loop: a new pixel, a complete one, and all
+    // columns inside the input.
+    auto steady = [&](int64_t t) {
+      return t >= slideD && t < p.ow && t * p.sw >= offX &&
+             (t + 1) * p.sw <= std::min(offX + p.w, totalCols);
+    };
+    int64_t tA = 0;
+    while (tA < p.ow && !steady(tA))
+      ++tA;
+    int64_t tB = tA;
+    while (tB < p.ow && steady(tB))
+      ++tB;
+    int64_t period = slideD + 1, loops = (tB - tA) / period;
+    SmallVector<Acc> win(slideD);
+    for (int64_t t = 0; t < tA; ++t)
+      step(idx(t), t, win);
+    if (loops) {
+      SmallVector<Value> carried;
+      for (Acc &a : win)
+        carried.append(a.begin(), a.end());
+      ValueRange results =
+          scf::ForOp::create(
+              b, loc, idx(0), idx(loops), idx(1), carried,
+              [&](OpBuilder &, Location, Value k, ValueRange args) {
+                SmallVector<Acc> w(slideD);
+                for (int64_t d = 0; d < slideD; ++d)
+                  w[d].assign(args.begin() + 4 * d, args.begin() + 4 * d + 4);
+                Value t0 = add(mul(k, period), idx(tA));
+                for (int64_t u = 0; u < period; ++u)
+                  step(add(t0, idx(u)), std::nullopt, w);
+                SmallVector<Value> yielded;
+                for (Acc &a : w)
+                  yielded.append(a.begin(), a.end());
+                scf::YieldOp::create(b, loc, yielded);
+              })
+              .getResults();
+      for (int64_t d = 0; d < slideD; ++d)
+        win[d].assign(results.begin() + 4 * d, results.begin() + 4 * d + 4);
     }
+    for (int64_t t = tA + loops * period; t < p.ow + slideD; ++t)
+      step(idx(t), t, win);
   };
   int64_t runs = p.ow / kRun, tail = p.ow % kRun;
   // A run is interior when all its taps are inside the input.
@@ -1820,30 +1932,6 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     if (tail)
       dispatch(idx(runs * kRun), tail);
   };
-  auto row64 = [&](Value n, Value oy, Value cb) {
-    Value c0 = mul(cb, 64);
-    auto dispatch = [&](Value ox0, int64_t pixels) {
-      scf::IfOp::create(
-          b, loc, interiorAt(oy, ox0, pixels),
-          [&](OpBuilder &, Location) {
-            run64(n, oy, c0, ox0, pixels, false);
-            scf::YieldOp::create(b, loc);
-          },
-          [&](OpBuilder &, Location) {
-            run64(n, oy, c0, ox0, pixels, true);
-            scf::YieldOp::create(b, loc);
-          });
-    };
-    int64_t runs64 = p.ow / kRun64, tail64 = p.ow % kRun64;
-    if (runs64)
-      scf::ForOp::create(b, loc, idx(0), idx(runs64), idx(1), ValueRange{},
-                         [&](OpBuilder &, Location, Value r, ValueRange) {
-                           dispatch(mul(r, kRun64), kRun64);
-                           scf::YieldOp::create(b, loc);
-                         });
-    if (tail64)
-      dispatch(idx(runs64 * kRun64), tail64);
-  };
   if (c64) {
     // Parallel over (image, output row, channel block): the 64-channel
     // blocks, then the 16-channel ones. Rows are outer, so a static schedule
@@ -1856,12 +1944,12 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
         ValueRange{idx(1), idx(1), idx(1)},
         [&](OpBuilder &, Location, ValueRange ivs) {
           if (!nb16) {
-            row64(ivs[0], ivs[1], ivs[2]);
+            slide64(ivs[0], ivs[1], mul(ivs[2], 64));
           } else {
             scf::IfOp::create(
                 b, loc, cmp(arith::CmpIPredicate::slt, ivs[2], idx(nb64)),
                 [&](OpBuilder &, Location) {
-                  row64(ivs[0], ivs[1], ivs[2]);
+                  slide64(ivs[0], ivs[1], mul(ivs[2], 64));
                   scf::YieldOp::create(b, loc);
                 },
                 [&](OpBuilder &, Location) {
