@@ -301,6 +301,31 @@ public:
 
 private:
   bool isDepthwise() const { return p.groups == p.c && p.cg == 1 && p.og == 1; }
+  /// The avx512-vnni depthwise kernel's blocks of 64 packed lanes (input
+  /// read in place, so channels a multiple of 16): their first channels,
+  /// and the pixels per vector (returned; 0: no such blocks). Channels
+  /// they leave (a tail of 16) go to 16-channel blocks.
+  int64_t depthwiseLanes(SmallVectorImpl<int64_t> &starts) const {
+    starts.clear();
+    if (p.c % kZLanes)
+      return 0;
+    if (p.c >= 64) {
+      for (int64_t c = 0; c + 64 <= p.c; c += 64)
+        starts.push_back(c);
+      // A tail of 32 or 48 channels: a block overlapping the one before (a
+      // whole block per pixel). A tail of 16: the 16-channel kernel (cheaper
+      // per pixel than a whole block).
+      if (p.c % 64 > 16)
+        starts.push_back(p.c - 64);
+      return 1;
+    }
+    if (p.c != 32 && p.c != 16)
+      return 0;
+    if (p.sw != 1)
+      return 0;
+    starts.push_back(0);
+    return 64 / p.c;
+  }
   bool usesDot() const {
     return p.isa == Int8Isa::AVX512VNNI || p.isa == Int8Isa::NeonDot ||
            (p.isa == Int8Isa::AVX2 && p.fastAvx2);
@@ -344,9 +369,9 @@ private:
   /// With `inOrder`, acc[q] holds bytes 16 q .. 16 q + 15 of the 64 instead
   /// (consecutive vectors of a contiguous output run): a dword permutation
   /// after the packs puts them in place.
-  /// `segments` (with inOrder): the 64 bytes go to segments.size() (2 or
-  /// 4) places of 64 / size bytes each instead of one (the remainder
-  /// vectors of consecutive pixels).
+  /// `segments`: the 64 bytes go to segments.size() (2 or 4) places of
+  /// 64 / size bytes each instead of one (consecutive pixels); a null
+  /// segment is neither read (residual) nor written.
   void storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m, Value out,
                      Value residual, Value offset, bool inOrder = false,
                      ArrayRef<Value> segments = {});
@@ -399,10 +424,18 @@ std::string ConvEmitter::pathName() const {
   if (isDepthwise()) {
     if (!zmm)
       return "depthwise: 8 channels per vector, int32 multiply-add";
-    if (p.c % kZLanes == 0 && p.c >= 64)
-      return "depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per "
-             "dword), " +
-             packs + (p.c % 64 ? "; 16-channel blocks by vpdpwssd" : "");
+    SmallVector<int64_t> starts;
+    int64_t pixels = depthwiseLanes(starts);
+    std::string kernel = "by vpdpbusd (4 kernel rows per dword), a window "
+                         "sliding along the row, ";
+    if (pixels == 1)
+      return "depthwise: 64-channel blocks " + kernel + packs +
+             (p.c % 64 > 16    ? "; the last block overlaps the one before"
+              : p.c % 64 == 16 ? "; 16-channel blocks by vpdpwssd"
+                               : "");
+    if (pixels > 1)
+      return "depthwise: " + std::to_string(pixels) + " pixels x " +
+             std::to_string(p.c) + " channels per 64 lanes " + kernel + packs;
     return "depthwise: 16 channels per zmm, vpdpwssd";
   }
   switch (p.isa) {
@@ -1087,6 +1120,8 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
         b, loc,
         DenseElementsAttr::get(v64i8, b.getI8IntegerAttr(0).getValue()));
     for (auto [i, at] : llvm::enumerate(segments)) {
+      if (!at)
+        continue;
       Value part =
           vector::LoadOp::create(b, loc, segType, residual, ValueRange{at});
       r64 = vector::InsertStridedSliceOp::create(
@@ -1165,6 +1200,8 @@ void ConvEmitter::storePacked64(ArrayRef<Value> acc, ArrayRef<Value> m,
     return;
   }
   for (auto [i, at] : llvm::enumerate(segments)) {
+    if (!at)
+      continue;
     Value part = vector::ExtractStridedSliceOp::create(
         b, loc, bytes, ArrayRef<int64_t>{int64_t(i) * segBytes},
         ArrayRef<int64_t>{segBytes}, ArrayRef<int64_t>{1});
@@ -1643,17 +1680,25 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   // q holds, in lane L, dword d, channel 16 L + 4 q + d. The weights, comp
   // and mult tables are stored in that order; vpackssdw + vpack{us,ss}wb
   // (exact: the epilogue clamps to the output type) undo it on the way out.
-  int64_t c64 = inPlace ? p.c / 64 * 64 : 0;
+  // Blocks of 64 packed lanes (read in place, channels a multiple of 16):
+  // with 64 or more channels, 64-channel blocks, the last one starting at
+  // C - 64 when C is not a multiple of 64 (it overlaps the block before,
+  // whose outputs it computes again, identically); with 16 or 32 channels
+  // at stride 1, one block whose vectors hold 64 / C adjacent pixels.
+  SmallVector<int64_t> blockStart;
+  int64_t pixPerVec = std::max<int64_t>(depthwiseLanes(blockStart), 1);
+  int64_t nBlocks = blockStart.size(), c64 = nBlocks * 64;
   int64_t quads = (p.kh + 3) / 4;
   Value w64, comp64, mult64;
   if (c64) {
-    int64_t nb = c64 / 64;
     SmallVector<int8_t> wq(quads * p.kw * c64 * 4, 0);
     SmallVector<int32_t> cq(c64);
     SmallVector<float> mq(c64);
-    for (int64_t cb = 0; cb < nb; ++cb)
+    for (int64_t cb = 0; cb < nBlocks; ++cb)
       for (int64_t jj = 0; jj < 64; ++jj) {
-        int64_t ch = cb * 64 + packedChannel(jj), j = cb * 64 + jj;
+        int64_t ch =
+            blockStart[cb] + packedChannel(jj) % std::min<int64_t>(p.c, 64);
+        int64_t j = cb * 64 + jj;
         cq[j] = p.comp[ch];
         mq[j] = p.mult[ch];
         for (int64_t kq = 0; kq < quads; ++kq)
@@ -1698,19 +1743,26 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
                b, loc, v64i8, vector::ShuffleOp::create(b, loc, a, c, mask))
         .getResult();
   };
-  // One output row of a 64-channel block: a window slides along the row.
-  // Step t reads input columns [t SW, (t + 1) SW) (counted from the left
-  // padding), each packed once (KH rows by the unpacks) and used by every
-  // (pixel, kx) that reads it; pixel t starts at step t and is complete
-  // after step t + D. The D + 1 live pixels' accumulators rotate through
-  // the loop's iteration arguments (D + 1 steps per iteration, so they stay
-  // in the same registers). Steps whose columns are all inside the input
-  // run in the loop; the others (left and right padding, the row's ends)
-  // are emitted once with the padding columns as constants. Kernel rows
-  // outside the input read a row of zero points.
-  int64_t slideD = (p.kw - 1) * p.dw / p.sw;
-  int64_t totalCols = (p.ow - 1) * p.sw + (p.kw - 1) * p.dw + 1;
+  // One output row of a block: a window slides along the row. A vector
+  // holds P = pixPerVec adjacent pixels, so the row is one of ceil(OW / P)
+  // "vector pixels" at stride SV = P SW, whose taps start at columns
+  // v SV + kx DW (counted from the left padding) and cover P columns. Step
+  // t reads the starts [t SV, (t + 1) SV), each packed once (KH rows by the
+  // unpacks) and used by every (vector pixel, kx) that reads it; vector
+  // pixel t starts at step t and is complete after step t + D. The D + 1
+  // live pixels' accumulators rotate through the loop's iteration
+  // arguments (D + 1 steps per iteration, so they keep their registers).
+  // Steps whose columns are all inside the input run in the loop; the
+  // others (padding, the row's ends) are emitted once, with the padding
+  // columns as constants. Kernel rows outside the input read a row of zero
+  // points.
+  int64_t vecStride = pixPerVec * p.sw;
+  int64_t vecOw = (p.ow + pixPerVec - 1) / pixPerVec;
+  int64_t slideD = (p.kw - 1) * p.dw / vecStride;
+  int64_t totalCols = (vecOw - 1) * vecStride + (p.kw - 1) * p.dw + 1;
+  int64_t colBytes = std::min<int64_t>(cpad, 64);
   bool rowPad = inPlace && (p.pt || p.pb);
+  int8_t rawZp = static_cast<int8_t>(flipX ? (p.inZp ^ 0x80) : p.inZp);
   Value zpRow;
   if (c64 && rowPad) {
     // W x C zero points (rounded up to whole vectors), stored as the input's
@@ -1718,7 +1770,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     int64_t bytes = (p.w * cpad + 63) / 64 * 64;
     auto zpType = MemRefType::get({bytes}, b.getI8Type());
     zpRow = memref::AllocOp::create(b, loc, zpType);
-    Value fill = splat64(static_cast<int8_t>(flipX ? (p.inZp ^ 0x80) : p.inZp));
+    Value fill = splat64(rawZp);
     scf::ForOp::create(b, loc, idx(0), idx(bytes / 64), idx(1), ValueRange{},
                        [&](OpBuilder &, Location, Value i, ValueRange) {
                          vector::StoreOp::create(b, loc, fill, zpRow,
@@ -1728,7 +1780,14 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     zpRow = memref::CastOp::create(b, loc, dyn, zpRow);
   }
-  auto slide64 = [&](Value n, Value oy, Value c0) {
+  // `block`: the block's index (its tables); c0: its first channel.
+  auto slide64 = [&](Value n, Value oy, Value block) {
+    Value tb = mul(block, 64);
+    Value c0 = tb;
+    if (pixPerVec > 1)
+      c0 = idx(0);
+    else if (p.c % 64)
+      c0 = arith::MinSIOp::create(b, loc, tb, idx(p.c - 64));
     auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     Value xDyn =
         rowPad ? memref::CastOp::create(b, loc, dyn, xp).getResult() : xp;
@@ -1753,34 +1812,57 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
         for (int64_t q = 0; q < 4; ++q)
           wk.push_back(vector::LoadOp::create(
               b, loc, v64i8, w64,
-              ValueRange{add(mul(c0, 4),
+              ValueRange{add(mul(tb, 4),
                              idx(((kq * p.kw + kx) * c64 + q * 16) * 4))}));
     Value m[4];
     for (int64_t q = 0; q < 4; ++q)
       m[q] = vector::LoadOp::create(b, loc, v16f32, mult64,
-                                    ValueRange{add(c0, idx(q * kZLanes))});
+                                    ValueRange{add(tb, idx(q * kZLanes))});
     // A column of zero points, packed: the quad's rows inside the kernel.
     auto zpColumn = [&](int64_t kq) {
       uint32_t word = 0;
       for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
         word |= uint32_t(uint8_t(p.inZp)) << (8 * r);
-      return arith::ConstantOp::create(
-                 b, loc,
-                 DenseElementsAttr::get(
-                     v16i32, b.getI32IntegerAttr(int32_t(word)).getValue()))
+      return vector::BitCastOp::create(
+                 b, loc, v64i8,
+                 arith::ConstantOp::create(
+                     b, loc,
+                     DenseElementsAttr::get(
+                         v16i32,
+                         b.getI32IntegerAttr(int32_t(word)).getValue())))
           .getResult();
     };
     Value zero = splat64(0), sign = splat64(-128);
-    // Packed column at input column `ix` (a Value) for quad kq.
-    auto packColumn = [&](Value ix, int64_t kq, Value out[4]) {
-      SmallVector<Value> x(4, zero);
-      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r) {
-        Value at = add(rowOff[kq * 4 + r], mul(ix, cpad));
-        x[r] = vector::LoadOp::create(b, loc, v64i8, rowMem[kq * 4 + r],
-                                      ValueRange{at});
-        if (flipX)
-          x[r] = arith::XOrIOp::create(b, loc, x[r], sign);
+    // The 64 bytes of row r at start column `ix` (input coordinates); with
+    // `valid` (P flags), only the valid columns are read, the others hold
+    // zero points.
+    auto rowBytes = [&](int64_t r, Value ix, ArrayRef<bool> valid) {
+      Value at = add(rowOff[r], mul(ix, cpad));
+      Value x;
+      if (valid.empty() || llvm::all_of(valid, [](bool v) { return v; })) {
+        x = vector::LoadOp::create(b, loc, v64i8, rowMem[r], ValueRange{at});
+      } else {
+        x = splat64(rawZp);
+        auto part = VectorType::get({colBytes}, b.getI8Type());
+        for (auto [i, ok] : llvm::enumerate(valid))
+          if (ok)
+            x = vector::InsertStridedSliceOp::create(
+                b, loc,
+                vector::LoadOp::create(
+                    b, loc, part, rowMem[r],
+                    ValueRange{add(at, idx(int64_t(i) * colBytes))}),
+                x, ArrayRef<int64_t>{int64_t(i) * colBytes},
+                ArrayRef<int64_t>{1});
       }
+      if (flipX)
+        x = arith::XOrIOp::create(b, loc, x, sign);
+      return x;
+    };
+    auto packColumn = [&](Value ix, int64_t kq, ArrayRef<bool> valid,
+                          Value out[4]) {
+      SmallVector<Value> x(4, zero);
+      for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
+        x[r] = rowBytes(kq * 4 + r, ix, valid);
       Value aLo = unpack(x[0], x[1], false, 1),
             aHi = unpack(x[0], x[1], true, 1);
       Value bLo = unpack(x[2], x[3], false, 1),
@@ -1790,40 +1872,59 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       out[2] = unpack(aHi, bHi, false, 2);
       out[3] = unpack(aHi, bHi, true, 2);
     };
-    // win[d]: the accumulators of pixel t - d (empty: no such pixel).
+    // Stores vector pixel v (a Value) = output pixels P v .. P v + P - 1,
+    // of which `pixels` exist.
+    auto storeVector = [&](ArrayRef<Value> acc, Value v, int64_t pixels) {
+      Value first = add(mul(add(mul(n, p.oh), oy), p.ow), mul(v, pixPerVec));
+      Value at = add(mul(first, p.o), c0);
+      if (pixels == pixPerVec) {
+        storePacked64(acc, m, out, res, at);
+        return;
+      }
+      SmallVector<Value> segments(pixPerVec);
+      for (int64_t i = 0; i < pixels; ++i)
+        segments[i] = add(at, idx(i * p.o));
+      storePacked64(acc, m, out, res, at, /*inOrder=*/false, segments);
+    };
+    // win[d]: the accumulators of vector pixel t - d (empty: no such pixel).
     using Acc = SmallVector<Value, 4>;
     auto step = [&](Value t, std::optional<int64_t> ts, SmallVector<Acc> &win) {
       Acc fresh;
-      if (!ts || *ts < p.ow)
+      if (!ts || *ts < vecOw)
         for (int64_t q = 0; q < 4; ++q)
           fresh.push_back(vector::LoadOp::create(
-              b, loc, v16i32, comp64, ValueRange{add(c0, idx(q * kZLanes))}));
+              b, loc, v16i32, comp64, ValueRange{add(tb, idx(q * kZLanes))}));
       win.insert(win.begin(), fresh);
-      for (int64_t s = 0; s < p.sw; ++s) {
-        if (ts && *ts * p.sw + s >= totalCols)
+      for (int64_t s = 0; s < vecStride; ++s) {
+        if (ts && *ts * vecStride + s >= totalCols)
           break;
         SmallVector<std::pair<int64_t, int64_t>> uses; // (d, kx)
         for (int64_t kx = 0; kx < p.kw; ++kx) {
           int64_t e = kx * p.dw - s;
-          if (e >= 0 && e % p.sw == 0 && !win[e / p.sw].empty())
-            uses.push_back({e / p.sw, kx});
+          if (e >= 0 && e % vecStride == 0 && !win[e / vecStride].empty())
+            uses.push_back({e / vecStride, kx});
         }
         if (uses.empty())
           continue;
-        bool padCol = false;
+        // Which of the P columns are inside the input (static steps).
+        SmallVector<bool> valid;
+        bool anyValid = true;
         if (ts) {
-          int64_t j = *ts * p.sw + s;
-          padCol = j < offX || j >= offX + p.w;
+          anyValid = false;
+          for (int64_t i = 0; i < pixPerVec; ++i) {
+            int64_t col = *ts * vecStride + s + i - offX;
+            valid.push_back(col >= 0 && col < p.w);
+            anyValid |= valid.back();
+          }
         }
-        Value ix = sub(add(mul(t, p.sw), idx(s)), offX);
+        Value ix = sub(add(mul(t, vecStride), idx(s)), offX);
         for (int64_t kq = 0; kq < quads; ++kq) {
           Value px[4];
-          if (padCol) {
-            Value zc = vector::BitCastOp::create(b, loc, v64i8, zpColumn(kq));
+          if (!anyValid) {
             for (int64_t q = 0; q < 4; ++q)
-              px[q] = zc;
+              px[q] = zpColumn(kq);
           } else {
-            packColumn(ix, kq, px);
+            packColumn(ix, kq, valid, px);
           }
           for (auto [d, kx] : uses)
             for (int64_t q = 0; q < 4; ++q)
@@ -1837,23 +1938,26 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
         }
       }
       if (!win.back().empty()) {
-        Value ox = sub(t, slideD);
-        Value pix = add(mul(add(mul(n, p.oh), oy), p.ow), ox);
-        storePacked64(win.back(), m, out, res, add(mul(pix, p.o), c0));
+        int64_t pixels = pixPerVec;
+        if (ts)
+          pixels = std::min(pixPerVec, p.ow - (*ts - slideD) * pixPerVec);
+        storeVector(win.back(), sub(t, slideD), pixels);
       }
       win.pop_back();
     };
-    // Steps [tA, tB) run in the loop: a new pixel, a complete one, and all
-    // columns inside the input.
+    // Steps [tA, tB) run in the loop: a new vector pixel, a complete one
+    // (all P pixels inside the row), and all columns inside the input.
     auto steady = [&](int64_t t) {
-      return t >= slideD && t < p.ow && t * p.sw >= offX &&
-             (t + 1) * p.sw <= std::min(offX + p.w, totalCols);
+      return t >= slideD && (t + 1) * pixPerVec <= p.ow &&
+             t * vecStride >= offX &&
+             (t + 1) * vecStride + pixPerVec - 1 <= offX + p.w &&
+             (t + 1) * vecStride <= totalCols;
     };
     int64_t tA = 0;
-    while (tA < p.ow && !steady(tA))
+    while (tA < vecOw && !steady(tA))
       ++tA;
     int64_t tB = tA;
-    while (tB < p.ow && steady(tB))
+    while (tB < vecOw && steady(tB))
       ++tB;
     int64_t period = slideD + 1, loops = (tB - tA) / period;
     SmallVector<Acc> win(slideD);
@@ -1882,7 +1986,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       for (int64_t d = 0; d < slideD; ++d)
         win[d].assign(results.begin() + 4 * d, results.begin() + 4 * d + 4);
     }
-    for (int64_t t = tA + loops * period; t < p.ow + slideD; ++t)
+    for (int64_t t = tA + loops * period; t < vecOw + slideD; ++t)
       step(idx(t), t, win);
   };
   int64_t runs = p.ow / kRun, tail = p.ow % kRun;
@@ -1933,28 +2037,27 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
       dispatch(idx(runs * kRun), tail);
   };
   if (c64) {
-    // Parallel over (image, output row, channel block): the 64-channel
-    // blocks, then the 16-channel ones. Rows are outer, so a static schedule
-    // gives each thread whole rows, whose KH input rows stay in its L1 / L2
-    // across the row's channel blocks.
-    int64_t nb64 = c64 / 64, nb16 = cBlocks - c64 / kZLanes;
+    // Parallel over (image, output row, block). Rows are outer, so a static
+    // schedule gives each thread whole rows, whose KH input rows stay in its
+    // L1 / L2 across the row's blocks.
+    // A 16-channel tail: one more block, by the 16-channel kernel.
+    bool tail16 = pixPerVec == 1 && p.c % 64 == 16;
     scf::ParallelOp::create(
         b, loc, ValueRange{idx(0), idx(0), idx(0)},
-        ValueRange{idx(p.n), idx(p.oh), idx(nb64 + nb16)},
+        ValueRange{idx(p.n), idx(p.oh), idx(nBlocks + (tail16 ? 1 : 0))},
         ValueRange{idx(1), idx(1), idx(1)},
         [&](OpBuilder &, Location, ValueRange ivs) {
-          if (!nb16) {
-            slide64(ivs[0], ivs[1], mul(ivs[2], 64));
+          if (!tail16) {
+            slide64(ivs[0], ivs[1], ivs[2]);
           } else {
             scf::IfOp::create(
-                b, loc, cmp(arith::CmpIPredicate::slt, ivs[2], idx(nb64)),
+                b, loc, cmp(arith::CmpIPredicate::slt, ivs[2], idx(nBlocks)),
                 [&](OpBuilder &, Location) {
-                  slide64(ivs[0], ivs[1], mul(ivs[2], 64));
+                  slide64(ivs[0], ivs[1], ivs[2]);
                   scf::YieldOp::create(b, loc);
                 },
                 [&](OpBuilder &, Location) {
-                  row(ivs[0], ivs[1], add(ivs[2], idx(c64 / kZLanes - nb64)),
-                      kZLanes);
+                  row(ivs[0], ivs[1], idx(cBlocks - 1), kZLanes);
                   scf::YieldOp::create(b, loc);
                 });
           }

@@ -9,15 +9,21 @@ read in place), widths that are and are not multiples of 4, u8 and i8
 activations, 7-bit (reduce_range) and full-range activations, per-channel
 and per-tensor weights, weights of -128..127 and of small magnitude, bias or
 none, residual or none, activations none / relu / relu6 / clamp, and linear
-layers. Usage: random_convs.py OUTDIR N SEED [wide]
+layers. Usage: random_convs.py OUTDIR N SEED [wide | depthwise]
 
 With `wide`, every model has whole 64-channel blocks (the avx512-vnni
-kernels' packed-order paths): depthwise with 64-192 channels (multiples of
+kernels' packed-order paths): depthwise with 16-192 channels (multiples of
 16) or dense / linear layers with 64-259 output channels (dense: or
 16, 32 or 48, whose pixel runs are stored 64 bytes at a time), and one in four
 gets an output scale 1e7 times smaller, whose requantization multipliers are
 large enough that the rounded value could overflow int32 (the kernels then
 clamp in float before converting).
+
+With `depthwise`, every model is a depthwise layer 3-30 pixels wide with
+16, 32, 48, 64, 96, 144, 160 or 192 channels in turn (the avx512-vnni
+depthwise kernel's block kinds: pixels per vector, 64-channel blocks with
+and without an overlapping last block, 16-channel blocks), mostly at stride 1
+along rows for 16 and 32 channels, one in four with large multipliers.
 """
 import os
 import sys
@@ -25,7 +31,9 @@ import sys
 import numpy as np
 
 out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-wide = len(sys.argv) > 4 and sys.argv[4] == "wide"
+mode = sys.argv[4] if len(sys.argv) > 4 else ""
+wide = mode == "wide"
+depthwise = mode == "depthwise"
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
@@ -50,7 +58,7 @@ def nested(a):
 
 manifest = []
 for i in range(count):
-    linear = i % 10 == 9
+    linear = i % 10 == 9 and not depthwise
     signed = bool(rng.integers(2))
     reduced = bool(rng.integers(2))
     if signed:
@@ -69,8 +77,17 @@ for i in range(count):
         n = 1
         h, w = int(rng.integers(3, 12)), int(rng.integers(3, 14))
         kind = rng.choice([0, 4]) if wide else rng.integers(5)
-        if kind == 0 and wide:
-            c = 16 * int(rng.integers(4, 13))
+        if depthwise:
+            kind = 0
+            w = int(rng.integers(3, 31))
+        if kind == 0 and depthwise:
+            c = [16, 32, 48, 64, 96, 144, 160, 192][i % 8]
+            groups, o = c, c
+        elif kind == 0 and wide:
+            # 64-192: 64-channel blocks (the last one overlapping the one
+            # before when C is not a multiple of 64); 16 / 32: 4 / 2 pixels
+            # per vector at stride 1; 48: 16-channel blocks.
+            c = 16 * int(rng.integers(1, 13))
             groups, o = c, c
         elif kind == 0:  # depthwise
             # Multiples of 16: the avx512-vnni kernel reads them in place
@@ -100,6 +117,8 @@ for i in range(count):
         sh, sw = int(rng.choice([1, 2])), int(rng.choice([1, 2]))
         dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
         pads = [int(rng.integers(0, 3)) for _ in range(4)]
+        if kind == 0 and (wide or depthwise) and c <= 32 and i % 4 < 3:
+            sw = 1  # the pixels-per-vector kernel (stride 1 along rows)
         if kind == 4:
             kh = kw = int(rng.choice([1, 3]))
             dh = dw = 1
@@ -123,7 +142,7 @@ for i in range(count):
     out_zp = int(rng.integers(out_lo, out_hi + 1))
     # An output scale that keeps results mostly in range.
     out_scale = float(np.float32(in_scale * np.mean(w_scales) * max(1.0, np.sqrt(kh * kw * cg)) * rng.uniform(5, 40)))
-    if wide and rng.integers(4) == 0:
+    if (wide or depthwise) and rng.integers(4) == 0:
         out_scale = float(np.float32(out_scale * 1e-7))
     act = ["none", "relu", "relu6", "clamp"][int(rng.integers(4))]
     has_bias = bool(rng.integers(3))
