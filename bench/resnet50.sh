@@ -6,7 +6,10 @@
 # calibrating on the first N of the 8 exported images (--max-samples N), with
 # the time of each phase (--mlir-timing), then linked with
 # examples/common/run_model.c and run on all 8 images: int8 vs PyTorch's
-# float logits (SQNR, top-1 agreement).
+# float logits (SQNR, top-1 agreement). Then the same model compiled with
+# --parallel=omp: latency per image on 1 and 2 threads next to the
+# sequential object (best of 5 passes over the 8 images; outputs must be
+# bit-identical).
 # Usage: bench/resnet50.sh [N=2] [extra quant-compile options...]
 # (prints a Markdown section; needs python3-torchvision, see
 # scripts/install-deps.sh --with-reference)
@@ -44,3 +47,29 @@ echo '```'
 "$out/run" "$out/calib.npy" "$out/int8.npy" 1 | sed 's/^/driver: /'
 /usr/bin/python3 "$root/scripts/sqnr.py" "$out/reference.npy" "$out/int8.npy" 0 | head -1
 echo '```'
+echo
+
+# Threads: the same compile with --parallel=omp, linked with LLVM's libomp.
+omp=/usr/lib/llvm-22/lib
+mkdir -p "$out/omp"
+"$build/bin/quant-compile" "$out/resnet50.onnx" \
+  --calibration-data "$out/calib.npy" --max-samples "$samples" \
+  -o "$out/omp/model.o" --name resnet50 --parallel=omp "$@" 2>/dev/null
+cc -O2 -I"$out/omp" -DMODEL=resnet50 -DMODEL_UPPER=RESNET50 \
+  "$root/examples/common/run_model.c" "$out/omp/model.o" \
+  -L$omp -Wl,-rpath,$omp -lomp -lm -o "$out/run-omp"
+latency() { "$@" | sed -nE 's/latency ([0-9.]+) us.*/\1/p'; }
+none=$(latency "$out/run" "$out/calib.npy" "$out/int8-none.npy" 5)
+one=$(latency "$out/run-omp" "$out/calib.npy" "$out/int8-one.npy" 5 1)
+two=$(latency "$out/run-omp" "$out/calib.npy" "$out/int8-two.npy" 5 2)
+cmp -s "$out/int8-none.npy" "$out/int8-one.npy" &&
+  cmp -s "$out/int8-none.npy" "$out/int8-two.npy" ||
+  { echo "resnet50.sh: outputs differ between thread counts" >&2; exit 1; }
+ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u / 1000 }'; }
+echo "Latency per image (best of 5 passes over the 8 images; outputs bit-identical):"
+echo
+echo "| build | latency per image | speed-up over 1 thread |"
+echo "|---|--:|--:|"
+echo "| \`--parallel=none\` | $(ms "$none") | |"
+echo "| \`--parallel=omp\`, 1 thread | $(ms "$one") | |"
+echo "| \`--parallel=omp\`, 2 threads | $(ms "$two") | $(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2fx", a / b }') |"
