@@ -313,8 +313,9 @@ private:
       for (int64_t c = 0; c + 64 <= p.c; c += 64)
         starts.push_back(c);
       // A tail of 32 or 48 channels: a block overlapping the one before (a
-      // whole block per pixel). A tail of 16: the 16-channel kernel (cheaper
-      // per pixel than a whole block).
+      // whole block per pixel). A tail of 16 (a whole block per pixel would
+      // be 4x its work): copied out and run 4 pixels per vector at stride
+      // 1 along rows, the 16-channel kernel otherwise.
       if (p.c % 64 > 16)
         starts.push_back(p.c - 64);
       return 1;
@@ -430,7 +431,9 @@ std::string ConvEmitter::pathName() const {
                          "sliding along the row, ";
     if (pixels == 1)
       return "depthwise: 64-channel blocks " + kernel + packs +
-             (p.c % 64 > 16    ? "; the last block overlaps the one before"
+             (p.c % 64 > 16 ? "; the last block overlaps the one before"
+              : p.c % 64 == 16 && p.sw == 1
+                  ? "; the last 16 channels copied out, 4 pixels per vector"
               : p.c % 64 == 16 ? "; 16-channel blocks by vpdpwssd"
                                : "");
     if (pixels > 1)
@@ -1689,37 +1692,57 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   int64_t pixPerVec = std::max<int64_t>(depthwiseLanes(blockStart), 1);
   int64_t nBlocks = blockStart.size(), c64 = nBlocks * 64;
   int64_t quads = (p.kh + 3) / 4;
-  Value w64, comp64, mult64;
-  if (c64) {
-    SmallVector<int8_t> wq(quads * p.kw * c64 * 4, 0);
-    SmallVector<int32_t> cq(c64);
-    SmallVector<float> mq(c64);
-    for (int64_t cb = 0; cb < nBlocks; ++cb)
+  // The tables of blocks starting at `starts` with `perVec` channels per
+  // vector: weights [kq][kx][lane][4 rows], comp and mult per lane, lanes in
+  // the unpacks' order.
+  struct Tables {
+    Value w, comp, mult;
+    int64_t lanes;
+  };
+  auto tables = [&](ArrayRef<int64_t> starts, int64_t perVec) {
+    int64_t lanes = int64_t(starts.size()) * 64;
+    SmallVector<int8_t> wq(quads * p.kw * lanes * 4, 0);
+    SmallVector<int32_t> cq(lanes);
+    SmallVector<float> mq(lanes);
+    for (auto [cb, start] : llvm::enumerate(starts))
       for (int64_t jj = 0; jj < 64; ++jj) {
-        int64_t ch =
-            blockStart[cb] + packedChannel(jj) % std::min<int64_t>(p.c, 64);
-        int64_t j = cb * 64 + jj;
+        int64_t ch = start + packedChannel(jj) % perVec;
+        int64_t j = int64_t(cb) * 64 + jj;
         cq[j] = p.comp[ch];
         mq[j] = p.mult[ch];
         for (int64_t kq = 0; kq < quads; ++kq)
           for (int64_t kx = 0; kx < p.kw; ++kx)
             for (int64_t r = 0; r < 4 && kq * 4 + r < p.kh; ++r)
-              wq[((kq * p.kw + kx) * c64 + j) * 4 + r] =
+              wq[((kq * p.kw + kx) * lanes + j) * 4 + r] =
                   p.weights[(ch * p.kh + kq * 4 + r) * p.kw + kx];
       }
     auto wqType =
         RankedTensorType::get({static_cast<int64_t>(wq.size())}, b.getI8Type());
-    w64 = flatten(global("__qnt_weights", wqType,
+    auto cType = RankedTensorType::get({lanes}, b.getI32Type());
+    auto mType = RankedTensorType::get({lanes}, b.getF32Type());
+    Tables t;
+    t.lanes = lanes;
+    t.w = flatten(global("__qnt_weights", wqType,
                          DenseElementsAttr::get(wqType, ArrayRef<int8_t>(wq))));
-    auto cType = RankedTensorType::get({c64}, b.getI32Type());
-    auto mType = RankedTensorType::get({c64}, b.getF32Type());
-    comp64 =
+    t.comp =
         flatten(global("__qnt_comp", cType,
                        DenseElementsAttr::get(cType, ArrayRef<int32_t>(cq))));
-    mult64 =
+    t.mult =
         flatten(global("__qnt_mult", mType,
                        DenseElementsAttr::get(mType, ArrayRef<float>(mq))));
-  }
+    return t;
+  };
+  Tables main64;
+  if (c64)
+    main64 = tables(blockStart, std::min<int64_t>(p.c, 64));
+  // A 16-channel tail at stride 1 along rows: copied out to a compact
+  // [N][H][W][16] buffer (before the blocks run) and run 4 pixels per
+  // vector like a 16-channel layer; at other strides, the 16-channel kernel.
+  bool tail16 = c64 && pixPerVec == 1 && p.c % 64 == 16;
+  bool tailCompact = tail16 && p.sw == 1;
+  Tables tailTables;
+  if (tailCompact)
+    tailTables = tables({p.c - 16}, 16);
   auto v64i8 = VectorType::get({64}, b.getI8Type());
   auto splat64 = [&](int8_t v) {
     return arith::ConstantOp::create(
@@ -1756,11 +1779,6 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   // others (padding, the row's ends) are emitted once, with the padding
   // columns as constants. Kernel rows outside the input read a row of zero
   // points.
-  int64_t vecStride = pixPerVec * p.sw;
-  int64_t vecOw = (p.ow + pixPerVec - 1) / pixPerVec;
-  int64_t slideD = (p.kw - 1) * p.dw / vecStride;
-  int64_t totalCols = (vecOw - 1) * vecStride + (p.kw - 1) * p.dw + 1;
-  int64_t colBytes = std::min<int64_t>(cpad, 64);
   bool rowPad = inPlace && (p.pt || p.pb);
   int8_t rawZp = static_cast<int8_t>(flipX ? (p.inZp ^ 0x80) : p.inZp);
   Value zpRow;
@@ -1780,14 +1798,27 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     zpRow = memref::CastOp::create(b, loc, dyn, zpRow);
   }
-  // `block`: the block's index (its tables); c0: its first channel.
-  auto slide64 = [&](Value n, Value oy, Value block) {
-    Value tb = mul(block, 64);
-    Value c0 = tb;
-    if (pixPerVec > 1)
-      c0 = idx(0);
-    else if (p.c % 64)
-      c0 = arith::MinSIOp::create(b, loc, tb, idx(p.c - 64));
+  // A kind of block: its input (`x`, `pixBytes` bytes per pixel), pixels
+  // per vector and tables.
+  struct SlideKind {
+    Value x;
+    int64_t pixBytes, pixPerVec;
+    const Tables *t;
+  };
+  // One output row of the block whose tables start at lane `tb`, reading
+  // input channels from byte c0In of a pixel and writing output channels
+  // from c0Out.
+  auto slide64 = [&](Value n, Value oy, const SlideKind &kind, Value tb,
+                     Value c0In, Value c0Out) {
+    int64_t pixPerVec = kind.pixPerVec, pixBytes = kind.pixBytes;
+    Value xp = kind.x, w64 = kind.t->w, comp64 = kind.t->comp,
+          mult64 = kind.t->mult;
+    int64_t lanes = kind.t->lanes;
+    int64_t vecStride = pixPerVec * p.sw;
+    int64_t vecOw = (p.ow + pixPerVec - 1) / pixPerVec;
+    int64_t slideD = (p.kw - 1) * p.dw / vecStride;
+    int64_t totalCols = (vecOw - 1) * vecStride + (p.kw - 1) * p.dw + 1;
+    int64_t colBytes = 64 / pixPerVec;
     auto dyn = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     Value xDyn =
         rowPad ? memref::CastOp::create(b, loc, dyn, xp).getResult() : xp;
@@ -1796,11 +1827,12 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     for (int64_t r = 0; r < p.kh; ++r) {
       Value y = sub(add(mul(oy, p.sh), idx(r * p.dh)), offY);
       Value off =
-          add(mul(add(mul(n, hp), rowPad ? clampTo(y, hp) : y), wp * cpad), c0);
+          add(mul(add(mul(n, hp), rowPad ? clampTo(y, hp) : y), wp * pixBytes),
+              c0In);
       if (rowPad) {
         Value valid = inRange(y, hp);
         rowMem.push_back(arith::SelectOp::create(b, loc, valid, xDyn, zpRow));
-        rowOff.push_back(arith::SelectOp::create(b, loc, valid, off, c0));
+        rowOff.push_back(arith::SelectOp::create(b, loc, valid, off, c0In));
       } else {
         rowMem.push_back(xp);
         rowOff.push_back(off);
@@ -1813,7 +1845,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
           wk.push_back(vector::LoadOp::create(
               b, loc, v64i8, w64,
               ValueRange{add(mul(tb, 4),
-                             idx(((kq * p.kw + kx) * c64 + q * 16) * 4))}));
+                             idx(((kq * p.kw + kx) * lanes + q * 16) * 4))}));
     Value m[4];
     for (int64_t q = 0; q < 4; ++q)
       m[q] = vector::LoadOp::create(b, loc, v16f32, mult64,
@@ -1837,7 +1869,7 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     // `valid` (P flags), only the valid columns are read, the others hold
     // zero points.
     auto rowBytes = [&](int64_t r, Value ix, ArrayRef<bool> valid) {
-      Value at = add(rowOff[r], mul(ix, cpad));
+      Value at = add(rowOff[r], mul(ix, pixBytes));
       Value x;
       if (valid.empty() || llvm::all_of(valid, [](bool v) { return v; })) {
         x = vector::LoadOp::create(b, loc, v64i8, rowMem[r], ValueRange{at});
@@ -1876,8 +1908,9 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     // of which `pixels` exist.
     auto storeVector = [&](ArrayRef<Value> acc, Value v, int64_t pixels) {
       Value first = add(mul(add(mul(n, p.oh), oy), p.ow), mul(v, pixPerVec));
-      Value at = add(mul(first, p.o), c0);
-      if (pixels == pixPerVec) {
+      Value at = add(mul(first, p.o), c0Out);
+      // One store when the vector's pixels are adjacent in the output.
+      if (pixels == pixPerVec && (pixPerVec == 1 || p.o == colBytes)) {
         storePacked64(acc, m, out, res, at);
         return;
       }
@@ -2040,24 +2073,68 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
     // Parallel over (image, output row, block). Rows are outer, so a static
     // schedule gives each thread whole rows, whose KH input rows stay in its
     // L1 / L2 across the row's blocks.
-    // A 16-channel tail: one more block, by the 16-channel kernel.
-    bool tail16 = pixPerVec == 1 && p.c % 64 == 16;
+    SlideKind mainKind{xp, cpad, pixPerVec, &main64};
+    // The compact copy of a 16-channel tail (raw bytes: the sign flip, if
+    // any, happens at the loads like for the input).
+    SlideKind tailKind{Value(), 16, 4, &tailTables};
+    if (tailCompact) {
+      int64_t rows = p.n * p.h;
+      auto tailType = MemRefType::get({rows * p.w * 16}, b.getI8Type());
+      tailKind.x = memref::AllocOp::create(b, loc, tailType);
+      auto v16i8 = VectorType::get({16}, b.getI8Type());
+      scf::ParallelOp::create(
+          b, loc, ValueRange{idx(0)}, ValueRange{idx(rows)}, ValueRange{idx(1)},
+          [&](OpBuilder &, Location, ValueRange ivs) {
+            scf::ForOp::create(
+                b, loc, idx(0), idx(p.w), idx(1), ValueRange{},
+                [&](OpBuilder &, Location, Value x, ValueRange) {
+                  Value pix = add(mul(ivs[0], p.w), x);
+                  Value v = vector::LoadOp::create(
+                      b, loc, v16i8, xp,
+                      ValueRange{add(mul(pix, cpad), idx(p.c - 16))});
+                  vector::StoreOp::create(b, loc, v, tailKind.x,
+                                          ValueRange{mul(pix, 16)});
+                  scf::YieldOp::create(b, loc);
+                });
+            scf::ReduceOp::create(b, loc);
+          });
+      if (rowPad)
+        tailKind.x = memref::CastOp::create(
+            b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()),
+            tailKind.x);
+    }
+    // Output channel of a 64-channel block (the last one may overlap).
+    auto mainBlock = [&](Value n, Value oy, Value block) {
+      Value tb = mul(block, 64);
+      Value c0 = tb;
+      if (pixPerVec > 1)
+        c0 = idx(0);
+      else if (p.c % 64)
+        c0 = arith::MinSIOp::create(b, loc, tb, idx(p.c - 64));
+      slide64(n, oy, mainKind, tb, c0, c0);
+    };
+    // A 16-channel tail: one more block, compact (4 pixels per vector) at
+    // stride 1, else by the 16-channel kernel.
     scf::ParallelOp::create(
         b, loc, ValueRange{idx(0), idx(0), idx(0)},
         ValueRange{idx(p.n), idx(p.oh), idx(nBlocks + (tail16 ? 1 : 0))},
         ValueRange{idx(1), idx(1), idx(1)},
         [&](OpBuilder &, Location, ValueRange ivs) {
           if (!tail16) {
-            slide64(ivs[0], ivs[1], ivs[2]);
+            mainBlock(ivs[0], ivs[1], ivs[2]);
           } else {
             scf::IfOp::create(
                 b, loc, cmp(arith::CmpIPredicate::slt, ivs[2], idx(nBlocks)),
                 [&](OpBuilder &, Location) {
-                  slide64(ivs[0], ivs[1], ivs[2]);
+                  mainBlock(ivs[0], ivs[1], ivs[2]);
                   scf::YieldOp::create(b, loc);
                 },
                 [&](OpBuilder &, Location) {
-                  row(ivs[0], ivs[1], idx(cBlocks - 1), kZLanes);
+                  if (tailCompact)
+                    slide64(ivs[0], ivs[1], tailKind, idx(0), idx(0),
+                            idx(p.c - 16));
+                  else
+                    row(ivs[0], ivs[1], idx(cBlocks - 1), kZLanes);
                   scf::YieldOp::create(b, loc);
                 });
           }

@@ -3,7 +3,8 @@
 // channels in turn (vectors of 4 or 2 pixels, 64-channel blocks with and
 // without an overlapping last block, 16-channel blocks), random kernel sizes,
 // strides, dilations and padding, a quarter with multipliers large enough to
-// need the float clamp.
+// need the float clamp. 144 channels: two 64-channel blocks and a 16-channel
+// tail, copied out and run 4 pixels per vector at stride 1 along rows.
 // REQUIRES: avx512-vnni
 //
 // RUN: rm -rf %t && mkdir -p %t
@@ -26,4 +27,6 @@
 // RUN: quant-opt %t/conv22.mlir --qnt-lower-quantized=isa=avx512-vnni -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: remark: int8 kernel: depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per dword), a window sliding along the row, stored by saturating packs; the last block overlaps the one before
 // RUN: quant-opt %t/conv21.mlir --qnt-lower-quantized=isa=avx512-vnni -o /dev/null 2>&1 | FileCheck %s --check-prefix=TAIL16
-// TAIL16: remark: int8 kernel: depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per dword), a window sliding along the row, stored by saturating packs; 16-channel blocks by vpdpwssd
+// TAIL16: remark: int8 kernel: depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per dword), a window sliding along the row, stored by saturating packs; the last 16 channels copied out, 4 pixels per vector
+// RUN: quant-opt %t/conv5.mlir --qnt-lower-quantized=isa=avx512-vnni -o /dev/null 2>&1 | FileCheck %s --check-prefix=TAIL16-S2
+// TAIL16-S2: remark: int8 kernel: depthwise: 64-channel blocks by vpdpbusd (4 kernel rows per dword), a window sliding along the row, stored by saturating packs; 16-channel blocks by vpdpwssd
