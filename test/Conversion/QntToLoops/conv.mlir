@@ -19,6 +19,11 @@
 // AVX2-DAG: memref.global "private" constant @__qnt_mult_0 : memref<1x8xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00
 // AVX2-DAG: memref.global "private" constant @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0]]>
 // AVX2-DAG: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x32xi8> = dense<{{\[\[\[\[\[\[}}1, 2, 0, 0, 3, 4, 0, 0, 0,
+// The 8-lane kernels: scf.parallel over (group, 8-channel block, image,
+// output row); the row's 3 pixels are one register block of 3 (3
+// accumulators carried through the reduction loops), not 3 blocks of 1.
+// AVX2: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} {
+// AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"
 // AVX2: arith.constant dense<[true, true, false, false, false, false, false, false]> : vector<8xi1>
@@ -78,6 +83,10 @@ func.func @saturating(%x: tensor<1x1x1x2x!quant.uniform<u8:f32, 0.5:5>>) -> tens
 // VNNIISA: @__qnt_weights_{{[0-9]+}} : memref<144xi32>
 // VNNIISA: qnt.pure_intrinsic "llvm.x86.avx512.vpdpwssd.512"
 // AVX2-DAG: @__qnt_weights_0 : memref<3x3x8xi8>
+// After the padded copy (and the weights' get_global), the kernel:
+// parallel over (image, output row).
+// AVX2: scf.parallel (%{{.*}}, %{{.*}}) = {{.*}} {
+// AVX2: arith.muli {{.*}} : vector<8xi32>
 func.func @depthwise(%x: tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>> {
   %wr = arith.constant dense<1> : tensor<3x3x3x1xi8>
   %w = quant.scast %wr : tensor<3x3x3x1xi8> to tensor<3x3x3x1x!quant.uniform<i8:f32, 0.25>>
