@@ -19,10 +19,17 @@
 // AVX2-DAG: memref.global "private" constant @__qnt_mult_0 : memref<1x8xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00
 // AVX2-DAG: memref.global "private" constant @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0]]>
 // AVX2-DAG: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x32xi8> = dense<{{\[\[\[\[\[\[}}1, 2, 0, 0, 3, 4, 0, 0, 0,
-// The 8-lane kernels: scf.parallel over (group, 8-channel block, image,
-// output row); the row's 3 pixels are one register block of 3 (3
-// accumulators carried through the reduction loops), not 3 blocks of 1.
-// AVX2: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} {
+// The 8-lane kernels: scf.parallel over (chunk of output rows, group,
+// 64-channel line), then the line's 8-channel blocks (here only the
+// partial block of 2 channels, in the last line), then the chunk's rows
+// (image and row from the flat row index); the row's 3 pixels are one
+// register block of 3 (3 accumulators carried through the reduction
+// loops), not 3 blocks of 1.
+// AVX2: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} {
+// AVX2: scf.if
+// AVX2: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// AVX2: arith.divui %[[ROW]]
+// AVX2: arith.remui %[[ROW]]
 // AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"
