@@ -36,14 +36,19 @@
 // Depthwise (emitDepthwiseZmm), input read in place (whole 16-channel
 // blocks): 64-channel blocks pack four kernel rows into one dword per
 // channel, so one vpdpbusd does four taps of 16 channels (3x3: rows
-// ky = 0..2 and a zero weight). Per input column of a run of up to 4 output
-// pixels, the 64-byte loads of the kernel rows are interleaved by 128-bit
-// lane unpacks (punpck{l,h}bw, then punpck{l,h}wd: 8 shuffles for 4 packed
-// vectors) into vector q = lane L, dword d -> channel 16 L + 4 q + d, and
-// feed every (pixel, kx) that reads the column; the weights, comp and mult
-// are stored in that order at compile time, and vpackssdw + vpack{us,ss}wb
-// of the 4 requantized vectors (exact: the epilogue clamps to the output
-// type) restore the channel order. The remaining 16-channel blocks (and
+// ky = 0..2 and a zero weight). A window slides along the output row
+// (slide64): each input column is packed once, the 64-byte loads of the
+// kernel rows interleaved by 128-bit lane unpacks (punpck{l,h}bw, then
+// punpck{l,h}wd: 8 shuffles for 4 packed vectors) into vector q = lane L,
+// dword d -> channel 16 L + 4 q + d, and feeds every (pixel, kx) that reads
+// it, the live pixels' accumulators rotating through the loop's iteration
+// arguments; the weights, comp and mult are stored in that order at compile
+// time, and vpackssdw + vpack{us,ss}wb of the 4 requantized vectors (exact:
+// the epilogue clamps to the output type) restore the channel order. With
+// 16 or 32 channels at stride 1 a vector holds 64 / C adjacent pixels; a
+// tail of 32 or 48 channels is a block overlapping the one before, a tail
+// of 16 at stride 1 is copied out and run 4 pixels per vector. The
+// remaining 16-channel blocks (and
 // every block when the channels are not a multiple of 16, from a padded
 // copy) use 16 channels per vector and runs of up to 14 output pixels: each
 // input column of a kernel row is loaded and zero-extended once
@@ -60,8 +65,9 @@
 // 16-bit lanes after vpackssdw (4 + 1 instructions per 16 outputs, not 6).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
-// register block of 4 pixels x 8 channels, loops over (image, row, pixel
-// block, group, channel block):
+// register block of 4 pixels x 8 channels (a row's last OW % 4 pixels: one
+// narrower block), scf.parallel over (chunk of output rows, group,
+// 64-channel line), then the line's 8-channel blocks, then the rows:
 //   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
 //                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
 //                range (vpmaddubsw saturates 16-bit pair sums), else the
