@@ -1,0 +1,477 @@
+//===- ConvVector8.cpp - 8-lane convolution kernels -----------------------===//
+//
+// avx2 (vpmaddubsw + vpmaddwd, or the exact 32-bit path), NEON (sdot,
+// smmla) and generic vector code: register blocks of 4 pixels x 8 output
+// channels, and the depthwise kernel of 8 channels per vector. See
+// Conv.cpp's header.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvEmitter.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+using namespace mlir::qnt::conv;
+
+/// Packed weights. Dot paths: [G][B][KH][KW][Q][32] with byte j*4+t =
+/// w[g*og + 8b + j][ky][kx][4q + t]. Exact path: [G][B][KH][KW][Q][4][8]
+/// with element [t][j] the same weight. i8mm: [G][B][KH][KW][Q/2][64] with
+/// byte jj*16 + jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output
+/// channels, 8 input channels each). Missing channels are 0.
+Value ConvEmitter::packWeights() {
+  // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
+  // the byte of output channel j, input channel t within the tile.
+  bool i8mm = p.isa == Int8Isa::NeonI8MM;
+  int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
+  int64_t tileBytes = kLanes * chunk;
+  auto at = [&](int64_t j, int64_t t) {
+    if (i8mm)
+      return (j / 2) * 16 + (j % 2) * 8 + t;
+    return usesDot() ? j * 4 + t : t * kLanes + j;
+  };
+  SmallVector<int8_t> packed(
+      p.groups * p.blocks * p.kh * p.kw * tiles * tileBytes, 0);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t bl = 0; bl < p.blocks; ++bl)
+      for (int64_t ky = 0; ky < p.kh; ++ky)
+        for (int64_t kx = 0; kx < p.kw; ++kx)
+          for (int64_t q = 0; q < tiles; ++q)
+            for (int64_t j = 0; j < kLanes; ++j)
+              for (int64_t t = 0; t < chunk; ++t) {
+                int64_t oc = bl * kLanes + j, ci = q * chunk + t;
+                if (oc >= p.og || ci >= p.cg)
+                  continue;
+                int64_t o = g * p.og + oc;
+                int64_t base =
+                    ((((g * p.blocks + bl) * p.kh + ky) * p.kw + kx) * tiles +
+                     q) *
+                    tileBytes;
+                packed[base + at(j, t)] =
+                    p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
+              }
+  SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, tiles, tileBytes};
+  if (!i8mm && !usesDot())
+    shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 4, kLanes};
+  auto type = RankedTensorType::get(shape, b.getI8Type());
+  return global("__qnt_weights", type,
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
+}
+
+ValueRange ConvEmitter::reductionLoops(
+    int64_t inner, ValueRange accs,
+    function_ref<SmallVector<Value>(Value, Value, Value, SmallVector<Value>)>
+        body) {
+  auto loop = [&](int64_t ub, ValueRange iters,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> f) {
+    return scf::ForOp::create(
+               b, loc, idx(0), idx(ub), idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(b, loc, f(iv, args));
+               })
+        .getResults();
+  };
+  return loop(p.kh, accs, [&](Value ky, ValueRange a0) {
+    return SmallVector<Value>(loop(p.kw, a0, [&](Value kx, ValueRange a1) {
+      return SmallVector<Value>(loop(inner, a1, [&](Value i, ValueRange a2) {
+        return body(ky, kx, i, SmallVector<Value>(a2.begin(), a2.end()));
+      }));
+    }));
+  });
+}
+
+std::tuple<Value, Value, Value>
+ConvEmitter::storeContext(Value mult, Value g, Value oc0, int64_t valid) {
+  Value m =
+      vector::LoadOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+                             mult, ValueRange{g, oc0});
+  Value outCh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
+  return {m, outCh, prefixMask(kLanes, valid)};
+}
+
+/// smmla: per pixel pair (A, B) and output-channel pair jj, a 2x2 int32 tile
+/// [A.o0, A.o1, B.o0, B.o1] accumulates 8 input channels per instruction. A
+/// single remaining pixel is paired with itself.
+void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
+                                 Value out, Value residual, Value n, Value oy,
+                                 Value ox0, int64_t pixels, Value g,
+                                 Value block, int64_t valid) {
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v4i32 = VectorType::get({4}, b.getI32Type());
+  auto v8i8 = VectorType::get({8}, b.getI8Type());
+  auto v16i8 = VectorType::get({16}, b.getI8Type());
+  Value oc0 = arith::MulIOp::create(b, loc, block, idx(kLanes));
+  Value init = vector::LoadOp::create(b, loc, v8i32, comp, ValueRange{g, oc0});
+  int64_t pairs = (pixels + 1) / 2;
+  SmallVector<Value> accs;
+  for (int64_t pr = 0; pr < pairs; ++pr)
+    for (int64_t jj = 0; jj < 4; ++jj)
+      accs.push_back(vector::ShuffleOp::create(
+          b, loc, init, init,
+          ArrayRef<int64_t>{2 * jj, 2 * jj + 1, 2 * jj, 2 * jj + 1}));
+  int64_t r8 = p.cg4 / 8;
+  Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
+  MLIRContext *ctx = b.getContext();
+  ValueRange result = reductionLoops(
+      r8, accs, [&](Value ky, Value kx, Value r, SmallVector<Value> acc) {
+        Value iy = windowIndex(oy, ky, p.sh, p.dh);
+        Value ch = arith::AddIOp::create(
+            b, loc, chBase, arith::MulIOp::create(b, loc, r, idx(8)));
+        auto row = [&](int64_t px) {
+          Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+          Value ix = windowIndex(ox, kx, p.sw, p.dw);
+          return vector::LoadOp::create(b, loc, v8i8, xp,
+                                        ValueRange{n, iy, ix, ch});
+        };
+        SmallVector<Value> w;
+        for (int64_t jj = 0; jj < 4; ++jj)
+          w.push_back(vector::LoadOp::create(
+              b, loc, v16i8, packed,
+              ValueRange{g, block, ky, kx, r, idx(jj * 16)}));
+        for (int64_t pr = 0; pr < pairs; ++pr) {
+          Value ra = row(2 * pr);
+          Value rb = 2 * pr + 1 < pixels ? Value(row(2 * pr + 1)) : ra;
+          SmallVector<int64_t> concat;
+          for (int64_t i = 0; i < 16; ++i)
+            concat.push_back(i);
+          Value a = vector::ShuffleOp::create(b, loc, ra, rb, concat);
+          for (int64_t jj = 0; jj < 4; ++jj)
+            acc[pr * 4 + jj] =
+                PureIntrinsicOp::create(
+                    b, loc, v4i32,
+                    StringAttr::get(ctx, "llvm.aarch64.neon.smmla.v4i32.v16i8"),
+                    ValueRange{acc[pr * 4 + jj], a, w[jj]})
+                    .getResult();
+        }
+        return acc;
+      });
+
+  auto [m, outCh, mask] = storeContext(mult, g, oc0, valid);
+  for (int64_t px = 0; px < pixels; ++px) {
+    // Gather the pixel's row of the four 2x2 tiles: lanes 0,1 (A) or 2,3 (B).
+    int64_t pr = px / 2, half = (px % 2) * 2;
+    Value t01 = vector::ShuffleOp::create(
+        b, loc, result[pr * 4 + 0], result[pr * 4 + 1],
+        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
+    Value t23 = vector::ShuffleOp::create(
+        b, loc, result[pr * 4 + 2], result[pr * 4 + 3],
+        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
+    Value acc = vector::ShuffleOp::create(
+        b, loc, t01, t23, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    (void)v8i32;
+    Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+    storePixel(acc, m, out, residual, n, oy, ox, outCh, mask);
+  }
+}
+
+Value ConvEmitter::dot4(Value acc, Value x, Value w) {
+  MLIRContext *ctx = b.getContext();
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  // qnt.pure_intrinsic: LLVM's call_intrinsic has unknown memory effects,
+  // which buffer deallocation refuses; these intrinsics have none.
+  auto call = [&](Type result, StringRef name, ValueRange args) {
+    return PureIntrinsicOp::create(b, loc, result, StringAttr::get(ctx, name),
+                                   args)
+        .getResult();
+  };
+  switch (p.isa) {
+  case Int8Isa::AVX512VNNI:
+    // LLVM 22 types the byte operands as <32 x i8>.
+    return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, x, w});
+  case Int8Isa::AVX2: {
+    auto v16i16 = VectorType::get({16}, b.getI16Type());
+    Value pairs = call(v16i16, "llvm.x86.avx2.pmadd.ub.sw", {x, w});
+    Value ones = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(v16i16, b.getI16IntegerAttr(1).getValue()));
+    Value quads = call(v8i32, "llvm.x86.avx2.pmadd.wd", {pairs, ones});
+    return arith::AddIOp::create(b, loc, acc, quads);
+  }
+  case Int8Isa::NeonDot:
+  case Int8Isa::NeonI8MM: {
+    auto v4i32 = VectorType::get({4}, b.getI32Type());
+    auto v16i8 = VectorType::get({16}, b.getI8Type());
+    Value result = acc;
+    for (int64_t half = 0; half < 2; ++half) {
+      Value a = vector::ExtractStridedSliceOp::create(b, loc, acc, {half * 4},
+                                                      {4}, {1});
+      Value xs = vector::ExtractStridedSliceOp::create(b, loc, x, {half * 16},
+                                                       {16}, {1});
+      Value ws = vector::ExtractStridedSliceOp::create(b, loc, w, {half * 16},
+                                                       {16}, {1});
+      (void)v16i8;
+      Value d = call(v4i32, "llvm.aarch64.neon.sdot.v4i32.v16i8", {a, xs, ws});
+      result = vector::InsertStridedSliceOp::create(b, loc, d, result,
+                                                    {half * 4}, {1});
+    }
+    return result;
+  }
+  case Int8Isa::Generic:
+    break;
+  }
+  llvm_unreachable("dot4 on the exact path");
+}
+
+void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
+                             Value out, Value residual, Value n, Value oy,
+                             Value ox0, int64_t pixels, Value g, Value block,
+                             int64_t valid) {
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  auto v32i8 = VectorType::get({32}, b.getI8Type());
+  auto v4i8 = VectorType::get({4}, b.getI8Type());
+  auto v1i32 = VectorType::get({1}, b.getI32Type());
+  Value oc0 = arith::MulIOp::create(b, loc, block, idx(kLanes));
+  // comp / mult are [G][blocks * 8].
+  Value init = vector::LoadOp::create(b, loc, v8i32, comp, ValueRange{g, oc0});
+  SmallVector<Value> accs(pixels, init);
+  int64_t q4 = p.cg4 / 4;
+  Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
+  ValueRange result = reductionLoops(
+      q4, accs, [&](Value ky, Value kx, Value q, SmallVector<Value> acc) {
+        Value iy = windowIndex(oy, ky, p.sh, p.dh);
+        Value ch = arith::AddIOp::create(
+            b, loc, chBase, arith::MulIOp::create(b, loc, q, idx(4)));
+        auto ixOf = [&](int64_t px) {
+          Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
+          return windowIndex(ox, kx, p.sw, p.dw);
+        };
+        if (usesDot()) {
+          Value wv = vector::LoadOp::create(
+              b, loc, v32i8, packed, ValueRange{g, block, ky, kx, q, idx(0)});
+          for (int64_t px = 0; px < pixels; ++px) {
+            Value quad = vector::LoadOp::create(
+                b, loc, v4i8, xp, ValueRange{n, iy, ixOf(px), ch});
+            Value word = vector::BitCastOp::create(b, loc, v1i32, quad);
+            Value scalar = vector::ExtractOp::create(b, loc, word, 0);
+            Value splat = vector::BroadcastOp::create(b, loc, v8i32, scalar);
+            Value xv = vector::BitCastOp::create(b, loc, v32i8, splat);
+            acc[px] = dot4(acc[px], xv, wv);
+          }
+        } else {
+          for (int64_t t = 0; t < 4; ++t) {
+            Value wt = vector::LoadOp::create(
+                b, loc, v8i8, packed,
+                ValueRange{g, block, ky, kx, q, idx(t), idx(0)});
+            Value w32 = arith::ExtSIOp::create(b, loc, v8i32, wt);
+            Value cht = arith::AddIOp::create(b, loc, ch, idx(t));
+            for (int64_t px = 0; px < pixels; ++px) {
+              Value x = memref::LoadOp::create(
+                  b, loc, xp, ValueRange{n, iy, ixOf(px), cht});
+              Value x32 =
+                  p.domainSigned
+                      ? Value(arith::ExtSIOp::create(b, loc, b.getI32Type(), x))
+                      : Value(
+                            arith::ExtUIOp::create(b, loc, b.getI32Type(), x));
+              Value xs = vector::BroadcastOp::create(b, loc, v8i32, x32);
+              acc[px] = arith::AddIOp::create(
+                  b, loc, acc[px], arith::MulIOp::create(b, loc, xs, w32));
+            }
+          }
+        }
+        return acc;
+      });
+
+  auto [m, outCh, mask] = storeContext(mult, g, oc0, valid);
+  for (int64_t px = 0; px < pixels; ++px)
+    storePixel(result[px], m, out, residual, n, oy,
+               arith::AddIOp::create(b, loc, ox0, idx(px)), outCh, mask);
+}
+
+/// Requantizes one pixel's 8 accumulators and stores the valid lanes.
+void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
+                             Value n, Value oy, Value ox, Value outCh,
+                             Value mask) {
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  SmallVector<Value> indices{n, oy, ox, outCh};
+  Value res;
+  if (residual) {
+    Value r =
+        mask ? Value(vector::MaskedLoadOp::create(
+                   b, loc, v8i8, residual, indices, mask,
+                   arith::ConstantOp::create(
+                       b, loc,
+                       DenseElementsAttr::get(
+                           v8i8, b.getI8IntegerAttr(0).getValue()))))
+             : Value(vector::LoadOp::create(b, loc, v8i8, residual, indices));
+    res = residualLanes(r);
+  }
+  Value q = epilogue(acc, m, res);
+  Value bytes = arith::TruncIOp::create(b, loc, v8i8, q);
+  if (mask)
+    vector::MaskedStoreOp::create(b, loc, out, indices, mask, bytes);
+  else
+    vector::StoreOp::create(b, loc, bytes, out, indices);
+}
+
+/// Depthwise with one output channel per input channel: vectors run along
+/// the channels. acc[c] = comp[c] + sum_{ky,kx} x[iy][ix][c] * w[ky][kx][c],
+/// 8 channels at a time, widened to int32 (exact on every target).
+Value ConvEmitter::emitDepthwise(Value input, Value residual) {
+  int64_t cpad = (p.c + kLanes - 1) / kLanes * kLanes;
+  // The same byte domain as the other kernels: comp was computed for it.
+  Value xp = padInput(input, /*groupStride=*/1, cpad, p.inZp, p.shift != 0);
+  SmallVector<int8_t> packed(p.kh * p.kw * cpad, 0);
+  for (int64_t c = 0; c < p.c; ++c)
+    for (int64_t ky = 0; ky < p.kh; ++ky)
+      for (int64_t kx = 0; kx < p.kw; ++kx)
+        packed[(ky * p.kw + kx) * cpad + c] =
+            p.weights[(c * p.kh + ky) * p.kw + kx];
+  auto wType = RankedTensorType::get({p.kh, p.kw, cpad}, b.getI8Type());
+  Value w = global("__qnt_weights", wType,
+                   DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
+  auto [compV, multV] = compMultTables(1, cpad, p.c);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value out = memref::AllocOp::create(b, loc, outType);
+  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  bool inSigned = p.domainSigned;
+  auto loop = [&](int64_t ub, auto body) {
+    scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value iv, ValueRange) {
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  Value zero = idx(0);
+  auto block = [&](Value n, Value oy, Value ox, Value blk, int64_t valid) {
+    Value c0 = arith::MulIOp::create(b, loc, blk, idx(kLanes));
+    Value init =
+        vector::LoadOp::create(b, loc, v8i32, compV, ValueRange{zero, c0});
+    ValueRange acc = reductionLoops(
+        1, ValueRange{init},
+        [&](Value ky, Value kx, Value, SmallVector<Value> a) {
+          Value iy = windowIndex(oy, ky, p.sh, p.dh);
+          Value ix = windowIndex(ox, kx, p.sw, p.dw);
+          Value xv = vector::LoadOp::create(b, loc, v8i8, xp,
+                                            ValueRange{n, iy, ix, c0});
+          Value wv =
+              vector::LoadOp::create(b, loc, v8i8, w, ValueRange{ky, kx, c0});
+          Value x32 = inSigned
+                          ? Value(arith::ExtSIOp::create(b, loc, v8i32, xv))
+                          : Value(arith::ExtUIOp::create(b, loc, v8i32, xv));
+          Value w32 = arith::ExtSIOp::create(b, loc, v8i32, wv);
+          a[0] = arith::AddIOp::create(b, loc, a[0],
+                                       arith::MulIOp::create(b, loc, x32, w32));
+          return a;
+        });
+    auto [m, outCh, mask] = storeContext(multV, zero, c0, valid);
+    storePixel(acc[0], m, out, residual, n, oy, ox, outCh, mask);
+  };
+  int64_t full = p.c / kLanes, tail = p.c % kLanes;
+  // Parallel over (image, output row); the row's KH input rows stay in L1
+  // across its pixels and channel blocks.
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(p.n), idx(p.oh)},
+      ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        Value n = ivs[0], oy = ivs[1];
+        loop(p.ow, [&](Value ox) {
+          if (full)
+            loop(full, [&](Value blk) { block(n, oy, ox, blk, kLanes); });
+          if (tail)
+            block(n, oy, ox, idx(full), tail);
+        });
+        scf::ReduceOp::create(b, loc);
+      });
+  return out;
+}
+
+/// avx2, NEON and generic: the padded copy, then register blocks of 4
+/// pixels x 8 channels.
+Value ConvEmitter::emitVector8(Value input, Value residual) {
+  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
+  Value packed = packWeights();
+  auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value out = memref::AllocOp::create(b, loc, outType);
+
+  auto loop = [&](int64_t lb, int64_t ub, int64_t step, auto body) {
+    if (lb >= ub)
+      return;
+    scf::ForOp::create(b, loc, idx(lb), idx(ub), idx(step), ValueRange{},
+                       [&](OpBuilder &, Location, Value iv, ValueRange) {
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  int64_t full = p.og / kLanes, tail = p.og % kLanes;
+  int64_t owFull = (p.ow / kPixels) * kPixels;
+  // Parallel over (chunk of output rows, group, 64-channel line): a
+  // thread writes whole 64-byte runs of output channels (8-channel blocks
+  // split between threads wrote the same cache lines: 2 threads ran a
+  // 96-channel layer 2.3x slower than 1), and inside an iteration each
+  // 8-channel block runs over the chunk's rows, so its packed weights
+  // (KH * KW * Cg * 8 bytes) stay in L1. Chunks: enough iterations for a
+  // few threads (at least 16 in all) while the rows last.
+  int64_t blocksTotal = full + (tail ? 1 : 0);
+  int64_t lineBlocks = 64 / kLanes;
+  int64_t lines = (blocksTotal + lineBlocks - 1) / lineBlocks;
+  int64_t rows = p.n * p.oh, tasks = p.groups * lines;
+  int64_t chunks = std::clamp<int64_t>((16 + tasks - 1) / tasks, 1, rows);
+  int64_t perChunk = (rows + chunks - 1) / chunks;
+  auto minIdx = [&](Value a, Value c) {
+    return arith::MinSIOp::create(b, loc, a, c).getResult();
+  };
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0), idx(0)},
+      ValueRange{idx(chunks), idx(p.groups), idx(lines)},
+      ValueRange{idx(1), idx(1), idx(1)},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value g = ivs[1], line = ivs[2];
+        Value rowLo = minIdx(
+            arith::MulIOp::create(b, loc, ivs[0], idx(perChunk)), idx(rows));
+        Value rowHi = minIdx(
+            arith::AddIOp::create(b, loc, rowLo, idx(perChunk)), idx(rows));
+        // One 8-channel block over the chunk's rows.
+        auto blockRows = [&](Value block, int64_t valid) {
+          scf::ForOp::create(
+              b, loc, rowLo, rowHi, idx(1), ValueRange{},
+              [&](OpBuilder &, Location, Value r, ValueRange) {
+                Value n = arith::DivUIOp::create(b, loc, r, idx(p.oh));
+                Value oy = arith::RemUIOp::create(b, loc, r, idx(p.oh));
+                auto pixelBlock = [&](Value ox0, int64_t pixels) {
+                  if (p.isa == Int8Isa::NeonI8MM)
+                    emitPixelsI8MM(xp, packed, compV, multV, out, residual, n,
+                                   oy, ox0, pixels, g, block, valid);
+                  else
+                    emitPixels(xp, packed, compV, multV, out, residual, n, oy,
+                               ox0, pixels, g, block, valid);
+                };
+                loop(0, owFull, kPixels,
+                     [&](Value ox0) { pixelBlock(ox0, kPixels); });
+                // The row's last OW % 4 pixels: one narrower block
+                // (single-pixel blocks would leave the loads and the
+                // multiply-add latency exposed: 7-pixel rows ran at half
+                // oneDNN's speed).
+                if (p.ow > owFull)
+                  pixelBlock(idx(owFull), p.ow - owFull);
+                scf::YieldOp::create(b, loc);
+              });
+        };
+        Value blkLo = arith::MulIOp::create(b, loc, line, idx(lineBlocks));
+        if (full)
+          scf::ForOp::create(
+              b, loc, blkLo,
+              minIdx(arith::AddIOp::create(b, loc, blkLo, idx(lineBlocks)),
+                     idx(full)),
+              idx(1), ValueRange{},
+              [&](OpBuilder &, Location, Value block, ValueRange) {
+                blockRows(block, kLanes);
+                scf::YieldOp::create(b, loc);
+              });
+        // The partial block (channels OG % 8) is in the last line.
+        if (tail)
+          scf::IfOp::create(b, loc,
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  line, idx(lines - 1)),
+                            [&](OpBuilder &, Location) {
+                              blockRows(idx(full), tail);
+                              scf::YieldOp::create(b, loc);
+                            });
+        scf::ReduceOp::create(b, loc);
+      });
+  // The padded copy is freed by buffer deallocation (which rejects
+  // explicit deallocs in its input).
+  return out;
+}
