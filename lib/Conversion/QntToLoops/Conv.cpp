@@ -334,12 +334,6 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
                          scf::YieldOp::create(b, loc);
                        });
   };
-  auto mul = [&](Value a, int64_t c) {
-    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
-  };
-  auto add = [&](Value a, Value c) {
-    return arith::AddIOp::create(b, loc, a, c).getResult();
-  };
   // Stores (or copies) `len` bytes: 64-byte vectors, then one vector of the
   // next power of two, masked when the tail is not one.
   auto bytes = [&](Value s, Value d, int64_t len) {

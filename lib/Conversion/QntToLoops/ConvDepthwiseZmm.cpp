@@ -48,12 +48,6 @@ Value ConvEmitter::emitDepthwiseZmm(Value input, Value residual) {
   auto v16i8 = VectorType::get({kZLanes}, b.getI8Type());
   auto v32i16 = VectorType::get({32}, b.getI16Type());
   MLIRContext *ctx = b.getContext();
-  auto mul = [&](Value a, int64_t c) {
-    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
-  };
-  auto add = [&](Value a, Value c) {
-    return arith::AddIOp::create(b, loc, a, c).getResult();
-  };
   // Pixels per run: up to 14 accumulators (+ KH * KW weights in registers);
   // the run length that leaves the smallest tail, longer runs preferred.
   int64_t kRun = std::min<int64_t>(p.ow, 14);

@@ -129,6 +129,26 @@ private:
            (p.isa == Int8Isa::AVX2 && p.fastAvx2);
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value a, Value c) {
+    return arith::AddIOp::create(b, loc, a, c).getResult();
+  }
+  Value mul(Value a, int64_t c) {
+    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
+  }
+  /// How many chunks to cut `total` units of work into for the threads:
+  /// enough that `tasks` x chunks iterations make at least 16, at most
+  /// `total` (and at least 1).
+  static int64_t threadChunks(int64_t tasks, int64_t total) {
+    return std::clamp<int64_t>((16 + tasks - 1) / tasks, 1,
+                               std::max<int64_t>(total, 1));
+  }
+  /// [lo, hi) of chunk `c` of `perChunk` units out of `total`.
+  std::pair<Value, Value> chunkRange(Value c, int64_t perChunk, int64_t total) {
+    Value lo = arith::MinSIOp::create(b, loc, mul(c, perChunk), idx(total));
+    Value hi =
+        arith::MinSIOp::create(b, loc, add(lo, idx(perChunk)), idx(total));
+    return {lo, hi};
+  }
   /// A constant mask of `width` lanes with the first `valid` set, or null
   /// when all are.
   Value prefixMask(int64_t width, int64_t valid) {

@@ -407,21 +407,16 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
   int64_t lineBlocks = 64 / kLanes;
   int64_t lines = (blocksTotal + lineBlocks - 1) / lineBlocks;
   int64_t rows = p.n * p.oh, tasks = p.groups * lines;
-  int64_t chunks = std::clamp<int64_t>((16 + tasks - 1) / tasks, 1, rows);
+  int64_t chunks = threadChunks(tasks, rows);
   int64_t perChunk = (rows + chunks - 1) / chunks;
-  auto minIdx = [&](Value a, Value c) {
-    return arith::MinSIOp::create(b, loc, a, c).getResult();
-  };
   scf::ParallelOp::create(
       b, loc, ValueRange{idx(0), idx(0), idx(0)},
       ValueRange{idx(chunks), idx(p.groups), idx(lines)},
       ValueRange{idx(1), idx(1), idx(1)},
       [&](OpBuilder &, Location, ValueRange ivs) {
         Value g = ivs[1], line = ivs[2];
-        Value rowLo = minIdx(
-            arith::MulIOp::create(b, loc, ivs[0], idx(perChunk)), idx(rows));
-        Value rowHi = minIdx(
-            arith::AddIOp::create(b, loc, rowLo, idx(perChunk)), idx(rows));
+        Value rowLo, rowHi; // captured below: not a structured binding
+        std::tie(rowLo, rowHi) = chunkRange(ivs[0], perChunk, rows);
         // One 8-channel block over the chunk's rows.
         auto blockRows = [&](Value block, int64_t valid) {
           scf::ForOp::create(
@@ -448,17 +443,16 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
                 scf::YieldOp::create(b, loc);
               });
         };
-        Value blkLo = arith::MulIOp::create(b, loc, line, idx(lineBlocks));
-        if (full)
+        // The line's whole 8-channel blocks.
+        if (full) {
+          auto [blkLo, blkHi] = chunkRange(line, lineBlocks, full);
           scf::ForOp::create(
-              b, loc, blkLo,
-              minIdx(arith::AddIOp::create(b, loc, blkLo, idx(lineBlocks)),
-                     idx(full)),
-              idx(1), ValueRange{},
+              b, loc, blkLo, blkHi, idx(1), ValueRange{},
               [&](OpBuilder &, Location, Value block, ValueRange) {
                 blockRows(block, kLanes);
                 scf::YieldOp::create(b, loc);
               });
+        }
         // The partial block (channels OG % 8) is in the last line.
         if (tail)
           scf::IfOp::create(b, loc,

@@ -158,12 +158,6 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
   auto v4i8 = VectorType::get({4}, b.getI8Type());
   auto v1i32 = VectorType::get({1}, b.getI32Type());
   MLIRContext *ctx = b.getContext();
-  auto mul = [&](Value a, int64_t c) {
-    return arith::MulIOp::create(b, loc, a, idx(c)).getResult();
-  };
-  auto add = [&](Value a, Value c) {
-    return arith::AddIOp::create(b, loc, a, c).getResult();
-  };
   int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
   int64_t cx = p.groups * p.cg4, q4 = p.cg4 / 4, taps = p.kh * p.kw;
   int64_t perImage = p.oh * p.ow;
@@ -385,18 +379,14 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
   int64_t pbFull = std::min(zmmPixels(4), pixelsTotal);
   int64_t pbRest = std::min(zmmPixels(rest ? rest : 4), pixelsTotal);
   int64_t tasks = p.groups * cbCount;
-  int64_t chunks = std::clamp<int64_t>((16 + tasks - 1) / tasks, 1,
-                                       std::max<int64_t>(pixelsTotal / 24, 1));
+  int64_t chunks = threadChunks(tasks, pixelsTotal / 24);
   // The pixel blocks of channel blocks with nv vectors in chunk `c`.
   auto chunkBlocks = [&](Value c, Value g, Value vec0, int64_t nv,
                          int64_t valid, bool packedOrder) {
     int64_t pb = nv == 4 ? pbFull : pbRest;
     int64_t nBlocks = pixelsTotal / pb, tail = pixelsTotal % pb;
     int64_t perChunk = (nBlocks + chunks - 1) / chunks;
-    Value lo = arith::MinSIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, c, idx(perChunk)), idx(nBlocks));
-    Value hi = arith::MinSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, lo, idx(perChunk)), idx(nBlocks));
+    auto [lo, hi] = chunkRange(c, perChunk, nBlocks);
     scf::ForOp::create(b, loc, lo, hi, idx(1), ValueRange{},
                        [&](OpBuilder &, Location, Value blk, ValueRange) {
                          emitZmmBlock(
