@@ -146,7 +146,7 @@ def error_models():
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 4, 4])
     graph = helper.make_graph(
         [helper.make_node("Relu", ["x"], ["r"], name="relu"),
-         helper.make_node("Softplus", ["r"], ["y"], name="soft")],
+         helper.make_node("Hardmax", ["r"], ["y"], name="hardmax")],
         "bad_op", [x], [y])
     onnx.save(helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", 13)]),

@@ -2,6 +2,9 @@
 
 #include "OnnxTensor.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <cmath>
 #include <cstring>
 
 using namespace quantc::onnx_import;
@@ -38,6 +41,141 @@ ConstTensor ConstTensor::permuted(llvm::ArrayRef<int64_t> perm) const {
   return out;
 }
 
+bool ConstTensor::isInteger() const {
+  return dtype == onnx::TensorProto::INT64 ||
+         dtype == onnx::TensorProto::INT32 ||
+         dtype == onnx::TensorProto::INT8 ||
+         dtype == onnx::TensorProto::UINT8 || dtype == onnx::TensorProto::BOOL;
+}
+
+/// Elements before `axis` (outer), along it, and after it (inner).
+static void splitAt(llvm::ArrayRef<int64_t> dims, int64_t axis, int64_t &outer,
+                    int64_t &inner) {
+  outer = 1;
+  inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= dims[d];
+  for (size_t d = axis + 1; d < dims.size(); ++d)
+    inner *= dims[d];
+}
+
+ConstTensor ConstTensor::sliced(int64_t axis, int64_t start, int64_t count,
+                                int64_t step) const {
+  int64_t outer, inner;
+  splitAt(dims, axis, outer, inner);
+  ConstTensor out;
+  out.dtype = dtype;
+  out.dims = dims;
+  out.dims[axis] = count;
+  out.data.reserve(outer * count * inner);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < count; ++k) {
+      const double *row =
+          data.data() + (o * dims[axis] + start + k * step) * inner;
+      out.data.insert(out.data.end(), row, row + inner);
+    }
+  return out;
+}
+
+ConstTensor ConstTensor::gathered(int64_t axis, llvm::ArrayRef<int64_t> indices,
+                                  llvm::ArrayRef<int64_t> indexDims) const {
+  int64_t outer, inner;
+  splitAt(dims, axis, outer, inner);
+  ConstTensor out;
+  out.dtype = dtype;
+  out.dims.assign(dims.begin(), dims.begin() + axis);
+  out.dims.append(indexDims.begin(), indexDims.end());
+  out.dims.append(dims.begin() + axis + 1, dims.end());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t index : indices) {
+      const double *row = data.data() + (o * dims[axis] + index) * inner;
+      out.data.insert(out.data.end(), row, row + inner);
+    }
+  return out;
+}
+
+ConstTensor
+quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
+                            int64_t axis) {
+  ConstTensor out;
+  out.dtype = parts.front()->dtype;
+  out.dims = parts.front()->dims;
+  out.dims[axis] = 0;
+  for (const ConstTensor *p : parts)
+    out.dims[axis] += p->dims[axis];
+  int64_t outer, inner;
+  splitAt(out.dims, axis, outer, inner);
+  for (int64_t o = 0; o < outer; ++o)
+    for (const ConstTensor *p : parts) {
+      int64_t run = p->dims[axis] * inner;
+      const double *row = p->data.data() + o * run;
+      out.data.insert(out.data.end(), row, row + run);
+    }
+  return out;
+}
+
+std::optional<ConstTensor>
+quantc::onnx_import::broadcastBinary(const ConstTensor &a, const ConstTensor &b,
+                                     double (*fn)(double, double)) {
+  size_t rank = std::max(a.dims.size(), b.dims.size());
+  llvm::SmallVector<int64_t> da(rank - a.dims.size(), 1),
+      db(rank - b.dims.size(), 1);
+  da.append(a.dims.begin(), a.dims.end());
+  db.append(b.dims.begin(), b.dims.end());
+  ConstTensor out;
+  out.dtype = a.dtype;
+  for (size_t i = 0; i < rank; ++i) {
+    if (da[i] != db[i] && da[i] != 1 && db[i] != 1)
+      return std::nullopt;
+    out.dims.push_back(da[i] == 1 ? db[i] : da[i]);
+  }
+  // Strides of each input in the output's index space (0 where broadcast).
+  llvm::SmallVector<int64_t> sa(rank, 0), sb(rank, 0);
+  for (int64_t i = static_cast<int64_t>(rank) - 1, pa = 1, pb = 1; i >= 0;
+       --i) {
+    sa[i] = da[i] == 1 ? 0 : pa;
+    sb[i] = db[i] == 1 ? 0 : pb;
+    pa *= da[i];
+    pb *= db[i];
+  }
+  int64_t count = out.numElements();
+  out.data.resize(count);
+  llvm::SmallVector<int64_t> idx(rank, 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t ia = 0, ib = 0;
+    for (size_t i = 0; i < rank; ++i) {
+      ia += idx[i] * sa[i];
+      ib += idx[i] * sb[i];
+    }
+    out.data[linear] = castTo(fn(a.data[ia], b.data[ib]), out.dtype);
+    for (int64_t i = static_cast<int64_t>(rank) - 1; i >= 0; --i) {
+      if (++idx[i] < out.dims[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  return out;
+}
+
+double quantc::onnx_import::castTo(double v, int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+    return static_cast<float>(v);
+  case onnx::TensorProto::INT64:
+    return static_cast<double>(static_cast<int64_t>(std::trunc(v)));
+  case onnx::TensorProto::INT32:
+    return static_cast<int32_t>(static_cast<int64_t>(std::trunc(v)));
+  case onnx::TensorProto::INT8:
+    return static_cast<int8_t>(static_cast<int64_t>(std::trunc(v)));
+  case onnx::TensorProto::UINT8:
+    return static_cast<uint8_t>(static_cast<int64_t>(std::trunc(v)));
+  case onnx::TensorProto::BOOL:
+    return v != 0.0 ? 1.0 : 0.0;
+  default:
+    return v;
+  }
+}
+
 template <typename T>
 static void fromRaw(const std::string &raw, std::vector<double> &data) {
   size_t n = raw.size() / sizeof(T);
@@ -55,6 +193,15 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return "tensor '" + t.name() + "' uses external data (not supported)";
   out.dims.assign(t.dims().begin(), t.dims().end());
+  int64_t count = 1;
+  for (int64_t d : out.dims) {
+    if (d < 0)
+      return "tensor '" + t.name() + "' has a negative dimension";
+    std::optional<int64_t> product = llvm::checkedMul(count, d);
+    if (!product || *product > (int64_t(1) << 40))
+      return "tensor '" + t.name() + "' has too many elements";
+    count = *product;
+  }
   out.dtype = t.data_type();
   const std::string &raw = t.raw_data();
   bool hasRaw = t.has_raw_data();
@@ -80,11 +227,14 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
   case onnx::TensorProto::INT32:
   case onnx::TensorProto::INT8:
   case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
     if (hasRaw) {
       if (t.data_type() == onnx::TensorProto::INT32)
         fromRaw<int32_t>(raw, out.data);
       else if (t.data_type() == onnx::TensorProto::INT8)
         fromRaw<int8_t>(raw, out.data);
+      else if (t.data_type() == onnx::TensorProto::BOOL)
+        fromRaw<uint8_t>(raw, out.data);
       else
         fromRaw<uint8_t>(raw, out.data);
     } else {

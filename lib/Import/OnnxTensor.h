@@ -29,9 +29,30 @@ struct ConstTensor {
 
   int64_t numElements() const;
   std::vector<float> floats() const { return {data.begin(), data.end()}; }
+  bool isInteger() const;
   /// The tensor with dimensions permuted: result dim i = input dim perm[i].
   ConstTensor permuted(llvm::ArrayRef<int64_t> perm) const;
+  /// Elements [start, start + step * count) along `axis` (step > 0).
+  ConstTensor sliced(int64_t axis, int64_t start, int64_t count,
+                     int64_t step) const;
+  /// The elements at `indices` (in range) along `axis`; the result's shape
+  /// replaces dimension `axis` with `indexDims`.
+  ConstTensor gathered(int64_t axis, llvm::ArrayRef<int64_t> indices,
+                       llvm::ArrayRef<int64_t> indexDims) const;
 };
+
+/// Concatenation along `axis` (shapes checked by the caller).
+ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
+
+/// `fn(a, b)` element-wise with ONNX broadcasting; none when the shapes do
+/// not broadcast. The result has `a`'s element type.
+std::optional<ConstTensor> broadcastBinary(const ConstTensor &a,
+                                           const ConstTensor &b,
+                                           double (*fn)(double, double));
+
+/// `v` rounded as storing it in `dtype` does (integers truncate and wrap to
+/// their width, float32 rounds).
+double castTo(double v, int32_t dtype);
 
 /// Decodes `t`; on failure returns a message.
 std::optional<std::string> decodeTensor(const onnx::TensorProto &t,

@@ -2,14 +2,14 @@
 // status and no output.
 //
 // RUN: not quant-translate --import-onnx %S/Inputs/bad_op.onnx -o %t.mlir 2>&1 | FileCheck %s --check-prefix=BADOP
-// BADOP: quant-translate: error: '{{.*}}bad_op.onnx': node 'soft' (Softplus): unsupported ONNX op 'Softplus'
+// BADOP: quant-translate: error: '{{.*}}bad_op.onnx': node 'hardmax' (Hardmax): unsupported ONNX op 'Hardmax'
 //
 // RUN: head -c 3000 %S/Inputs/resnet_block.onnx > %t.truncated.onnx
 // RUN: not quant-translate --import-onnx %t.truncated.onnx 2>&1 | FileCheck %s --check-prefix=TRUNC
 // TRUNC: error: '{{.*}}truncated.onnx': cannot parse the ONNX protobuf (corrupt or truncated file)
 //
 // RUN: not quant-translate --import-onnx %S/Inputs/missing_init.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: '{{.*}}missing_init.onnx': node 'add_bias' (Add): input 'bias' is not an initializer or an earlier node's output (missing initializer?)
+// MISSING: error: '{{.*}}missing_init.onnx': node 'add_bias' (Add): input 'bias' is not a graph input, an initializer or an earlier node's output (missing initializer?)
 //
 // RUN: not quant-translate --import-onnx %S/Inputs/dynamic.onnx 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: error: '{{.*}}dynamic.onnx': graph input 'x' has a dynamic dimension (use --batch N for a symbolic batch dimension)

@@ -1,7 +1,7 @@
 //===- QntEnums.td - Enumerations of the qnt dialect -------*- tablegen -*-===//
 //
-// Observer kinds, quantized dtypes, quantization schemes and fused
-// activations. Spellings follow PyTorch's torch.ao.quantization names.
+// Observer kinds, quantized dtypes, quantization schemes, fused
+// activations and the element-wise functions of qnt.unary. Spellings follow PyTorch's torch.ao.quantization names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +50,21 @@ def Qnt_Activation : I32EnumAttr<"Activation",
 
 def Qnt_ActivationAttr : EnumAttr<Qnt_Dialect, Qnt_Activation, "activation"> {
   let assemblyFormat = "$value";
+}
+
+def Qnt_UnaryFn : I32EnumAttr<"UnaryFn",
+    "element-wise function of qnt.unary", [
+    I32EnumAttrCase<"sigmoid", 0>,
+    I32EnumAttrCase<"tanh", 1>,
+    I32EnumAttrCase<"hard_sigmoid", 2>,
+    I32EnumAttrCase<"hard_swish", 3>,
+    I32EnumAttrCase<"silu", 4>,
+    I32EnumAttrCase<"gelu", 5>,
+    I32EnumAttrCase<"gelu_tanh", 6>,
+    I32EnumAttrCase<"leaky_relu", 7>,
+    I32EnumAttrCase<"elu", 8>,
+    I32EnumAttrCase<"softplus", 9>]> {
+  let cppNamespace = "::mlir::qnt";
 }
 
 #endif // QNT_ENUMS_TD

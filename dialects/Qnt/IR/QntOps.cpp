@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -157,6 +158,35 @@ LogicalResult BatchNormOp::verify() {
   if (!(eps >= 0.0f && std::isfinite(eps)))
     return emitOpError() << "epsilon must be finite and non-negative, got "
                          << eps;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// UnaryOp
+//===----------------------------------------------------------------------===//
+
+double UnaryOp::getAlphaOrDefault() {
+  if (std::optional<APFloat> a = getAlpha())
+    return a->convertToDouble();
+  return unaryDefaults(getFn()).alpha;
+}
+
+double UnaryOp::getBetaOrDefault() {
+  if (std::optional<APFloat> b = getBeta())
+    return b->convertToDouble();
+  return unaryDefaults(getFn()).beta;
+}
+
+LogicalResult UnaryOp::verify() {
+  bool takesAlpha = getFn() == UnaryFn::hard_sigmoid ||
+                    getFn() == UnaryFn::leaky_relu || getFn() == UnaryFn::elu;
+  bool takesBeta = getFn() == UnaryFn::hard_sigmoid;
+  if ((getAlpha() && !takesAlpha) || (getBeta() && !takesBeta))
+    return emitOpError() << "'" << stringifyUnaryFn(getFn()) << "' takes no "
+                         << (getAlpha() && !takesAlpha ? "alpha" : "beta");
+  for (std::optional<APFloat> p : {getAlpha(), getBeta()})
+    if (p && !p->isFinite())
+      return emitOpError() << "alpha and beta must be finite";
   return success();
 }
 

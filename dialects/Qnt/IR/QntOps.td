@@ -210,6 +210,54 @@ def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// qnt.unary
+//===----------------------------------------------------------------------===//
+
+def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType]> {
+  let summary = "Element-wise activation function (sigmoid, hard_swish, ...)";
+  let description = [{
+    Applies `fn` to every element. The functions and their parameters:
+
+    | `fn` | f(x) | parameters (default) |
+    |---|---|---|
+    | `sigmoid` | 1 / (1 + exp(-x)) | |
+    | `tanh` | tanh(x) | |
+    | `hard_sigmoid` | clamp(alpha * x + beta, 0, 1) | alpha (0.2), beta (0.5) |
+    | `hard_swish` | x * clamp(x + 3, 0, 6) / 6 | |
+    | `silu` | x / (1 + exp(-x)) | |
+    | `gelu` | x / 2 * (1 + erf(x / sqrt(2))) | |
+    | `gelu_tanh` | x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) | |
+    | `leaky_relu` | max(x, 0) + alpha * min(x, 0) | alpha (0.01) |
+    | `elu` | max(x, 0) + alpha * (exp(min(x, 0)) - 1) | alpha (1.0) |
+    | `softplus` | max(x, 0) + log(1 + exp(-abs(x))) | |
+
+    The formulas are written once, in `dialects/Qnt/IR/UnaryFunctions.h`,
+    and used by the float lowering (`qnt-lower-float-unary`) and wherever
+    the function is evaluated at compile time.
+
+    Example:
+    ```mlir
+    %y = qnt.unary hard_sigmoid %x {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32}
+      : tensor<1x8x8x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Qnt_F32Tensor:$input,
+    Qnt_UnaryFn:$fn,
+    OptionalAttr<F32Attr>:$alpha,
+    OptionalAttr<F32Attr>:$beta
+  );
+  let results = (outs Qnt_F32Tensor:$output);
+  let assemblyFormat = "$fn $input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `alpha` / `beta`, or the function's defaults.
+    double getAlphaOrDefault();
+    double getBetaOrDefault();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Other quantized ops
 //===----------------------------------------------------------------------===//
 

@@ -87,6 +87,21 @@ def QntLowerBatchNorm : Pass<"qnt-lower-batch-norm", "func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def QntLowerFloatUnary : Pass<"qnt-lower-float-unary", "func::FuncOp"> {
+  let summary = "Lower float qnt.unary to a linalg.generic";
+  let description = [{
+    Replaces each float `qnt.unary` by an element-wise `linalg.generic`
+    whose body is the function's formula (`dialects/Qnt/IR/UnaryFunctions.h`)
+    in arith / math ops, with exp, tanh, erf and log1p expanded into
+    polynomial approximations (upstream `math` patterns) so that the body
+    vectorizes instead of calling libm per element.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def QntLowerFakeQuant : Pass<"qnt-lower-fake-quant", "func::FuncOp"> {
   let summary = "Lower qnt.fake_quant to float quantize-dequantize";
   let description = [{

@@ -1,6 +1,6 @@
 //===- OnnxImporter.h - ONNX model to the float TOSA graph ------*- C++ -*-===//
 //
-// Translates an ONNX model (opsets 11-17, static shapes) into the float form
+// Translates an ONNX model (opsets 9-17, static shapes) into the float form
 // the rest of quantc consumes: one func.func named after the graph whose
 // arguments and results keep ONNX's layout (NCHW, f32) and whose body works
 // in NHWC (TOSA ops, qnt.batch_norm, float qnt.conv2d for grouped convs,
@@ -28,8 +28,18 @@ struct OnnxImportOptions {
   int64_t batch = 0;
 };
 
-/// Imports the serialized ONNX model `bytes`. On failure returns null and
-/// sets `error` to a message naming the offending node / op / tensor.
+/// Imports the serialized ONNX model `bytes`. On failure returns null after
+/// emitting an error diagnostic: at the node's location (a NameLoc with the
+/// node name) for node errors, whose message starts with
+/// "node '<name>' (<op type>): ", at an unknown location for graph-level
+/// errors.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef bytes,
+                                             mlir::MLIRContext &context,
+                                             const OnnxImportOptions &options);
+
+/// As above, with the first error (and its notes) returned in `error`
+/// instead of reaching the context's diagnostic handlers: for drivers that
+/// print it in their own format.
 mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef bytes,
                                              mlir::MLIRContext &context,
                                              const OnnxImportOptions &options,

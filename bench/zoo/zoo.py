@@ -1,0 +1,359 @@
+#!/usr/bin/python3
+"""The torchvision zoo: compiles 20 torchvision architectures from ONNX and
+checks the compiled float objects against PyTorch.
+
+For each model (classification models from torchvision.models, two
+segmentation models from torchvision.models.segmentation):
+
+1. builds it with seeded random weights (torch.manual_seed(0) before each
+   model, so every model is deterministic whatever the selection) and
+   re-estimates its BatchNorm statistics on real images: 4 batches of 16
+   Fashion-MNIST training images in train mode, every BatchNorm reset and
+   given momentum=None (a cumulative average), then eval mode;
+2. exports it as a user would: torch.onnx.export(model, x, path,
+   opset_version=13) at batch 1 (segmentation models return a dict: a
+   wrapper returns its 'out' tensor), and PyTorch's outputs on the test
+   images;
+3. compiles it to a float object (quant-compile model.onnx -o model.o
+   --name <name>; wall time, object size);
+4. links the object with examples/common/run_model.c, runs it on 4
+   Fashion-MNIST test images and compares with PyTorch: the max relative
+   error max|ours - torch| / max|torch| (per image, the worst image; the
+   criterion is 1e-4) and, for classifiers, top-1 agreement;
+5. with --int8, also compiles it to int8 (--calibration-data: 16 training
+   images other than the BatchNorm ones) and records the compile time and
+   the SQNR of the int8 outputs against PyTorch's float outputs.
+
+Images: 28x28 gray Fashion-MNIST (Debian's dataset-fashion-mnist) scaled to
+[0, 1], upscaled bilinearly to the model's input size (224, inception_v3
+299, or --size), the gray channel replicated to 3 channels, normalized with
+ImageNet's mean and std.
+
+Prints the machine, the date and a Markdown table (model, input size, float
+max rel. error, top-1 agreement, float compile s, object MB, with --int8
+int8 compile s and SQNR, status: ok, or the first error line when export,
+import, compile or run fails; a failing model does not stop the others) on
+stdout and writes it to <out>/zoo.md; progress goes to stderr. Exported
+models, PyTorch's outputs and the image sets are cached in the work dir
+(<out>/<size>/...): reruns only compile and run. Delete the work dir after
+changing this script's model set-up.
+
+Usage (Debian's python3-torch 1.13, python3-torchvision 0.14,
+python3-onnx, python3-numpy):
+  /usr/bin/python3 bench/zoo/zoo.py [--models resnet18,mobilenet_v2]
+      [--size 64] [--int8] [--out build/zoo] [--bin build/bin]
+  bench/zoo/zoo.sh ... > docs/zoo.md   (builds the tools first)
+"""
+import argparse
+import datetime
+import gzip
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = os.environ.get("QUANTC_BUILD_DIR", os.path.join(ROOT, "build"))
+DRIVER = os.path.join(ROOT, "examples", "common", "run_model.c")
+DATA_DIR = os.environ.get("FASHION_MNIST_DIR",
+                          "/usr/share/datasets/fashion-mnist")
+
+CLASSIFIERS = [
+    "resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2",
+    "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet1_0",
+    "shufflenet_v2_x1_0", "squeezenet1_1", "densenet121", "googlenet",
+    "inception_v3", "efficientnet_b0", "regnet_x_400mf", "regnet_y_400mf",
+    "alexnet", "vgg11_bn",
+]
+SEGMENTATION = ["lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large"]
+MODELS = CLASSIFIERS + SEGMENTATION
+INPUT_SIZE = {"inception_v3": 299}  # the others: 224
+
+MEAN = np.array([0.485, 0.456, 0.406], np.float32).reshape(1, 3, 1, 1)
+STD = np.array([0.229, 0.224, 0.225], np.float32).reshape(1, 3, 1, 1)
+BN_BATCHES, BN_BATCH_SIZE = 4, 16  # training images [0, 64)
+CALIB_IMAGES = 16                  # training images [64, 80)
+TEST_IMAGES = 4                    # test images [0, 4)
+TOLERANCE = 1e-4                   # max relative error of the float object
+TIMEOUT = 3600                     # seconds per tool invocation
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def fashion_mnist(split, start, count, size):
+    """Images [start, start + count) of a Fashion-MNIST split as float32
+    [count, 3, size, size]: bilinear upscaling, gray replicated to RGB,
+    ImageNet normalization."""
+    import torch
+    import torch.nn.functional as F
+    prefix = "train" if split == "train" else "t10k"
+    with gzip.open(os.path.join(DATA_DIR, f"{prefix}-images-idx3-ubyte.gz"),
+                   "rb") as f:
+        data = f.read()
+    rows, cols = (int.from_bytes(data[8 + 4 * i:12 + 4 * i], "big")
+                  for i in range(2))
+    pixels = np.frombuffer(data, np.uint8, offset=16).reshape(-1, 1, rows, cols)
+    x = torch.from_numpy(pixels[start:start + count].astype(np.float32) / 255)
+    x = F.interpolate(x, size=(size, size), mode="bilinear",
+                      align_corners=False)
+    x = x.repeat(1, 3, 1, 1).numpy()
+    return np.ascontiguousarray((x - MEAN) / STD, dtype=np.float32)
+
+
+def cached_images(path, split, start, count, size):
+    if not os.path.exists(path):
+        np.save(path, fashion_mnist(split, start, count, size))
+    return np.load(path)
+
+
+def build_model(name):
+    """The torchvision model `name` with seeded random weights, as a module
+    returning one tensor."""
+    import torch
+    import torchvision.models as tvm
+    torch.manual_seed(0)
+    if name in SEGMENTATION:
+        net = getattr(tvm.segmentation, name)(weights=None,
+                                              weights_backbone=None)
+
+        class Out(torch.nn.Module):
+            """The segmentation model's 'out' tensor (it returns a dict)."""
+
+            def __init__(self, net):
+                super().__init__()
+                self.net = net
+
+            def forward(self, x):
+                return self.net(x)["out"]
+
+        return Out(net)
+    if name in ("googlenet", "inception_v3"):
+        return getattr(tvm, name)(weights=None, aux_logits=False,
+                                  init_weights=True)
+    return getattr(tvm, name)(weights=None)
+
+
+def reestimate_batch_norm(model, images):
+    """Replaces every BatchNorm's running statistics by their cumulative
+    average over `images` in batches of BN_BATCH_SIZE, then eval mode."""
+    import torch
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None
+    model.train()
+    with torch.no_grad():
+        for batch in torch.from_numpy(images).split(BN_BATCH_SIZE):
+            model(batch)
+    model.eval()
+
+
+def export(name, size, model_dir, test):
+    """Writes model.onnx and reference.npy (PyTorch's outputs on `test`)."""
+    import torch
+    model = build_model(name)
+    reestimate_batch_norm(
+        model, fashion_mnist("train", 0, BN_BATCHES * BN_BATCH_SIZE, size))
+    x = torch.from_numpy(test)
+    with torch.no_grad():
+        reference = model(x).numpy()
+    onnx_path = os.path.join(model_dir, "model.onnx")
+    torch.onnx.export(model, x[:1], onnx_path, opset_version=13)
+    np.save(os.path.join(model_dir, "reference.npy"), reference)
+
+
+def first_error(text):
+    """The message of the first 'error:' line of a tool's output, else its
+    first non-empty line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    return lines[0] if lines else "failed without a message"
+
+
+class Failure(Exception):
+    """A step failed; the message goes into the status column."""
+
+
+def run(command, what):
+    """Runs a command; returns its wall time in seconds, raises Failure."""
+    start = time.perf_counter()
+    try:
+        p = subprocess.run(command, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True,
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what}: timed out after {TIMEOUT} s")
+    seconds = time.perf_counter() - start
+    if p.returncode < 0:
+        raise Failure(f"{what}: killed by signal {-p.returncode}: "
+                      f"{first_error(p.stdout)}")
+    if p.returncode != 0:
+        raise Failure(f"{what}: {first_error(p.stdout)}")
+    return seconds
+
+
+def compile_and_run(args, name, model_dir, kind, extra):
+    """Compiles model.onnx into <model_dir>/<kind>/model.o, links it with
+    the C driver and runs it on the test images. Returns (compile seconds,
+    object bytes, outputs)."""
+    out = os.path.join(model_dir, kind)
+    os.makedirs(out, exist_ok=True)
+    obj = os.path.join(out, "model.o")
+    seconds = run([os.path.join(args.bin, "quant-compile"),
+                   os.path.join(model_dir, "model.onnx"), "-o", obj,
+                   "--name", name] + extra, f"{kind} compile")
+    exe = os.path.join(out, "run")
+    run(["cc", "-O2", f"-I{out}", f"-DMODEL={name}",
+         f"-DMODEL_UPPER={name.upper()}", DRIVER, obj, "-lm", "-o", exe],
+        f"{kind} link")
+    outputs = os.path.join(out, "outputs.npy")
+    run([exe, os.path.join(args.data_dir, "test.npy"), outputs], f"{kind} run")
+    return seconds, os.path.getsize(obj), np.load(outputs)
+
+
+def max_relative_error(ours, reference):
+    """max|ours - reference| / max|reference| per image, the worst image."""
+    n = len(reference)
+    diff = np.abs(ours.reshape(n, -1) - reference.reshape(n, -1)).max(1)
+    return float((diff / np.abs(reference.reshape(n, -1)).max(1)).max())
+
+
+def sqnr_db(ours, reference):
+    noise = ((ours.astype(np.float64) - reference) ** 2).sum()
+    return 10 * np.log10((reference.astype(np.float64) ** 2).sum()
+                         / max(noise, 1e-30))
+
+
+def evaluate(args, name):
+    """One table row for model `name`."""
+    size = args.size or INPUT_SIZE.get(name, 224)
+    row = {"model": name, "input": f"{size}x{size}", "status": "ok"}
+    model_dir = os.path.join(args.out, str(size), name)
+    os.makedirs(model_dir, exist_ok=True)
+    args.data_dir = os.path.join(args.out, str(size))
+    try:
+        test = cached_images(os.path.join(args.data_dir, "test.npy"),
+                             "test", 0, TEST_IMAGES, size)
+        if not all(os.path.exists(os.path.join(model_dir, f))
+                   for f in ("model.onnx", "reference.npy")):
+            log(f"{name}: export ({size}x{size})")
+            try:
+                export(name, size, model_dir, test)
+            except Exception as e:  # PyTorch's own failures, e.g. export
+                raise Failure(f"export: {first_error(str(e))}")
+        reference = np.load(os.path.join(model_dir, "reference.npy"))
+
+        log(f"{name}: float compile")
+        seconds, size_bytes, ours = compile_and_run(args, name, model_dir,
+                                                    "float", [])
+        row["float s"] = f"{seconds:.1f}"
+        row["MB"] = f"{size_bytes / 1e6:.1f}"
+        if ours.shape != reference.shape:
+            raise Failure(f"output shape {ours.shape}, PyTorch's "
+                          f"{reference.shape}")
+        error = max_relative_error(ours, reference)
+        row["error"] = f"{error:.1e}"
+        if name in CLASSIFIERS:
+            agree = (ours.argmax(1) == reference.argmax(1)).sum()
+            row["top-1"] = f"{agree}/{len(reference)}"
+        if not error <= TOLERANCE:
+            row["status"] = f"max rel. error above {TOLERANCE:g}"
+
+        if args.int8:
+            log(f"{name}: int8 compile")
+            calib = os.path.join(args.data_dir, "calib.npy")
+            cached_images(calib, "train", BN_BATCHES * BN_BATCH_SIZE,
+                          CALIB_IMAGES, size)
+            seconds, _, int8 = compile_and_run(
+                args, name, model_dir, "int8", ["--calibration-data", calib])
+            row["int8 s"] = f"{seconds:.1f}"
+            row["SQNR"] = f"{sqnr_db(int8, reference):.1f}"
+    except Failure as e:
+        row["status"] = str(e)
+    log(f"{name}: {row['status']}")
+    return row
+
+
+def machine():
+    cpu = "unknown CPU"
+    for line in subprocess.run(["lscpu"], stdout=subprocess.PIPE,
+                               text=True).stdout.splitlines():
+        if line.startswith("Model name:"):
+            cpu = line.split(":", 1)[1].strip()
+    return f"{cpu}, {os.cpu_count()} vCPU"
+
+
+def table(args, rows):
+    columns = [("model", "model"), ("input", "input"),
+               ("error", "float max rel. error"), ("top-1", "top-1 agree"),
+               ("float s", "float compile s"), ("MB", "object MB")]
+    if args.int8:
+        columns += [("int8 s", "int8 compile s"), ("SQNR", "int8 SQNR dB")]
+    columns.append(("status", "status"))
+    lines = [
+        f"### torchvision zoo ({datetime.date.today().isoformat()}, "
+        f"{machine()})",
+        "",
+        "Seeded random weights, BatchNorm statistics re-estimated on "
+        f"{BN_BATCHES * BN_BATCH_SIZE} Fashion-MNIST training images; "
+        "`torch.onnx.export(..., opset_version=13)`; `quant-compile "
+        f"model.onnx` (float) run on {TEST_IMAGES} test images against "
+        "PyTorch: max relative error max|ours - torch| / max|torch| "
+        f"(criterion {TOLERANCE:g}), top-1 agreement"
+        + (f"; `--calibration-data` ({CALIB_IMAGES} training images) for "
+           "int8, SQNR of int8 vs PyTorch's float outputs" if args.int8
+           else "") + ".",
+        "",
+        "| " + " | ".join(title for _, title in columns) + " |",
+        "|" + "|".join("---" if key in ("model", "status") else "--:"
+                       for key, _ in columns) + "|",
+    ]
+    for row in rows:
+        cells = [row.get(key, "").replace("|", "\\|") for key, _ in columns]
+        cells[0] = f"`{cells[0]}`"
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", default=",".join(MODELS),
+                        help="comma-separated models (default: all 20)")
+    parser.add_argument("--size", type=int,
+                        help="input size for every model (default: 224, "
+                        "inception_v3 299)")
+    parser.add_argument("--int8", action="store_true",
+                        help="also compile to int8 and report SQNR")
+    parser.add_argument("--out", default=os.path.join(BUILD, "zoo"),
+                        help="work dir, caches exports (default: %(default)s)")
+    parser.add_argument("--bin", default=os.path.join(BUILD, "bin"),
+                        help="directory of quant-compile "
+                        "(default: %(default)s)")
+    args = parser.parse_args()
+    names = [m for m in args.models.split(",") if m]
+    unknown = [m for m in names if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown models {', '.join(unknown)}; "
+                     f"known: {', '.join(MODELS)}")
+    args.out = os.path.abspath(args.out)
+    args.bin = os.path.abspath(args.bin)
+    if not os.access(os.path.join(args.bin, "quant-compile"), os.X_OK):
+        parser.error(f"no quant-compile in {args.bin} (--bin)")
+    rows = [evaluate(args, name) for name in names]
+    text = table(args, rows)
+    with open(os.path.join(args.out, "zoo.md"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

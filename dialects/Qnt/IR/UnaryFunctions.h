@@ -1,0 +1,106 @@
+//===- UnaryFunctions.h - The formulas of qnt.unary -------------*- C++ -*-===//
+//
+// Each element-wise function of qnt.unary is written once, as a template
+// over an "Ops" type that says what +, *, exp, ... mean:
+//
+// * `DoubleOps` evaluates in double precision (compile-time evaluation:
+//   lookup tables, constant folding, tests);
+// * the float lowering instantiates it with an Ops type that emits arith /
+//   math ops on f32 SSA values (LowerFloatUnary.cpp).
+//
+// Adding a function: a case in `Qnt_UnaryFn` (QntEnums.td), its defaults in
+// `unaryDefaults` and its formula in `applyUnary`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNT_IR_UNARYFUNCTIONS_H
+#define QNT_IR_UNARYFUNCTIONS_H
+
+#include "dialects/Qnt/IR/QntAttrs.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlir::qnt {
+
+/// The default `alpha` / `beta` of each function (the ONNX / PyTorch ones).
+struct UnaryDefaults {
+  double alpha = 0.0, beta = 0.0;
+};
+inline UnaryDefaults unaryDefaults(UnaryFn fn) {
+  switch (fn) {
+  case UnaryFn::hard_sigmoid:
+    return {0.2, 0.5};
+  case UnaryFn::leaky_relu:
+    return {0.01, 0.0};
+  case UnaryFn::elu:
+    return {1.0, 0.0};
+  default:
+    return {};
+  }
+}
+
+/// `fn(x)` with parameters `alpha`, `beta`, in the arithmetic of `Ops`,
+/// which provides `V constant(double)`, `add`, `sub`, `mul`, `div`, `max`,
+/// `min`, `abs`, `exp`, `log1p`, `tanh` and `erf`.
+template <typename Ops, typename V>
+V applyUnary(Ops &o, UnaryFn fn, V x, double alpha, double beta) {
+  auto c = [&](double v) { return o.constant(v); };
+  auto clamp = [&](V v, double lo, double hi) {
+    return o.min(o.max(v, c(lo)), c(hi));
+  };
+  switch (fn) {
+  case UnaryFn::sigmoid:
+    return o.div(c(1.0), o.add(c(1.0), o.exp(o.sub(c(0.0), x))));
+  case UnaryFn::tanh:
+    return o.tanh(x);
+  case UnaryFn::hard_sigmoid:
+    return clamp(o.add(o.mul(x, c(alpha)), c(beta)), 0.0, 1.0);
+  case UnaryFn::hard_swish:
+    return o.div(o.mul(x, clamp(o.add(x, c(3.0)), 0.0, 6.0)), c(6.0));
+  case UnaryFn::silu:
+    return o.div(x, o.add(c(1.0), o.exp(o.sub(c(0.0), x))));
+  case UnaryFn::gelu:
+    return o.mul(o.mul(x, c(0.5)),
+                 o.add(c(1.0), o.erf(o.mul(x, c(M_SQRT1_2)))));
+  case UnaryFn::gelu_tanh: {
+    V inner = o.mul(c(0.7978845608028654), // sqrt(2 / pi)
+                    o.add(x, o.mul(c(0.044715), o.mul(x, o.mul(x, x)))));
+    return o.mul(o.mul(x, c(0.5)), o.add(c(1.0), o.tanh(inner)));
+  }
+  case UnaryFn::leaky_relu:
+    return o.add(o.max(x, c(0.0)), o.mul(c(alpha), o.min(x, c(0.0))));
+  case UnaryFn::elu:
+    return o.add(o.max(x, c(0.0)),
+                 o.mul(c(alpha), o.sub(o.exp(o.min(x, c(0.0))), c(1.0))));
+  case UnaryFn::softplus:
+    return o.add(o.max(x, c(0.0)), o.log1p(o.exp(o.sub(c(0.0), o.abs(x)))));
+  }
+  return x;
+}
+
+/// The arithmetic of double.
+struct DoubleOps {
+  double constant(double v) { return v; }
+  double add(double a, double b) { return a + b; }
+  double sub(double a, double b) { return a - b; }
+  double mul(double a, double b) { return a * b; }
+  double div(double a, double b) { return a / b; }
+  double max(double a, double b) { return std::max(a, b); }
+  double min(double a, double b) { return std::min(a, b); }
+  double abs(double a) { return std::fabs(a); }
+  double exp(double a) { return std::exp(a); }
+  double log1p(double a) { return std::log1p(a); }
+  double tanh(double a) { return std::tanh(a); }
+  double erf(double a) { return std::erf(a); }
+};
+
+/// `fn(x)` in double.
+inline double evalUnary(UnaryFn fn, double x, double alpha, double beta) {
+  DoubleOps ops;
+  return applyUnary(ops, fn, x, alpha, beta);
+}
+
+} // namespace mlir::qnt
+
+#endif // QNT_IR_UNARYFUNCTIONS_H

@@ -1,0 +1,104 @@
+//===- LowerFloatUnary.cpp - Float qnt.unary to linalg --------------------===//
+//
+// The formula of each function (UnaryFunctions.h) instantiated with an Ops
+// type that emits arith / math ops inside an element-wise linalg.generic;
+// transcendental functions then become polynomial approximations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
+#include "dialects/Qnt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTLOWERFLOATUNARY
+#include "dialects/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+
+/// The arithmetic of f32 SSA values: each operation emits its op.
+struct F32ValueOps {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) {
+    return arith::MaximumFOp::create(b, loc, x, y);
+  }
+  Value min(Value x, Value y) {
+    return arith::MinimumFOp::create(b, loc, x, y);
+  }
+  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  Value log1p(Value x) { return math::Log1pOp::create(b, loc, x); }
+  Value tanh(Value x) { return math::TanhOp::create(b, loc, x); }
+  Value erf(Value x) { return math::ErfOp::create(b, loc, x); }
+};
+
+struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UnaryOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    int64_t rank = type.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    UnaryFn fn = op.getFn();
+    double alpha = op.getAlphaOrDefault(), beta = op.getBetaOrDefault();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{op.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{id, id}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          F32ValueOps ops{b, l};
+          Value y = applyUnary(ops, fn, args[0], alpha, beta);
+          linalg::YieldOp::create(b, l, y);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct QntLowerFloatUnaryPass
+    : public mlir::qnt::impl::QntLowerFloatUnaryBase<QntLowerFloatUnaryPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<LowerFloatUnaryPattern>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // exp / tanh / erf / log1p of the new bodies as polynomials: vectorizable
+    // arith instead of a libm call per element.
+    RewritePatternSet approximations(&getContext());
+    populateMathPolynomialApproximationPatterns(approximations);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(approximations))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,564 @@
+//===- Importer.cpp - Node inputs, attributes, layouts and the registry ---===//
+
+#include "Importer.h"
+#include "OpRegistry.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+Layout quantc::onnx_import::identityLayout(int64_t rank) {
+  Layout l(rank);
+  std::iota(l.begin(), l.end(), 0);
+  return l;
+}
+
+Layout quantc::onnx_import::preferredLayout(int64_t rank) {
+  if (rank == 4)
+    return {0, 2, 3, 1};
+  return identityLayout(rank);
+}
+
+SmallVector<int64_t> quantc::onnx_import::toIrShape(ArrayRef<int64_t> onnxShape,
+                                                    ArrayRef<int64_t> layout) {
+  SmallVector<int64_t> shape;
+  for (int64_t d : layout)
+    shape.push_back(onnxShape[d]);
+  return shape;
+}
+
+ArrayRef<int64_t> Act::irShape() const {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+SmallVector<int64_t> Act::onnxShape() const {
+  SmallVector<int64_t> shape(rank());
+  ArrayRef<int64_t> ir = irShape();
+  for (int64_t i = 0; i < rank(); ++i)
+    shape[layout[i]] = ir[i];
+  return shape;
+}
+
+int64_t Act::irAxis(int64_t axis) const {
+  return llvm::find(layout, axis) - layout.begin();
+}
+
+//===----------------------------------------------------------------------===//
+// NodeImporter: diagnostics, inputs, attributes, outputs
+//===----------------------------------------------------------------------===//
+
+NodeImporter::NodeImporter(GraphState &graph, const onnx::NodeProto &node,
+                           int64_t opset)
+    : g(graph), n(node), version(opset) {}
+
+InFlightDiagnostic NodeImporter::emitError() const {
+  std::string name = n.name();
+  if (name.empty() && n.output_size())
+    name = n.output(0);
+  return mlir::emitError(g.b.getLoc())
+         << "node '" << name << "' (" << n.op_type() << "): ";
+}
+
+LogicalResult NodeImporter::checkArity(int minInputs, int maxInputs,
+                                       int minOutputs, int maxOutputs) const {
+  // Trailing empty names are absent optional inputs.
+  int inputs = n.input_size();
+  while (inputs > 0 && n.input(inputs - 1).empty())
+    --inputs;
+  if (inputs < minInputs || n.input_size() > maxInputs) {
+    InFlightDiagnostic d = emitError() << "expected ";
+    if (minInputs == maxInputs)
+      d << minInputs;
+    else if (maxInputs == INT_MAX)
+      d << "at least " << minInputs;
+    else
+      d << minInputs << " to " << maxInputs;
+    return d << " input" << (maxInputs == 1 ? "" : "s") << ", got "
+             << n.input_size();
+  }
+  if (n.output_size() < minOutputs || n.output_size() > maxOutputs) {
+    InFlightDiagnostic d = emitError() << "expected ";
+    if (minOutputs == maxOutputs)
+      d << minOutputs;
+    else
+      d << minOutputs << " to " << maxOutputs;
+    return d << " output" << (maxOutputs == 1 ? "" : "s") << ", got "
+             << n.output_size();
+  }
+  return success();
+}
+
+bool NodeImporter::hasInput(int i) const {
+  return i < n.input_size() && !n.input(i).empty();
+}
+
+bool NodeImporter::isConstant(int i) const {
+  return hasInput(i) && g.consts.count(n.input(i));
+}
+
+bool NodeImporter::isActivation(int i) const {
+  return hasInput(i) && g.acts.count(n.input(i));
+}
+
+FailureOr<Act> NodeImporter::act(int i) {
+  if (!hasInput(i))
+    return emitError() << "missing input " << i;
+  auto it = g.acts.find(n.input(i));
+  if (it != g.acts.end())
+    return it->second;
+  if (g.consts.count(n.input(i)))
+    return emitError() << "input '" << n.input(i)
+                       << "' is a constant; only activations are "
+                          "supported there";
+  if (g.quants.count(n.input(i)))
+    return emitError() << "input '" << n.input(i)
+                       << "' is a QuantizeLinear output; only "
+                          "QuantizeLinear -> DequantizeLinear pairs are "
+                          "supported";
+  return emitError() << "input '" << n.input(i)
+                     << "' is not a graph input, an initializer or an "
+                        "earlier node's output (missing initializer?)";
+}
+
+const ConstTensor *NodeImporter::constant(int i) {
+  if (!hasInput(i)) {
+    (void)(emitError() << "missing input " << i);
+    return nullptr;
+  }
+  auto it = g.consts.find(n.input(i));
+  if (it != g.consts.end())
+    return &it->second;
+  if (g.acts.count(n.input(i)))
+    (void)(emitError() << "input '" << n.input(i)
+                       << "' must be a constant (initializer)");
+  else
+    (void)(emitError() << "input '" << n.input(i)
+                       << "' is not an initializer or an earlier node's "
+                          "output (missing initializer?)");
+  return nullptr;
+}
+
+FailureOr<const ConstTensor *> NodeImporter::optionalConstant(int i) {
+  if (!hasInput(i))
+    return static_cast<const ConstTensor *>(nullptr);
+  const ConstTensor *t = constant(i);
+  if (!t)
+    return failure();
+  return t;
+}
+
+FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i) {
+  const ConstTensor *t = constant(i);
+  if (!t)
+    return failure();
+  if (t->dims.size() > 1)
+    return emitError() << "input " << i << " must be a scalar or 1-D";
+  if (t->dtype != onnx::TensorProto::INT64 &&
+      t->dtype != onnx::TensorProto::INT32)
+    return emitError() << "input " << i << " must hold integers";
+  SmallVector<int64_t> values;
+  for (double v : t->data)
+    values.push_back(static_cast<int64_t>(v));
+  return values;
+}
+
+const onnx::AttributeProto *NodeImporter::attr(StringRef name) const {
+  return findAttr(n, name);
+}
+
+/// Whether `a` holds a value of `type` (an unset type field, as some
+/// exporters write, is inferred from the field that is set).
+static bool hasType(const onnx::AttributeProto &a,
+                    onnx::AttributeProto::AttributeType type) {
+  if (a.type() != onnx::AttributeProto::UNDEFINED)
+    return a.type() == type;
+  switch (type) {
+  case onnx::AttributeProto::INT:
+    return a.has_i();
+  case onnx::AttributeProto::FLOAT:
+    return a.has_f();
+  case onnx::AttributeProto::STRING:
+    return a.has_s();
+  case onnx::AttributeProto::TENSOR:
+    return a.has_t();
+  case onnx::AttributeProto::INTS:
+    return a.ints_size() > 0 || (!a.has_i() && !a.has_f() && !a.has_s());
+  case onnx::AttributeProto::FLOATS:
+    return a.floats_size() > 0 || (!a.has_i() && !a.has_f() && !a.has_s());
+  default:
+    return false;
+  }
+}
+
+static const char *typeName(onnx::AttributeProto::AttributeType type) {
+  switch (type) {
+  case onnx::AttributeProto::INT:
+    return "an integer";
+  case onnx::AttributeProto::FLOAT:
+    return "a float";
+  case onnx::AttributeProto::STRING:
+    return "a string";
+  case onnx::AttributeProto::TENSOR:
+    return "a tensor";
+  case onnx::AttributeProto::INTS:
+    return "a list of integers";
+  case onnx::AttributeProto::FLOATS:
+    return "a list of floats";
+  default:
+    return "of another type";
+  }
+}
+
+FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (!hasType(*a, onnx::AttributeProto::INT))
+    return emitError() << "attribute '" << name << "' must be "
+                       << typeName(onnx::AttributeProto::INT);
+  return a->i();
+}
+
+FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (!hasType(*a, onnx::AttributeProto::FLOAT))
+    return emitError() << "attribute '" << name << "' must be "
+                       << typeName(onnx::AttributeProto::FLOAT);
+  return a->f();
+}
+
+FailureOr<std::string> NodeImporter::stringAttr(StringRef name,
+                                                StringRef dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt.str();
+  if (!hasType(*a, onnx::AttributeProto::STRING))
+    return emitError() << "attribute '" << name << "' must be "
+                       << typeName(onnx::AttributeProto::STRING);
+  return a->s();
+}
+
+FailureOr<SmallVector<int64_t>>
+NodeImporter::intsAttr(StringRef name, ArrayRef<int64_t> dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return SmallVector<int64_t>(dflt);
+  if (!hasType(*a, onnx::AttributeProto::INTS))
+    return emitError() << "attribute '" << name << "' must be "
+                       << typeName(onnx::AttributeProto::INTS);
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis,
+                                               int64_t rank) const {
+  if (axis < -rank || axis >= rank)
+    return emitError() << "axis " << axis << " is out of range for rank "
+                       << rank << " (allowed: " << -rank << " to " << rank - 1
+                       << ")";
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<SmallVector<int64_t>>
+NodeImporter::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) const {
+  SmallVector<int64_t> result;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> a = normalizeAxis(axis, rank);
+    if (failed(a))
+      return failure();
+    if (llvm::is_contained(result, *a))
+      return emitError() << "axis " << axis << " is repeated";
+    result.push_back(*a);
+  }
+  return result;
+}
+
+LogicalResult NodeImporter::setOutput(int i, Act a) {
+  if (i >= n.output_size())
+    return emitError() << "missing output " << i;
+  if (a.rank() == 0)
+    return emitError() << "scalar (rank 0) activations are not supported";
+  g.acts[n.output(i)] = std::move(a);
+  return success();
+}
+
+LogicalResult NodeImporter::setOutput(int i, ConstTensor t) {
+  if (i >= n.output_size())
+    return emitError() << "missing output " << i;
+  g.consts[n.output(i)] = std::move(t);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// NodeImporter: IR helpers
+//===----------------------------------------------------------------------===//
+
+RankedTensorType NodeImporter::f32(ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, g.b.getF32Type());
+}
+
+Value NodeImporter::constant(ArrayRef<int64_t> shape, ArrayRef<float> values) {
+  auto type = f32(shape);
+  return tosa::ConstOp::create(g.b, type, DenseElementsAttr::get(type, values));
+}
+
+Value NodeImporter::splat(float value, int64_t rank) {
+  return constant(SmallVector<int64_t>(rank, 1), {value});
+}
+
+Value NodeImporter::constantInLayout(const ConstTensor &t,
+                                     ArrayRef<int64_t> layout) {
+  return constant(t.permuted(layout));
+}
+
+Value NodeImporter::transpose(Value v, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<int32_t> perms;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    perms.push_back(static_cast<int32_t>(p));
+  }
+  return tosa::TransposeOp::create(g.b, f32(shape), v,
+                                   g.b.getDenseI32ArrayAttr(perms));
+}
+
+Value NodeImporter::reshape(Value v, ArrayRef<int64_t> shape) {
+  if (cast<RankedTensorType>(v.getType()).getShape() == shape)
+    return v;
+  return tosa::ReshapeOp::create(g.b, f32(shape), v,
+                                 tosa::getTosaConstShape(g.b, shape));
+}
+
+Value NodeImporter::inLayout(const Act &a, ArrayRef<int64_t> layout) {
+  assert(static_cast<int64_t>(layout.size()) == a.rank() && "rank mismatch");
+  // perm[j]: the current IR dimension that becomes IR dimension j.
+  SmallVector<int64_t> perm;
+  for (int64_t d : layout)
+    perm.push_back(a.irAxis(d));
+  ArrayRef<int64_t> shape = a.irShape();
+  // Moving only unit dimensions keeps the element order: a reshape.
+  SmallVector<int64_t> moved, kept;
+  for (int64_t p : perm)
+    if (shape[p] != 1)
+      moved.push_back(p);
+  if (llvm::is_sorted(moved)) {
+    SmallVector<int64_t> newShape;
+    for (int64_t p : perm)
+      newShape.push_back(shape[p]);
+    return reshape(a.value, newShape);
+  }
+  return transpose(a.value, perm);
+}
+
+Act NodeImporter::reshapeAct(const Act &a, ArrayRef<int64_t> outShape) {
+  SmallVector<int64_t> inShape = a.onnxShape();
+  int64_t outRank = static_cast<int64_t>(outShape.size());
+  // Non-unit dimensions (ONNX indices) of both shapes, in ONNX order.
+  SmallVector<int64_t> inDims, outDims;
+  for (int64_t d = 0; d < a.rank(); ++d)
+    if (inShape[d] != 1)
+      inDims.push_back(d);
+  for (int64_t d = 0; d < outRank; ++d)
+    if (outShape[d] != 1)
+      outDims.push_back(d);
+  // Groups of consecutive input dimensions whose product is the product of
+  // consecutive output dimensions (the reassociation of the reshape).
+  struct Group {
+    SmallVector<int64_t> in, out;
+  };
+  SmallVector<Group> groups;
+  for (size_t i = 0, j = 0; i < inDims.size() && j < outDims.size();) {
+    Group group;
+    int64_t pin = inShape[inDims[i]], pout = outShape[outDims[j]];
+    group.in.push_back(inDims[i++]);
+    group.out.push_back(outDims[j++]);
+    while (pin != pout) {
+      if (pin < pout) {
+        pin *= inShape[inDims[i]];
+        group.in.push_back(inDims[i++]);
+      } else {
+        pout *= outShape[outDims[j]];
+        group.out.push_back(outDims[j++]);
+      }
+    }
+    groups.push_back(std::move(group));
+  }
+  SmallVector<int64_t> groupOf(a.rank(), -1);
+  for (auto [index, group] : llvm::enumerate(groups))
+    for (int64_t d : group.in)
+      groupOf[d] = index;
+  // The order of the groups in IR, and whether each group's dimensions are
+  // adjacent and ascending there (then a reshape in IR order is the ONNX
+  // reshape).
+  SmallVector<int64_t> irNonUnit;
+  for (int64_t d : a.layout)
+    if (inShape[d] != 1)
+      irNonUnit.push_back(d);
+  SmallVector<int64_t> groupOrder;
+  bool inOrder = true;
+  for (size_t k = 0; k < irNonUnit.size();) {
+    int64_t gi = groupOf[irNonUnit[k]];
+    groupOrder.push_back(gi);
+    for (int64_t d : groups[gi].in) {
+      if (k >= irNonUnit.size() || irNonUnit[k] != d)
+        inOrder = false;
+      ++k;
+    }
+    if (!inOrder)
+      break;
+  }
+  Value input = a.value;
+  if (!inOrder) {
+    // Bring each group together in ascending order, groups ordered by where
+    // their first dimension is in IR; unit dimensions stay at their ONNX
+    // positions.
+    SmallVector<std::pair<int64_t, int64_t>> firstPos;
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      int64_t pos = a.rank();
+      for (int64_t d : group.in)
+        pos = std::min(pos, a.irAxis(d));
+      firstPos.push_back({pos, index});
+    }
+    llvm::sort(firstPos);
+    SmallVector<int64_t> grouped;
+    groupOrder.clear();
+    for (auto [pos, index] : firstPos) {
+      groupOrder.push_back(index);
+      llvm::append_range(grouped, groups[index].in);
+    }
+    Layout target;
+    size_t nextIn = 0;
+    for (int64_t d = 0; d < a.rank(); ++d)
+      target.push_back(inShape[d] == 1 ? d : grouped[nextIn++]);
+    input = inLayout(a, target);
+  }
+  // Output non-unit dimensions in IR order, then unit dimensions where the
+  // preferred layout of the result puts them.
+  SmallVector<int64_t> outOrder;
+  for (int64_t gi : groupOrder)
+    llvm::append_range(outOrder, groups[gi].out);
+  Layout layout;
+  size_t next = 0;
+  for (int64_t d : preferredLayout(outRank))
+    layout.push_back(outShape[d] == 1 ? d : outOrder[next++]);
+  return {reshape(input, toIrShape(outShape, layout)), layout};
+}
+
+LogicalResult NodeImporter::broadcast(ArrayRef<int> inputs,
+                                      SmallVectorImpl<Value> &values,
+                                      Layout &layout,
+                                      SmallVectorImpl<int64_t> &shape) {
+  // The result's rank and shape (ONNX's multidirectional broadcasting).
+  SmallVector<SmallVector<int64_t>> shapes;
+  int64_t rank = 0;
+  int base = -1;
+  for (int i : inputs) {
+    if (isActivation(i)) {
+      FailureOr<Act> x = act(i);
+      shapes.push_back(x->onnxShape());
+      if (base < 0 || x->rank() > act(base)->rank())
+        base = i;
+    } else {
+      const ConstTensor *c = constant(i);
+      if (!c)
+        return failure();
+      shapes.push_back(SmallVector<int64_t>(c->dims));
+    }
+    rank = std::max<int64_t>(rank, shapes.back().size());
+  }
+  if (base < 0)
+    return emitError() << "needs at least one activation input";
+  shape.assign(rank, 1);
+  for (ArrayRef<int64_t> s : shapes) {
+    int64_t offset = rank - static_cast<int64_t>(s.size());
+    for (auto [k, d] : llvm::enumerate(s)) {
+      int64_t &r = shape[offset + k];
+      if (d != 1 && r != 1 && d != r)
+        return emitError() << "input shapes do not broadcast";
+      if (d != 1)
+        r = d;
+    }
+  }
+  // The layout of the highest-rank activation, extended by leading
+  // dimensions when a constant has a higher rank.
+  Act baseAct = *act(base);
+  int64_t extra = rank - baseAct.rank();
+  layout = identityLayout(extra);
+  for (int64_t d : baseAct.layout)
+    layout.push_back(d + extra);
+  for (int i : inputs) {
+    if (isActivation(i)) {
+      Act x = *act(i);
+      int64_t k = rank - x.rank();
+      if (k > 0) {
+        SmallVector<int64_t> irShape(k, 1);
+        llvm::append_range(irShape, x.irShape());
+        Layout extended = identityLayout(k);
+        for (int64_t d : x.layout)
+          extended.push_back(d + k);
+        x = {reshape(x.value, irShape), extended};
+      }
+      values.push_back(inLayout(x, layout));
+    } else {
+      ConstTensor c = *constant(i);
+      c.dims.insert(c.dims.begin(), rank - c.dims.size(), 1);
+      values.push_back(constantInLayout(c, layout));
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OpRegistry
+//===----------------------------------------------------------------------===//
+
+void OpRegistry::add(StringRef opType, OpHandler handler, int64_t since) {
+  auto &versions = handlers[opType];
+  versions.push_back({since, handler});
+  llvm::sort(versions, [](auto &a, auto &b) { return a.first < b.first; });
+}
+
+OpHandler OpRegistry::lookup(StringRef opType, int64_t opset) const {
+  auto it = handlers.find(opType);
+  if (it == handlers.end())
+    return nullptr;
+  OpHandler result = nullptr;
+  for (auto [since, handler] : it->second)
+    if (since <= opset)
+      result = handler;
+  return result;
+}
+
+std::vector<std::string> OpRegistry::opTypes() const {
+  std::vector<std::string> names;
+  for (const auto &entry : handlers)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+const OpRegistry &OpRegistry::get() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    registerConstantOps(r);
+    registerConvOps(r);
+    registerElementwiseOps(r);
+    registerPoolOps(r);
+    registerQuantOps(r);
+    registerResizeOps(r);
+    registerShapeOps(r);
+    return r;
+  }();
+  return registry;
+}

@@ -1,0 +1,209 @@
+//===- Importer.h - What an ONNX op handler sees ----------------*- C++ -*-===//
+//
+// Private to lib/Import. The importer walks the (topologically sorted) ONNX
+// nodes once and dispatches each to the handler registered for its op type
+// and opset (OpRegistry.h). A handler reads its inputs and attributes
+// through a NodeImporter, builds IR with its builder and records its
+// outputs. Three kinds of values flow between nodes:
+//
+// * activations (`Act`): an SSA tensor plus its layout: IR dimension i
+//   holds ONNX dimension `layout[i]`. Graph inputs of rank 4 enter as NHWC
+//   (layout {0, 2, 3, 1}), which is what convolutions and pools need; data
+//   movement ops (Transpose, Squeeze, most Reshapes) only change the layout,
+//   and a layout is materialized (a transpose) only where an op needs a
+//   particular one;
+// * constants (`ConstTensor`, ONNX layout): initializers, Constant nodes and
+//   everything computed from constants alone (shape sub-graphs such as
+//   Shape -> Gather -> Unsqueeze -> Concat -> Reshape fold here);
+// * quantized values: a QuantizeLinear output waiting for its
+//   DequantizeLinear.
+//
+// Every error is an MLIR diagnostic at the node's location (a NameLoc with
+// the node name) that starts with "node '<name>' (<op type>): ".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_LIB_IMPORT_IMPORTER_H
+#define QUANTC_LIB_IMPORT_IMPORTER_H
+
+#include "OnnxTensor.h"
+
+#include "quantc/Import/OnnxImporter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace quantc::onnx_import {
+
+/// IR dimension i of an activation holds ONNX dimension `layout[i]`.
+using Layout = llvm::SmallVector<int64_t, 6>;
+
+/// The identity layout of `rank` dimensions.
+Layout identityLayout(int64_t rank);
+/// The layout the importer prefers for a tensor of `rank` dimensions: NHWC
+/// for rank 4 (convolutions and pools work on it), the identity otherwise.
+Layout preferredLayout(int64_t rank);
+
+/// An activation tensor.
+struct Act {
+  mlir::Value value;
+  Layout layout;
+
+  int64_t rank() const { return static_cast<int64_t>(layout.size()); }
+  llvm::ArrayRef<int64_t> irShape() const;
+  /// The shape in ONNX's dimension order.
+  llvm::SmallVector<int64_t> onnxShape() const;
+  /// The IR dimension that holds ONNX dimension `axis` (non-negative).
+  int64_t irAxis(int64_t axis) const;
+};
+
+/// A QuantizeLinear output waiting for its DequantizeLinear.
+struct PendingQuant {
+  std::string input;
+  std::vector<double> scales;
+  std::vector<int64_t> zeroPoints;
+  bool isSigned = false;
+  int64_t axis = 1; // ONNX axis; ignored when per tensor
+};
+
+/// The state of one graph's import: values by ONNX name and the builder.
+struct GraphState {
+  GraphState(mlir::MLIRContext &ctx, const OnnxImportOptions &options)
+      : ctx(ctx), options(options), b(mlir::UnknownLoc::get(&ctx), &ctx) {}
+
+  mlir::MLIRContext &ctx;
+  const OnnxImportOptions &options;
+  mlir::ImplicitLocOpBuilder b;
+  llvm::StringMap<Act> acts;
+  llvm::StringMap<ConstTensor> consts;
+  llvm::StringMap<PendingQuant> quants;
+  /// QDQ pairs on constants: output name -> (constant name, parameters).
+  llvm::StringMap<PendingQuant> constQdq;
+};
+
+/// One node being imported: its inputs, attributes and outputs, and the IR
+/// helpers op handlers share.
+class NodeImporter {
+public:
+  NodeImporter(GraphState &graph, const onnx::NodeProto &node, int64_t opset);
+
+  const onnx::NodeProto &node() const { return n; }
+  int64_t opset() const { return version; }
+  mlir::ImplicitLocOpBuilder &builder() { return g.b; }
+  mlir::MLIRContext *context() { return &g.ctx; }
+  GraphState &graph() { return g; }
+
+  //===--------------------------------------------------------------------===//
+  // Diagnostics
+  //===--------------------------------------------------------------------===//
+
+  /// An error at the node: "node '<name>' (<op>): " followed by the message.
+  mlir::InFlightDiagnostic emitError() const;
+
+  //===--------------------------------------------------------------------===//
+  // Inputs
+  //===--------------------------------------------------------------------===//
+
+  /// Fails unless the node has between `minInputs` and `maxInputs` inputs
+  /// (empty names of absent optional inputs count) and between `minOutputs`
+  /// and `maxOutputs` outputs.
+  mlir::LogicalResult checkArity(int minInputs, int maxInputs,
+                                 int minOutputs = 1, int maxOutputs = 1) const;
+  int numInputs() const { return n.input_size(); }
+  /// True when input `i` is given (present with a non-empty name).
+  bool hasInput(int i) const;
+  const std::string &inputName(int i) const { return n.input(i); }
+  bool isConstant(int i) const;
+  bool isActivation(int i) const;
+  /// Input `i` as an activation (an error when it is missing or constant).
+  mlir::FailureOr<Act> act(int i);
+  /// Input `i` as a constant (an error, and null, when it is missing or not
+  /// a constant).
+  const ConstTensor *constant(int i);
+  /// An optional constant input: null when absent, failure when given but
+  /// not constant.
+  mlir::FailureOr<const ConstTensor *> optionalConstant(int i);
+  /// A constant input holding integers (axes, pads, sizes, ...), checked to
+  /// be of rank <= 1.
+  mlir::FailureOr<llvm::SmallVector<int64_t>> intsInput(int i);
+
+  //===--------------------------------------------------------------------===//
+  // Attributes (checked for their type; defaults as the ONNX spec gives)
+  //===--------------------------------------------------------------------===//
+
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  mlir::FailureOr<int64_t> intAttr(llvm::StringRef name, int64_t dflt) const;
+  mlir::FailureOr<float> floatAttr(llvm::StringRef name, float dflt) const;
+  mlir::FailureOr<std::string> stringAttr(llvm::StringRef name,
+                                          llvm::StringRef dflt) const;
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  intsAttr(llvm::StringRef name, llvm::ArrayRef<int64_t> dflt) const;
+  /// A list of axes (attribute or input, as the opset has it), normalized
+  /// into [0, rank) and checked: in range and without duplicates.
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  normalizeAxes(llvm::ArrayRef<int64_t> axes, int64_t rank) const;
+  mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank) const;
+
+  //===--------------------------------------------------------------------===//
+  // Outputs
+  //===--------------------------------------------------------------------===//
+
+  mlir::LogicalResult setOutput(int i, Act a);
+  mlir::LogicalResult setOutput(int i, ConstTensor t);
+  mlir::LogicalResult setOutput(Act a) { return setOutput(0, std::move(a)); }
+  mlir::LogicalResult setOutput(ConstTensor t) {
+    return setOutput(0, std::move(t));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // IR helpers
+  //===--------------------------------------------------------------------===//
+
+  mlir::RankedTensorType f32(llvm::ArrayRef<int64_t> shape);
+  mlir::Value constant(llvm::ArrayRef<int64_t> shape,
+                       llvm::ArrayRef<float> values);
+  mlir::Value constant(const ConstTensor &t) {
+    return constant(t.dims, t.floats());
+  }
+  /// A constant of shape [1, ..., 1] (`rank` ones) broadcasting `value`.
+  mlir::Value splat(float value, int64_t rank);
+  /// The constant `t` in the layout of an activation of the same rank.
+  mlir::Value constantInLayout(const ConstTensor &t,
+                               llvm::ArrayRef<int64_t> layout);
+  mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// `a`'s value in `layout`: itself, a reshape when only unit dimensions
+  /// move, or a transpose.
+  mlir::Value inLayout(const Act &a, llvm::ArrayRef<int64_t> layout);
+  /// `a` in NHWC (rank 4 only).
+  mlir::Value nhwc(const Act &a) { return inLayout(a, preferredLayout(4)); }
+  /// `a` in ONNX's dimension order.
+  mlir::Value onnxOrder(const Act &a) {
+    return inLayout(a, identityLayout(a.rank()));
+  }
+  /// `a` reshaped to the ONNX shape `shape` (same element count), keeping
+  /// its layout when the reshape only splits or merges dimensions that are
+  /// adjacent and in order in IR; transposes first otherwise.
+  Act reshapeAct(const Act &a, llvm::ArrayRef<int64_t> shape);
+  /// Inputs `inputs` (activations or constants, at least one activation)
+  /// broadcast by ONNX's multidirectional rules: values of equal rank in one
+  /// layout, which is returned in `layout`, and the ONNX result shape.
+  mlir::LogicalResult broadcast(llvm::ArrayRef<int> inputs,
+                                llvm::SmallVectorImpl<mlir::Value> &values,
+                                Layout &layout,
+                                llvm::SmallVectorImpl<int64_t> &shape);
+
+private:
+  GraphState &g;
+  const onnx::NodeProto &n;
+  int64_t version;
+};
+
+/// The ONNX shape `layout` puts in IR order: IR dim i = shape[layout[i]].
+llvm::SmallVector<int64_t> toIrShape(llvm::ArrayRef<int64_t> onnxShape,
+                                     llvm::ArrayRef<int64_t> layout);
+
+} // namespace quantc::onnx_import
+
+#endif // QUANTC_LIB_IMPORT_IMPORTER_H

@@ -1,0 +1,50 @@
+//===- Common.h - Helpers shared by several op categories -------*- C++ -*-===//
+//
+// Private to lib/Import/Ops: the window attributes of convolutions and
+// pools, and quantized weights (a DequantizeLinear'ed initializer or a
+// QuantizeLinear -> DequantizeLinear pair on a constant).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_LIB_IMPORT_OPS_COMMON_H
+#define QUANTC_LIB_IMPORT_OPS_COMMON_H
+
+#include "../Importer.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+namespace quantc::onnx_import {
+
+/// The window of a 2-D convolution or pool, read from `strides`,
+/// `dilations`, `pads` and `auto_pad` and checked against the input size.
+struct Window {
+  llvm::SmallVector<int64_t> strides, dilations;
+  /// [top, bottom, left, right] (the order of TOSA and qnt ops).
+  llvm::SmallVector<int64_t> pad;
+};
+mlir::FailureOr<Window> readWindow(NodeImporter &n, int64_t h, int64_t w,
+                                   llvm::ArrayRef<int64_t> kernel,
+                                   bool allowDilation = true);
+
+/// Output size of a window along one dimension (floor mode).
+inline int64_t windowOutSize(int64_t in, int64_t padBegin, int64_t padEnd,
+                             int64_t kernel, int64_t stride,
+                             int64_t dilation = 1) {
+  return (in + padBegin + padEnd - dilation * (kernel - 1) - 1) / stride + 1;
+}
+
+/// Input `i` as a constant weight; `qdq` is set when it is quantized (a
+/// DequantizeLinear of an initializer or a QDQ pair on a constant).
+const ConstTensor *weight(NodeImporter &n, int i, const PendingQuant *&qdq);
+
+/// The !quant type of `q` with its per-axis dimension at `irAxis`.
+mlir::quant::QuantizedType quantType(NodeImporter &n, const PendingQuant &q,
+                                     int64_t irAxis);
+
+/// qnt.fake_quant of `v` to `qtype`, named `name`.
+mlir::Value fakeQuant(NodeImporter &n, mlir::Value v,
+                      mlir::quant::QuantizedType qtype, llvm::StringRef name);
+
+} // namespace quantc::onnx_import
+
+#endif // QUANTC_LIB_IMPORT_OPS_COMMON_H

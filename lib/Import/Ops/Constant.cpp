@@ -1,0 +1,204 @@
+//===- Constant.cpp - Constants, casts, identities and shapes -------------===//
+//
+// Constant (every attribute form), ConstantOfShape, Shape and Size (static
+// shapes are constants), Cast, Identity and Dropout (inference: identity).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+namespace {
+
+LogicalResult constantOp(NodeImporter &n) {
+  if (failed(n.checkArity(0, 0)))
+    return failure();
+  const onnx::NodeProto &node = n.node();
+  if (node.attribute_size() != 1)
+    return n.emitError() << "expected exactly one value attribute";
+  const onnx::AttributeProto &a = node.attribute(0);
+  ConstTensor t;
+  StringRef name = a.name();
+  if (name == "value") {
+    if (!a.has_t())
+      return n.emitError() << "attribute 'value' must be a tensor";
+    if (auto err = decodeTensor(a.t(), t))
+      return n.emitError() << *err;
+  } else if (name == "value_float") {
+    t.data = {a.f()};
+  } else if (name == "value_floats") {
+    t.data.assign(a.floats().begin(), a.floats().end());
+    t.dims = {static_cast<int64_t>(t.data.size())};
+  } else if (name == "value_int") {
+    t.dtype = onnx::TensorProto::INT64;
+    t.data = {static_cast<double>(a.i())};
+  } else if (name == "value_ints") {
+    t.dtype = onnx::TensorProto::INT64;
+    for (int64_t v : a.ints())
+      t.data.push_back(static_cast<double>(v));
+    t.dims = {static_cast<int64_t>(t.data.size())};
+  } else {
+    return n.emitError() << "unsupported attribute '" << name
+                         << "' (sparse and string constants are not "
+                            "supported)";
+  }
+  return n.setOutput(std::move(t));
+}
+
+/// A constant filled with one value (PyTorch's exporter builds zero points
+/// this way).
+LogicalResult constantOfShape(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = n.intsInput(0);
+  if (failed(shape))
+    return failure();
+  ConstTensor t;
+  double value = 0.0;
+  if (const onnx::AttributeProto *attr = n.attr("value")) {
+    ConstTensor v;
+    if (auto err = decodeTensor(attr->t(), v))
+      return n.emitError() << *err;
+    if (v.data.size() != 1)
+      return n.emitError() << "value must have one element";
+    t.dtype = v.dtype;
+    value = v.data[0];
+  }
+  int64_t count = 1;
+  for (int64_t d : *shape) {
+    if (d < 0)
+      return n.emitError() << "negative dimension";
+    if (d > (int64_t(1) << 31) || (count *= d) > (int64_t(1) << 31))
+      return n.emitError() << "shape too large";
+    t.dims.push_back(d);
+  }
+  t.data.assign(count, value);
+  return n.setOutput(std::move(t));
+}
+
+/// The shape of an activation or constant (opset 15's start / end too).
+LogicalResult shapeOp(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (n.isActivation(0))
+    shape = n.act(0)->onnxShape();
+  else if (const ConstTensor *c = n.constant(0))
+    shape.assign(c->dims.begin(), c->dims.end());
+  else
+    return failure();
+  int64_t rank = shape.size();
+  FailureOr<int64_t> start = n.intAttr("start", 0),
+                     end = n.intAttr("end", rank);
+  if (failed(start) || failed(end))
+    return failure();
+  auto clampAxis = [&](int64_t a) {
+    return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank);
+  };
+  int64_t lo = clampAxis(*start), hi = std::max(clampAxis(*end), lo);
+  ConstTensor t;
+  t.dtype = onnx::TensorProto::INT64;
+  t.dims = {hi - lo};
+  for (int64_t d = lo; d < hi; ++d)
+    t.data.push_back(static_cast<double>(shape[d]));
+  return n.setOutput(std::move(t));
+}
+
+LogicalResult sizeOp(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  int64_t count = 1;
+  if (n.isActivation(0)) {
+    for (int64_t d : n.act(0)->onnxShape())
+      count *= d;
+  } else if (const ConstTensor *c = n.constant(0)) {
+    count = c->numElements();
+  } else {
+    return failure();
+  }
+  ConstTensor t;
+  t.dtype = onnx::TensorProto::INT64;
+  t.data = {static_cast<double>(count)};
+  return n.setOutput(std::move(t));
+}
+
+/// Casts that change nothing the importer represents: a quantized value
+/// (QuantizeLinear output) to its own type (PyTorch's exporter writes
+/// QuantizeLinear -> Cast -> DequantizeLinear), a float activation to
+/// float, and constants (float to integer truncates, as ONNX specifies).
+LogicalResult castOp(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<int64_t> to = n.intAttr("to", 0);
+  if (failed(to))
+    return failure();
+  const std::string &in = n.inputName(0);
+  GraphState &g = n.graph();
+  auto isInteger = [](int64_t t) {
+    return t == onnx::TensorProto::INT8 || t == onnx::TensorProto::UINT8 ||
+           t == onnx::TensorProto::INT32 || t == onnx::TensorProto::INT64 ||
+           t == onnx::TensorProto::BOOL;
+  };
+  if (auto it = g.quants.find(in); it != g.quants.end()) {
+    int64_t storage = it->second.isSigned ? onnx::TensorProto::INT8
+                                          : onnx::TensorProto::UINT8;
+    if (*to != storage)
+      return n.emitError() << "a quantized value can only be cast to its own "
+                              "type";
+    PendingQuant q = it->second;
+    g.quants[n.node().output(0)] = std::move(q);
+    return success();
+  }
+  if (n.isActivation(0)) {
+    if (*to != onnx::TensorProto::FLOAT)
+      return n.emitError() << "only float activations are supported";
+    return n.setOutput(*n.act(0));
+  }
+  if (!g.consts.count(in))
+    return n.emitError() << "input '" << in << "' is not defined";
+  if (*to != onnx::TensorProto::FLOAT && *to != onnx::TensorProto::DOUBLE &&
+      !isInteger(*to))
+    return n.emitError() << "unsupported target type " << *to;
+  ConstTensor t = *n.constant(0);
+  t.dtype = static_cast<int32_t>(*to);
+  for (double &v : t.data)
+    v = castTo(v, t.dtype);
+  return n.setOutput(std::move(t));
+}
+
+/// Identity, and Dropout at inference (its optional mask output is not
+/// supported).
+LogicalResult identity(NodeImporter &n) {
+  if (failed(n.checkArity(1, 3)))
+    return failure();
+  if (n.node().output_size() > 1 && !n.node().output(1).empty())
+    return n.emitError() << "the mask output is not supported";
+  const std::string &in = n.inputName(0);
+  GraphState &g = n.graph();
+  const std::string &out = n.node().output(0);
+  if (g.acts.count(in))
+    g.acts[out] = g.acts[in];
+  else if (g.consts.count(in))
+    g.consts[out] = g.consts[in];
+  else if (g.quants.count(in))
+    g.quants[out] = g.quants[in];
+  else if (g.constQdq.count(in))
+    g.constQdq[out] = g.constQdq[in];
+  else
+    return n.emitError() << "input '" << in << "' is not defined";
+  return success();
+}
+
+} // namespace
+
+void quantc::onnx_import::registerConstantOps(OpRegistry &r) {
+  r.add("Constant", constantOp);
+  r.add("ConstantOfShape", constantOfShape);
+  r.add("Shape", shapeOp);
+  r.add("Size", sizeOp);
+  r.add("Cast", castOp);
+  r.add("Identity", identity);
+  r.add("Dropout", identity);
+}

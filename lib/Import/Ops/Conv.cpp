@@ -1,0 +1,352 @@
+//===- Conv.cpp - Convolutions, fully connected layers, batch norm --------===//
+//
+// Conv (groups, depthwise, dilations, pads, auto_pad; a zero Pad in front
+// folds into the padding), Gemm and MatMul with a constant weight, and
+// BatchNormalization. Weights are transposed at import time: OIHW -> OHWI
+// (HWCM for depthwise), [K, N] matmul weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+#include "Common.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cfloat>
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+FailureOr<Window> quantc::onnx_import::readWindow(NodeImporter &n, int64_t h,
+                                                  int64_t w,
+                                                  ArrayRef<int64_t> kernel,
+                                                  bool allowDilation) {
+  Window win;
+  FailureOr<SmallVector<int64_t>> strides = n.intsAttr("strides", {1, 1}),
+                                  dil = n.intsAttr("dilations", {1, 1}),
+                                  pads = n.intsAttr("pads", {0, 0, 0, 0});
+  FailureOr<std::string> autoPad = n.stringAttr("auto_pad", "NOTSET");
+  if (failed(strides) || failed(dil) || failed(pads) || failed(autoPad))
+    return failure();
+  if (strides->size() != 2 || dil->size() != 2 || pads->size() != 4 ||
+      kernel.size() != 2)
+    return n.emitError() << "only 2-D windows are supported (strides, "
+                            "dilations and kernel_shape of 2 values, pads of "
+                            "4)";
+  for (int i = 0; i < 2; ++i) {
+    if ((*strides)[i] < 1)
+      return n.emitError() << "strides must be >= 1";
+    if ((*dil)[i] < 1)
+      return n.emitError() << "dilations must be >= 1";
+    if (kernel[i] < 1)
+      return n.emitError() << "kernel sizes must be >= 1";
+  }
+  for (int64_t p : *pads)
+    if (p < 0)
+      return n.emitError() << "pads must be >= 0";
+  if (!allowDilation && ((*dil)[0] != 1 || (*dil)[1] != 1))
+    return n.emitError() << "dilated pooling is not supported";
+  int64_t size[2] = {h, w};
+  if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    for (int i = 0; i < 2; ++i) {
+      int64_t s = (*strides)[i];
+      int64_t out = (size[i] + s - 1) / s;
+      int64_t total = std::max<int64_t>(
+          (out - 1) * s + (*dil)[i] * (kernel[i] - 1) + 1 - size[i], 0);
+      int64_t small = total / 2;
+      (*pads)[i] = *autoPad == "SAME_UPPER" ? small : total - small;
+      (*pads)[i + 2] = total - (*pads)[i];
+    }
+  } else if (*autoPad == "VALID") {
+    *pads = {0, 0, 0, 0};
+  } else if (*autoPad != "NOTSET") {
+    return n.emitError() << "unsupported auto_pad '" << *autoPad << "'";
+  }
+  win.strides = *strides;
+  win.dilations = *dil;
+  // ONNX: [top, left, bottom, right]; TOSA / qnt: [top, bottom, left, right].
+  win.pad = {(*pads)[0], (*pads)[2], (*pads)[1], (*pads)[3]};
+  for (int i = 0; i < 2; ++i)
+    if (size[i] + win.pad[2 * i] + win.pad[2 * i + 1] <
+        win.dilations[i] * (kernel[i] - 1) + 1)
+      return n.emitError() << "window larger than the padded input";
+  return win;
+}
+
+namespace {
+
+/// A zero tosa.pad of only H and W in front of a convolution: the unpadded
+/// input, with its pads added to `pad` ([top, bottom, left, right]).
+Value foldZeroPad(Value input, SmallVectorImpl<int64_t> &pad) {
+  auto padOp = input.getDefiningOp<tosa::PadOp>();
+  DenseElementsAttr value, padding;
+  if (!padOp || !matchPattern(padOp.getPadConst(), m_Constant(&value)) ||
+      !value.getElementType().isF32() || value.getSplatValue<float>() != 0.0f)
+    return input;
+  SmallVector<int64_t> p;
+  if (!tosa::getConstShapeValues(padOp.getPadding().getDefiningOp(), p) ||
+      p.size() != 8)
+    return input;
+  // NHWC: [n0, n1, h0, h1, w0, w1, c0, c1].
+  if (p[0] || p[1] || p[6] || p[7] ||
+      llvm::any_of(p, [](int64_t v) { return v < 0; }))
+    return input;
+  for (int i = 0; i < 4; ++i)
+    pad[i] += p[2 + i];
+  return padOp.getInput1();
+}
+
+LogicalResult conv(NodeImporter &n) {
+  if (failed(n.checkArity(2, 3)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() != 4)
+    return n.emitError() << "only 2-D convolutions (4-D input) are supported";
+  const PendingQuant *qdq;
+  const ConstTensor *w = weight(n, 1, qdq);
+  if (!w)
+    return failure();
+  FailureOr<const ConstTensor *> bias = n.optionalConstant(2);
+  if (failed(bias))
+    return failure();
+  if (w->dims.size() != 4)
+    return n.emitError() << "weight must be 4-D";
+  SmallVector<int64_t> in = x->onnxShape();
+  int64_t batch = in[0], c = in[1], h = in[2], wd = in[3];
+  int64_t o = w->dims[0], ci = w->dims[1], kh = w->dims[2], kw = w->dims[3];
+  FailureOr<int64_t> group = n.intAttr("group", 1);
+  if (failed(group))
+    return failure();
+  if (*group < 1 || ci * *group != c || o % *group)
+    return n.emitError() << "weight shape does not match input channels and "
+                            "group "
+                         << *group;
+  if (*bias && (*bias)->numElements() != o)
+    return n.emitError() << "bias must have one value per output channel";
+  FailureOr<SmallVector<int64_t>> kernelShape =
+      n.intsAttr("kernel_shape", {kh, kw});
+  if (failed(kernelShape))
+    return failure();
+  if (*kernelShape != ArrayRef<int64_t>{kh, kw})
+    return n.emitError() << "kernel_shape does not match the weight";
+  FailureOr<Window> win = readWindow(n, h, wd, {kh, kw});
+  if (failed(win))
+    return failure();
+  SmallVector<int64_t> pad = win->pad;
+  ArrayRef<int64_t> strides = win->strides, dil = win->dilations;
+  Value input = foldZeroPad(n.nhwc(*x), pad);
+  auto padded = cast<RankedTensorType>(input.getType()).getShape();
+  h = padded[1];
+  wd = padded[2];
+  int64_t oh = windowOutSize(h, pad[0], pad[1], kh, strides[0], dil[0]);
+  int64_t ow = windowOutSize(wd, pad[2], pad[3], kw, strides[1], dil[1]);
+  ImplicitLocOpBuilder &b = n.builder();
+  auto outType = n.f32({batch, oh, ow, o});
+  // TOSA wants exact sizes: drop bottom/right padding a floor-mode conv never
+  // reads; when that is not enough, use the float qnt.conv2d (floor mode).
+  SmallVector<int64_t> tosaPad = pad;
+  bool exact = true;
+  int64_t sizes[2] = {h, wd}, ks[2] = {kh, kw};
+  for (int i = 0; i < 2; ++i) {
+    int64_t rem =
+        (sizes[i] - 1 + pad[2 * i] + pad[2 * i + 1] - (ks[i] - 1) * dil[i]) %
+        strides[i];
+    if (rem > tosaPad[2 * i + 1])
+      exact = false;
+    else
+      tosaPad[2 * i + 1] -= rem;
+  }
+  Value biasValue = *bias ? n.constant({o}, (*bias)->floats())
+                          : n.constant({o}, std::vector<float>(o, 0.0f));
+  bool depthwise = *group == c && ci == 1 && *group > 1;
+  Value result;
+  if (exact && depthwise) {
+    int64_t m = o / c;
+    ConstTensor hwcm = *w;
+    hwcm.dims = {c, m, kh, kw};
+    hwcm = hwcm.permuted({2, 3, 0, 1});
+    Value filter = n.constant(hwcm);
+    if (qdq) {
+      if (qdq->scales.size() > 1 && (m != 1 || qdq->axis != 0))
+        return n.emitError() << "per-axis weight quantization of a depthwise "
+                                "conv needs multiplier 1 and axis 0";
+      filter = fakeQuant(n, filter, quantType(n, *qdq, 2), n.inputName(1));
+    }
+    Value zp = n.constant({1}, {0.0f});
+    result = tosa::DepthwiseConv2DOp::create(
+        b, outType, input, filter, biasValue, zp, zp,
+        b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(strides),
+        b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type()));
+  } else {
+    Value filter = n.constant(w->permuted({0, 2, 3, 1}));
+    if (qdq) {
+      if (qdq->scales.size() > 1 && qdq->axis != 0)
+        return n.emitError() << "per-axis weight quantization must be along "
+                                "the output channels (axis 0)";
+      filter = fakeQuant(n, filter, quantType(n, *qdq, 0), n.inputName(1));
+    }
+    if (exact && *group == 1) {
+      Value zp = n.constant({1}, {0.0f});
+      result = tosa::Conv2DOp::create(
+          b, outType, input, filter, biasValue, zp, zp,
+          b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(strides),
+          b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type()));
+    } else {
+      result = qnt::Conv2DOp::create(
+          b, outType, input, filter, biasValue, /*residual=*/Value(),
+          b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(pad),
+          b.getDenseI64ArrayAttr(dil), b.getI64IntegerAttr(*group),
+          qnt::ActivationAttr::get(n.context(), qnt::Activation::none),
+          FloatAttr(), FloatAttr(), DenseF32ArrayAttr());
+    }
+  }
+  return n.setOutput({result, preferredLayout(4)});
+}
+
+/// `a [M, K] x w [K, N] (+ c)` as tosa.matmul on [1, M, K] x [1, K, N]; a
+/// higher-rank `a` ([..., K], MatMul) is M = the product of its leading
+/// dimensions.
+LogicalResult linear(NodeImporter &n, bool isMatMul) {
+  if (failed(n.checkArity(2, isMatMul ? 2 : 3)))
+    return failure();
+  FailureOr<Act> a = n.act(0);
+  if (failed(a))
+    return failure();
+  SmallVector<int64_t> aShape = a->onnxShape();
+  if (!isMatMul && aShape.size() != 2)
+    return n.emitError() << "input must be 2-D (flatten first)";
+  if (aShape.size() < 2)
+    return n.emitError() << "input must have rank >= 2";
+  if (isMatMul && !n.isConstant(1) && !n.graph().constQdq.count(n.inputName(1)))
+    return n.emitError() << "the second input must be a constant (a matmul of "
+                            "two activations is not supported yet)";
+  const PendingQuant *qdq;
+  const ConstTensor *w = weight(n, 1, qdq);
+  if (!w)
+    return failure();
+  if (w->dims.size() != 2)
+    return n.emitError() << "weight must be a 2-D constant";
+  bool transB = false;
+  float alpha = 1.0f, beta = 1.0f;
+  const ConstTensor *c = nullptr;
+  if (!isMatMul) {
+    FailureOr<int64_t> transA = n.intAttr("transA", 0),
+                       tb = n.intAttr("transB", 0);
+    FailureOr<float> al = n.floatAttr("alpha", 1.0f),
+                     be = n.floatAttr("beta", 1.0f);
+    FailureOr<const ConstTensor *> cc = n.optionalConstant(2);
+    if (failed(transA) || failed(tb) || failed(al) || failed(be) || failed(cc))
+      return failure();
+    if (*transA != 0)
+      return n.emitError() << "transA=1 is not supported";
+    if (*al != 1.0f && qdq)
+      return n.emitError() << "alpha must be 1 for a quantized weight";
+    transB = *tb != 0;
+    alpha = *al;
+    beta = *be;
+    c = *cc;
+  }
+  ConstTensor kn = transB ? w->permuted({1, 0}) : *w;
+  int64_t k = aShape.back(), nOut = kn.dims[1], m = 1;
+  for (size_t d = 0; d + 1 < aShape.size(); ++d)
+    m *= aShape[d];
+  if (kn.dims[0] != k)
+    return n.emitError() << "weight shape does not match the input";
+  if (alpha != 1.0f)
+    for (double &v : kn.data)
+      v = static_cast<float>(v * alpha);
+  kn.dims.insert(kn.dims.begin(), 1);
+  Value weightValue = n.constant(kn);
+  if (qdq) {
+    // The quantized ONNX axis must be the output feature (N) axis.
+    int64_t nAxis = transB ? 0 : 1;
+    if (qdq->scales.size() > 1 && qdq->axis != nAxis)
+      return n.emitError() << "per-axis weight quantization must be along the "
+                              "output features";
+    weightValue =
+        fakeQuant(n, weightValue, quantType(n, *qdq, 2), n.inputName(1));
+  }
+  ImplicitLocOpBuilder &b = n.builder();
+  Value lhs = n.reshape(n.onnxOrder(*a), {1, m, k});
+  Value zp = n.constant({1}, {0.0f});
+  Value result =
+      tosa::MatMulOp::create(b, n.f32({1, m, nOut}), lhs, weightValue, zp, zp);
+  if (c) {
+    ConstTensor bias = *c;
+    if (beta != 1.0f)
+      for (double &v : bias.data)
+        v = static_cast<float>(v * beta);
+    if (bias.numElements() == nOut)
+      bias.dims = {1, 1, nOut};
+    else if (bias.numElements() == m * nOut)
+      bias.dims = {1, m, nOut};
+    else if (bias.numElements() == 1)
+      bias = ConstTensor{{1, 1, nOut}, std::vector<double>(nOut, bias.data[0])};
+    else
+      return n.emitError() << "bias shape does not broadcast to the output";
+    result =
+        tosa::AddOp::create(b, n.f32({1, m, nOut}), result, n.constant(bias));
+  }
+  SmallVector<int64_t> outShape(aShape.begin(), aShape.end() - 1);
+  outShape.push_back(nOut);
+  Act flat{n.reshape(result, {m, nOut}), identityLayout(2)};
+  return n.setOutput(n.reshapeAct(flat, outShape));
+}
+
+LogicalResult gemm(NodeImporter &n) { return linear(n, /*isMatMul=*/false); }
+LogicalResult matMul(NodeImporter &n) { return linear(n, /*isMatMul=*/true); }
+
+LogicalResult batchNorm(NodeImporter &n) {
+  if (failed(n.checkArity(5, 5, 1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() < 2)
+    return n.emitError() << "input must have rank >= 2 (channels at axis 1)";
+  FailureOr<int64_t> training = n.intAttr("training_mode", 0);
+  if (failed(training))
+    return failure();
+  if (*training)
+    return n.emitError() << "training mode is not supported";
+  int64_t channels = x->onnxShape()[1];
+  Value params[4];
+  for (int i = 0; i < 4; ++i) {
+    const ConstTensor *t = n.constant(i + 1);
+    if (!t)
+      return failure();
+    if (t->numElements() != channels)
+      return n.emitError() << "parameter " << i + 1
+                           << " must have one value per channel (" << channels
+                           << ")";
+    params[i] = n.constant({channels}, t->floats());
+  }
+  FailureOr<float> eps = n.floatAttr("epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  if (!(*eps >= 0.0f))
+    return n.emitError() << "epsilon must be >= 0";
+  int64_t axis = x->irAxis(1);
+  if (axis == x->rank() - 1)
+    axis = -1;
+  ImplicitLocOpBuilder &b = n.builder();
+  Value result = qnt::BatchNormOp::create(
+      b, x->value.getType(), x->value, params[0], params[1], params[2],
+      params[3], b.getF32FloatAttr(*eps), b.getI64IntegerAttr(axis));
+  return n.setOutput({result, x->layout});
+}
+
+} // namespace
+
+void quantc::onnx_import::registerConvOps(OpRegistry &r) {
+  r.add("Conv", conv);
+  r.add("Gemm", gemm);
+  r.add("MatMul", matMul);
+  r.add("BatchNormalization", batchNorm);
+}

@@ -1,0 +1,415 @@
+//===- Elementwise.cpp - Activations, arithmetic with broadcasting, Softmax
+//===//
+//
+// Activation functions become qnt.unary (one op per function, so that
+// quantization can treat each as a whole); Relu / Clip a tosa.clamp; the
+// other unary ops and the binary / variadic arithmetic TOSA ops with
+// ONNX's broadcasting (NodeImporter::broadcast). Arithmetic on constants
+// folds (shape sub-graphs). Mul(x, Sigmoid(x)) is SiLU and
+// Mul(x, HardSigmoid(x)) with alpha 1/6, beta 1/2 is HardSwish (how
+// PyTorch exports nn.SiLU and, before opset 14, nn.Hardswish).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+#include <cfloat>
+#include <cmath>
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+/// qnt.unary `fn`; the ONNX attributes `alpha` / `beta` become the op's.
+template <qnt::UnaryFn fn> LogicalResult unary(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  FloatAttr alpha, beta;
+  ImplicitLocOpBuilder &b = n.builder();
+  bool hasAlpha = fn == qnt::UnaryFn::hard_sigmoid ||
+                  fn == qnt::UnaryFn::leaky_relu || fn == qnt::UnaryFn::elu;
+  if (hasAlpha) {
+    FailureOr<float> a = n.floatAttr("alpha", qnt::unaryDefaults(fn).alpha);
+    if (failed(a))
+      return failure();
+    if (!std::isfinite(*a))
+      return n.emitError() << "alpha must be finite";
+    alpha = b.getF32FloatAttr(*a);
+  }
+  if (fn == qnt::UnaryFn::hard_sigmoid) {
+    FailureOr<float> be = n.floatAttr("beta", qnt::unaryDefaults(fn).beta);
+    if (failed(be))
+      return failure();
+    if (!std::isfinite(*be))
+      return n.emitError() << "beta must be finite";
+    beta = b.getF32FloatAttr(*be);
+  }
+  Value y = qnt::UnaryOp::create(
+      b, x->value, qnt::UnaryFnAttr::get(n.context(), fn), alpha, beta);
+  return n.setOutput({y, x->layout});
+}
+
+Value clamp(NodeImporter &n, Value x, float lo, float hi) {
+  ImplicitLocOpBuilder &b = n.builder();
+  return tosa::ClampOp::create(b, x.getType(), x, b.getF32FloatAttr(lo),
+                               b.getF32FloatAttr(hi));
+}
+
+LogicalResult relu(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  return n.setOutput({clamp(n, x->value, 0.0f, FLT_MAX), x->layout});
+}
+
+/// Clip: bounds from attributes (opsets < 11) or scalar constant inputs.
+LogicalResult clip(NodeImporter &n) {
+  bool fromInputs = n.opset() >= 11;
+  if (failed(n.checkArity(1, fromInputs ? 3 : 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  float bounds[2] = {-FLT_MAX, FLT_MAX};
+  if (!fromInputs) {
+    FailureOr<float> lo = n.floatAttr("min", -FLT_MAX),
+                     hi = n.floatAttr("max", FLT_MAX);
+    if (failed(lo) || failed(hi))
+      return failure();
+    bounds[0] = *lo;
+    bounds[1] = *hi;
+  }
+  for (int i = 1; fromInputs && i <= 2; ++i) {
+    FailureOr<const ConstTensor *> bound = n.optionalConstant(i);
+    if (failed(bound))
+      return failure();
+    if (!*bound)
+      continue;
+    if ((*bound)->data.size() != 1)
+      return n.emitError() << "min / max must be scalars";
+    bounds[i - 1] = static_cast<float>((*bound)->data[0]);
+  }
+  if (std::isnan(bounds[0]) || std::isnan(bounds[1]) || bounds[0] > bounds[1])
+    return n.emitError() << "min " << bounds[0] << " must not exceed max "
+                         << bounds[1];
+  return n.setOutput({clamp(n, x->value, bounds[0], bounds[1]), x->layout});
+}
+
+/// A TOSA unary op on f32 with the same type in and out.
+template <typename OpTy> LogicalResult tosaUnary(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  Value y = OpTy::create(n.builder(), x->value.getType(), x->value);
+  return n.setOutput({y, x->layout});
+}
+
+LogicalResult neg(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  Value y = tosa::SubOp::create(n.builder(), x->value.getType(),
+                                n.splat(0.0f, x->rank()), x->value);
+  return n.setOutput({y, x->layout});
+}
+
+LogicalResult sqrt(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  Value y = tosa::PowOp::create(n.builder(), x->value.getType(), x->value,
+                                n.splat(0.5f, x->rank()));
+  return n.setOutput({y, x->layout});
+}
+
+//===----------------------------------------------------------------------===//
+// Binary and variadic arithmetic
+//===----------------------------------------------------------------------===//
+
+enum class Binary { add, sub, mul, div, pow, min, max };
+
+double foldBinary(Binary kind, double a, double b, bool integer) {
+  switch (kind) {
+  case Binary::add:
+    return a + b;
+  case Binary::sub:
+    return a - b;
+  case Binary::mul:
+    return a * b;
+  case Binary::div:
+    return integer ? (b == 0.0 ? 0.0 : std::trunc(a / b)) : a / b;
+  case Binary::pow:
+    return std::pow(a, b);
+  case Binary::min:
+    return std::min(a, b);
+  case Binary::max:
+    return std::max(a, b);
+  }
+  return 0.0;
+}
+
+/// `lhs kind rhs` on broadcast-compatible f32 values of equal rank.
+Value buildBinary(NodeImporter &n, Binary kind, Value lhs, Value rhs,
+                  RankedTensorType type) {
+  ImplicitLocOpBuilder &b = n.builder();
+  switch (kind) {
+  case Binary::add:
+    return tosa::AddOp::create(b, type, lhs, rhs);
+  case Binary::sub:
+    return tosa::SubOp::create(b, type, lhs, rhs);
+  case Binary::mul: {
+    auto shiftType = RankedTensorType::get({1}, b.getI8Type());
+    Value shift = tosa::ConstOp::create(
+        b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
+    return tosa::MulOp::create(b, type, lhs, rhs, shift);
+  }
+  case Binary::div: {
+    // x / y as x * (1 / y): TOSA has no float division.
+    Value recip = tosa::ReciprocalOp::create(b, rhs.getType(), rhs);
+    return buildBinary(n, Binary::mul, lhs, recip, type);
+  }
+  case Binary::pow:
+    return tosa::PowOp::create(b, type, lhs, rhs);
+  case Binary::min:
+    return tosa::MinimumOp::create(b, type, lhs, rhs);
+  case Binary::max:
+    return tosa::MaximumOp::create(b, type, lhs, rhs);
+  }
+  return {};
+}
+
+/// Folds `kind` over the inputs when all are constants.
+LogicalResult foldConstants(NodeImporter &n, Binary kind) {
+  static double (*const fns[])(double, double) = {
+      [](double a, double b) { return a + b; },
+      [](double a, double b) { return a - b; },
+      [](double a, double b) { return a * b; },
+      [](double a, double b) { return a / b; },
+      [](double a, double b) { return std::pow(a, b); },
+      [](double a, double b) { return std::min(a, b); },
+      [](double a, double b) { return std::max(a, b); },
+  };
+  static double (*const intDiv)(double, double) = [](double a, double b) {
+    return foldBinary(Binary::div, a, b, /*integer=*/true);
+  };
+  ConstTensor acc = *n.constant(0);
+  for (int i = 1; i < n.numInputs(); ++i) {
+    const ConstTensor *next = n.constant(i);
+    if (!next)
+      return failure();
+    auto fn = kind == Binary::div && acc.isInteger()
+                  ? intDiv
+                  : fns[static_cast<int>(kind)];
+    std::optional<ConstTensor> r = broadcastBinary(acc, *next, fn);
+    if (!r)
+      return n.emitError() << "input shapes do not broadcast";
+    acc = std::move(*r);
+  }
+  return n.setOutput(std::move(acc));
+}
+
+/// The SiLU / HardSwish pattern: `x * f(x)` with f = sigmoid or the
+/// HardSwish gate. Returns the fused qnt.unary, or null.
+Value fuseGatedActivation(NodeImporter &n, const Act &lhs, const Act &rhs) {
+  for (auto [x, gate] : {std::pair{lhs, rhs}, std::pair{rhs, lhs}}) {
+    auto op = gate.value.getDefiningOp<qnt::UnaryOp>();
+    if (!op || op.getInput() != x.value || x.layout != gate.layout)
+      continue;
+    qnt::UnaryFn fused;
+    if (op.getFn() == qnt::UnaryFn::sigmoid)
+      fused = qnt::UnaryFn::silu;
+    else if (op.getFn() == qnt::UnaryFn::hard_sigmoid &&
+             std::fabs(op.getAlphaOrDefault() - 1.0 / 6.0) < 1e-6 &&
+             op.getBetaOrDefault() == 0.5)
+      fused = qnt::UnaryFn::hard_swish;
+    else
+      continue;
+    return qnt::UnaryOp::create(n.builder(), x.value,
+                                qnt::UnaryFnAttr::get(n.context(), fused),
+                                FloatAttr(), FloatAttr());
+  }
+  return {};
+}
+
+/// Add, Sub, Mul, Div, Pow (two inputs) and Sum, Min, Max, Mean (one or
+/// more), with broadcasting.
+template <Binary kind, bool variadic = false, bool mean = false>
+LogicalResult binary(NodeImporter &n) {
+  if (failed(n.checkArity(variadic ? 1 : 2, variadic ? INT_MAX : 2)))
+    return failure();
+  bool anyAct = false;
+  for (int i = 0; i < n.numInputs(); ++i) {
+    if (!n.isActivation(i) && !n.isConstant(i))
+      return failed(n.act(i)) ? failure() : success();
+    anyAct |= n.isActivation(i);
+  }
+  if (!anyAct && !mean)
+    return foldConstants(n, kind);
+  if (!anyAct)
+    return n.emitError() << "Mean of constants is not supported";
+  if (kind == Binary::mul && n.isActivation(0) && n.isActivation(1))
+    if (Value fused = fuseGatedActivation(n, *n.act(0), *n.act(1)))
+      return n.setOutput({fused, n.act(0)->layout});
+  SmallVector<int> inputs;
+  for (int i = 0; i < n.numInputs(); ++i)
+    inputs.push_back(i);
+  SmallVector<Value> values;
+  Layout layout;
+  SmallVector<int64_t> shape;
+  if (failed(n.broadcast(inputs, values, layout, shape)))
+    return failure();
+  RankedTensorType type = n.f32(toIrShape(shape, layout));
+  Value acc = values.front();
+  for (Value v : ArrayRef<Value>(values).drop_front())
+    acc = buildBinary(n, kind, acc, v, type);
+  if (values.size() == 1 && acc.getType() != type) {
+    // A single broadcast input: materialize the broadcast shape.
+    acc = buildBinary(n, Binary::add, acc, n.constant(type.getShape(), {0.0f}),
+                      type);
+  }
+  if (mean)
+    acc = buildBinary(n, Binary::mul, acc,
+                      n.splat(1.0f / values.size(), type.getRank()), type);
+  return n.setOutput({acc, layout});
+}
+
+/// PRelu: max(x, 0) + slope * min(x, 0), the slope broadcast to x.
+LogicalResult prelu(NodeImporter &n) {
+  if (failed(n.checkArity(2, 2)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  SmallVector<Value> values;
+  Layout layout;
+  SmallVector<int64_t> shape;
+  if (failed(n.broadcast({0, 1}, values, layout, shape)))
+    return failure();
+  if (shape != x->onnxShape())
+    return n.emitError() << "slope must broadcast to the input's shape";
+  RankedTensorType type = n.f32(toIrShape(shape, layout));
+  Value zero = n.splat(0.0f, type.getRank());
+  Value pos = buildBinary(n, Binary::max, values[0], zero, type);
+  Value neg = buildBinary(n, Binary::min, values[0], zero, type);
+  Value scaled = buildBinary(n, Binary::mul, neg, values[1], type);
+  return n.setOutput({buildBinary(n, Binary::add, pos, scaled, type), layout});
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+/// softmax / log-softmax of `x` along IR dimension `axis`, max-subtracted.
+Value softmaxAlong(NodeImporter &n, Value x, int64_t axis, bool log) {
+  ImplicitLocOpBuilder &b = n.builder();
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> reduced(type.getShape());
+  reduced[axis] = 1;
+  auto reducedType = n.f32(reduced);
+  IntegerAttr axisAttr = b.getI32IntegerAttr(static_cast<int32_t>(axis));
+  Value max = tosa::ReduceMaxOp::create(b, reducedType, x, axisAttr);
+  Value shifted = tosa::SubOp::create(b, type, x, max);
+  Value e = tosa::ExpOp::create(b, type, shifted);
+  Value sum = tosa::ReduceSumOp::create(b, reducedType, e, axisAttr);
+  if (log)
+    return tosa::SubOp::create(b, type, shifted,
+                               tosa::LogOp::create(b, reducedType, sum));
+  Value recip = tosa::ReciprocalOp::create(b, reducedType, sum);
+  return buildBinary(n, Binary::mul, e, recip, type);
+}
+
+/// Opsets 13+: along one axis (default -1).
+template <bool log> LogicalResult softmax(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<int64_t> axisAttr = n.intAttr("axis", -1);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = n.normalizeAxis(*axisAttr, x->rank());
+  if (failed(axis))
+    return failure();
+  return n.setOutput(
+      {softmaxAlong(n, x->value, x->irAxis(*axis), log), x->layout});
+}
+
+/// Opsets < 13: the input coerced to 2-D [outer, inner] at `axis`
+/// (default 1), softmax over the inner dimension.
+template <bool log> LogicalResult softmaxV1(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<int64_t> axisAttr = n.intAttr("axis", 1);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = n.normalizeAxis(*axisAttr, x->rank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape = x->onnxShape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < x->rank(); ++d)
+    (d < *axis ? outer : inner) *= shape[d];
+  Act flat = n.reshapeAct(*x, {outer, inner});
+  Value v = n.onnxOrder(flat);
+  Act y{softmaxAlong(n, v, 1, log), identityLayout(2)};
+  return n.setOutput(n.reshapeAct(y, shape));
+}
+
+} // namespace
+
+void quantc::onnx_import::registerElementwiseOps(OpRegistry &r) {
+  using qnt::UnaryFn;
+  r.add("Relu", relu);
+  r.add("Clip", clip);
+  r.add("Sigmoid", unary<UnaryFn::sigmoid>);
+  r.add("Tanh", unary<UnaryFn::tanh>);
+  r.add("HardSigmoid", unary<UnaryFn::hard_sigmoid>);
+  r.add("HardSwish", unary<UnaryFn::hard_swish>, 14);
+  r.add("LeakyRelu", unary<UnaryFn::leaky_relu>);
+  r.add("Elu", unary<UnaryFn::elu>);
+  r.add("Softplus", unary<UnaryFn::softplus>);
+  r.add("PRelu", prelu);
+  r.add("Exp", tosaUnary<tosa::ExpOp>);
+  r.add("Log", tosaUnary<tosa::LogOp>);
+  r.add("Abs", tosaUnary<tosa::AbsOp>);
+  r.add("Erf", tosaUnary<tosa::ErfOp>);
+  r.add("Floor", tosaUnary<tosa::FloorOp>);
+  r.add("Ceil", tosaUnary<tosa::CeilOp>);
+  r.add("Reciprocal", tosaUnary<tosa::ReciprocalOp>);
+  r.add("Neg", neg);
+  r.add("Sqrt", sqrt);
+  r.add("Add", binary<Binary::add>);
+  r.add("Sub", binary<Binary::sub>);
+  r.add("Mul", binary<Binary::mul>);
+  r.add("Div", binary<Binary::div>);
+  r.add("Pow", binary<Binary::pow>);
+  r.add("Sum", binary<Binary::add, /*variadic=*/true>);
+  r.add("Min", binary<Binary::min, /*variadic=*/true>);
+  r.add("Max", binary<Binary::max, /*variadic=*/true>);
+  r.add("Mean", binary<Binary::add, /*variadic=*/true, /*mean=*/true>);
+  r.add("Softmax", softmaxV1</*log=*/false>);
+  r.add("Softmax", softmax</*log=*/false>, 13);
+  r.add("LogSoftmax", softmaxV1</*log=*/true>);
+  r.add("LogSoftmax", softmax</*log=*/true>, 13);
+}

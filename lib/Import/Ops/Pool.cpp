@@ -1,0 +1,236 @@
+//===- Pool.cpp - Pooling and reductions ----------------------------------===//
+//
+// MaxPool / AveragePool (pads, auto_pad, ceil_mode, count_include_pad),
+// GlobalAveragePool / GlobalMaxPool, and ReduceMean / Max / Min / Sum. A
+// mean or max over H and W of an image is a global pool (how
+// `x.mean([2, 3])` reaches the same op as AdaptiveAvgPool2d(1)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+#include "Common.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+namespace {
+
+/// A 2-D pool of the NHWC `input` ([top, bottom, left, right] padding, which
+/// does not count in an average), sized exactly as TOSA requires: bottom /
+/// right padding and input rows / columns that no window reaches are
+/// trimmed.
+Value pool2d(NodeImporter &n, Value input, bool isMax, ArrayRef<int64_t> kernel,
+             ArrayRef<int64_t> strides, SmallVector<int64_t> pad) {
+  ImplicitLocOpBuilder &b = n.builder();
+  auto inShape = cast<RankedTensorType>(input.getType()).getShape();
+  int64_t batch = inShape[0], h = inShape[1], w = inShape[2], c = inShape[3];
+  int64_t oh = windowOutSize(h, pad[0], pad[1], kernel[0], strides[0]);
+  int64_t ow = windowOutSize(w, pad[2], pad[3], kernel[1], strides[1]);
+  int64_t trim[2] = {0, 0}, sizes[2] = {h, w};
+  for (int i = 0; i < 2; ++i) {
+    int64_t rem =
+        (sizes[i] - 1 + pad[2 * i] + pad[2 * i + 1] - (kernel[i] - 1)) %
+        strides[i];
+    int64_t fromPad = std::min(rem, pad[2 * i + 1]);
+    pad[2 * i + 1] -= fromPad;
+    trim[i] = rem - fromPad;
+  }
+  if (trim[0] || trim[1]) {
+    SmallVector<int64_t> size = {batch, h - trim[0], w - trim[1], c};
+    input = tosa::SliceOp::create(b, n.f32(size), input,
+                                  tosa::getTosaConstShape(b, {0, 0, 0, 0}),
+                                  tosa::getTosaConstShape(b, size));
+  }
+  auto outType = n.f32({batch, oh, ow, c});
+  if (isMax)
+    return tosa::MaxPool2dOp::create(
+        b, outType, input, b.getDenseI64ArrayAttr(kernel),
+        b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(pad));
+  Value zp = n.constant({1}, {0.0f});
+  return tosa::AvgPool2dOp::create(b, outType, input, zp, zp, kernel, strides,
+                                   pad, b.getF32Type());
+}
+
+/// Zero padding of an NHWC tensor ([top, bottom, left, right]).
+Value zeroPad(NodeImporter &n, Value input, ArrayRef<int64_t> pad) {
+  ImplicitLocOpBuilder &b = n.builder();
+  auto shape = cast<RankedTensorType>(input.getType()).getShape();
+  SmallVector<int64_t> padded = {shape[0], shape[1] + pad[0] + pad[1],
+                                 shape[2] + pad[2] + pad[3], shape[3]};
+  Value padding =
+      tosa::getTosaConstShape(b, {0, 0, pad[0], pad[1], pad[2], pad[3], 0, 0});
+  return tosa::PadOp::create(b, n.f32(padded), input, padding,
+                             n.constant({1}, {0.0f}));
+}
+
+template <bool isMax> LogicalResult pool(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1, 1, isMax ? 2 : 1)))
+    return failure();
+  if (isMax && n.node().output_size() > 1 && !n.node().output(1).empty())
+    return n.emitError() << "the Indices output is not supported";
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() != 4)
+    return n.emitError() << "only 2-D pooling (4-D input) is supported";
+  SmallVector<int64_t> shape = x->onnxShape();
+  int64_t h = shape[2], w = shape[3];
+  FailureOr<SmallVector<int64_t>> kernel = n.intsAttr("kernel_shape", {});
+  FailureOr<int64_t> ceilMode = n.intAttr("ceil_mode", 0),
+                     storage = n.intAttr("storage_order", 0),
+                     countPad = n.intAttr("count_include_pad", 0);
+  if (failed(kernel) || failed(ceilMode) || failed(storage) || failed(countPad))
+    return failure();
+  if (!n.attr("kernel_shape"))
+    return n.emitError() << "attribute 'kernel_shape' is required";
+  FailureOr<Window> win = readWindow(n, h, w, *kernel, /*allowDilation=*/false);
+  if (failed(win))
+    return failure();
+  if (*storage != 0)
+    return n.emitError() << "storage_order=1 is not supported";
+  for (int i = 0; i < 2; ++i)
+    if (win->pad[2 * i] >= (*kernel)[i] || win->pad[2 * i + 1] >= (*kernel)[i])
+      return n.emitError() << "pads must be smaller than the kernel";
+  SmallVector<int64_t> pad = win->pad;
+  Value input = n.nhwc(*x);
+  if (!isMax && *countPad && llvm::any_of(pad, [](int64_t p) { return p; })) {
+    // Padding that counts in the average: explicit zeros.
+    input = zeroPad(n, input, pad);
+    h += pad[0] + pad[1];
+    w += pad[2] + pad[3];
+    pad = {0, 0, 0, 0};
+  }
+  if (*ceilMode) {
+    // Ceil mode: extra bottom / right padding (never counted) for the last
+    // window, unless it would start in the padding (PyTorch's rule, which
+    // ONNX Runtime follows).
+    int64_t sizes[2] = {h, w};
+    for (int i = 0; i < 2; ++i) {
+      int64_t k = (*kernel)[i], s = win->strides[i];
+      int64_t span = sizes[i] + pad[2 * i] + pad[2 * i + 1] - k;
+      int64_t out = (span + s - 1) / s + 1;
+      if ((out - 1) * s >= sizes[i] + pad[2 * i])
+        --out;
+      int64_t extra = (out - 1) * s - span;
+      if (extra > 0)
+        pad[2 * i + 1] += extra;
+      if (pad[2 * i + 1] >= k)
+        return n.emitError() << "ceil_mode with this kernel, stride and "
+                                "padding is not supported";
+    }
+  }
+  return n.setOutput({pool2d(n, input, isMax, *kernel, win->strides, pad),
+                      preferredLayout(4)});
+}
+
+template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() != 4)
+    return n.emitError() << "only 2-D pooling (4-D input) is supported";
+  SmallVector<int64_t> shape = x->onnxShape();
+  return n.setOutput(
+      {pool2d(n, n.nhwc(*x), isMax, {shape[2], shape[3]}, {1, 1}, {0, 0, 0, 0}),
+       preferredLayout(4)});
+}
+
+enum class Reduce { mean, max, min, sum };
+
+/// Reduce* with axes from the `axes` attribute (`axesFromInput`: from input
+/// 1, as ReduceSum has it from opset 13 on).
+template <Reduce kind, bool axesFromInput = false>
+LogicalResult reduce(NodeImporter &n) {
+  if (failed(n.checkArity(1, axesFromInput ? 2 : 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<int64_t> keepDims = n.intAttr("keepdims", 1),
+                     noopEmpty = n.intAttr("noop_with_empty_axes", 0);
+  if (failed(x) || failed(keepDims) || failed(noopEmpty))
+    return failure();
+  FailureOr<SmallVector<int64_t>> rawAxes =
+      axesFromInput
+          ? (n.hasInput(1)
+                 ? n.intsInput(1)
+                 : FailureOr<SmallVector<int64_t>>(SmallVector<int64_t>{}))
+          : n.intsAttr("axes", {});
+  if (failed(rawAxes))
+    return failure();
+  if (rawAxes->empty() && *noopEmpty)
+    return n.setOutput(*x);
+  FailureOr<SmallVector<int64_t>> axes = n.normalizeAxes(*rawAxes, x->rank());
+  if (failed(axes))
+    return failure();
+  if (axes->empty())
+    for (int64_t d = 0; d < x->rank(); ++d)
+      axes->push_back(d);
+  llvm::sort(*axes);
+  SmallVector<int64_t> shape = x->onnxShape(), reduced = shape;
+  int64_t count = 1;
+  for (int64_t a : *axes) {
+    count *= shape[a];
+    reduced[a] = 1;
+  }
+  SmallVector<int64_t> outShape;
+  for (int64_t d = 0; d < x->rank(); ++d)
+    if (*keepDims || !llvm::is_contained(*axes, d))
+      outShape.push_back(reduced[d]);
+  ImplicitLocOpBuilder &b = n.builder();
+  Act result;
+  if (x->rank() == 4 && *axes == ArrayRef<int64_t>{2, 3} &&
+      (kind == Reduce::mean || kind == Reduce::max)) {
+    // Over H and W of an image: a global pool.
+    result = {pool2d(n, n.nhwc(*x), kind == Reduce::max, {shape[2], shape[3]},
+                     {1, 1}, {0, 0, 0, 0}),
+              preferredLayout(4)};
+  } else {
+    Value v = x->value;
+    SmallVector<int64_t> irShape(x->irShape());
+    for (int64_t a : *axes) {
+      int64_t irAxis = x->irAxis(a);
+      irShape[irAxis] = 1;
+      auto type = n.f32(irShape);
+      IntegerAttr axisAttr = b.getI32IntegerAttr(static_cast<int32_t>(irAxis));
+      switch (kind) {
+      case Reduce::max:
+        v = tosa::ReduceMaxOp::create(b, type, v, axisAttr);
+        break;
+      case Reduce::min:
+        v = tosa::ReduceMinOp::create(b, type, v, axisAttr);
+        break;
+      case Reduce::mean:
+      case Reduce::sum:
+        v = tosa::ReduceSumOp::create(b, type, v, axisAttr);
+        break;
+      }
+    }
+    if (kind == Reduce::mean) {
+      auto shiftType = RankedTensorType::get({1}, b.getI8Type());
+      Value shift = tosa::ConstOp::create(
+          b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
+      v = tosa::MulOp::create(b, v.getType(), v,
+                              n.splat(1.0f / count, irShape.size()), shift);
+    }
+    result = {v, x->layout};
+  }
+  return n.setOutput(n.reshapeAct(result, outShape));
+}
+
+} // namespace
+
+void quantc::onnx_import::registerPoolOps(OpRegistry &r) {
+  r.add("MaxPool", pool</*isMax=*/true>);
+  r.add("AveragePool", pool</*isMax=*/false>);
+  r.add("GlobalMaxPool", globalPool</*isMax=*/true>);
+  r.add("GlobalAveragePool", globalPool</*isMax=*/false>);
+  r.add("ReduceMean", reduce<Reduce::mean>);
+  r.add("ReduceMax", reduce<Reduce::max>);
+  r.add("ReduceMin", reduce<Reduce::min>);
+  r.add("ReduceSum", reduce<Reduce::sum>);
+  r.add("ReduceSum", reduce<Reduce::sum, /*axesFromInput=*/true>, 13);
+}

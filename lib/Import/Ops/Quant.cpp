@@ -1,0 +1,211 @@
+//===- Quant.cpp - QuantizeLinear / DequantizeLinear ----------------------===//
+//
+// A QuantizeLinear -> DequantizeLinear pair on an activation becomes
+// qnt.fake_quant; on a constant (or a DequantizeLinear of an int8
+// initializer, ONNX Runtime's QDQ format) the weight keeps its parameters
+// until the op that consumes it builds qnt.fake_quant of the float weight.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+#include "Common.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+const ConstTensor *quantc::onnx_import::weight(NodeImporter &n, int i,
+                                               const PendingQuant *&qdq) {
+  qdq = nullptr;
+  GraphState &g = n.graph();
+  if (n.hasInput(i)) {
+    auto it = g.constQdq.find(n.inputName(i));
+    if (it != g.constQdq.end()) {
+      qdq = &it->second;
+      return &g.consts.find(it->second.input)->second;
+    }
+  }
+  return n.constant(i);
+}
+
+quant::QuantizedType quantc::onnx_import::quantType(NodeImporter &n,
+                                                    const PendingQuant &q,
+                                                    int64_t irAxis) {
+  Builder &b = n.builder();
+  Type storage = b.getIntegerType(8);
+  unsigned flags = q.isSigned ? quant::QuantizationFlags::Signed : 0;
+  int64_t lo = q.isSigned ? -128 : 0, hi = q.isSigned ? 127 : 255;
+  if (q.scales.size() == 1)
+    return quant::UniformQuantizedType::get(
+        flags, storage, b.getF32Type(), q.scales[0], q.zeroPoints[0], lo, hi);
+  return quant::UniformQuantizedPerAxisType::get(
+      flags, storage, b.getF32Type(), q.scales, q.zeroPoints,
+      static_cast<int32_t>(irAxis), lo, hi);
+}
+
+Value quantc::onnx_import::fakeQuant(NodeImporter &n, Value v,
+                                     quant::QuantizedType qtype,
+                                     StringRef name) {
+  Builder &b = n.builder();
+  return qnt::FakeQuantOp::create(n.builder(), v, TypeAttr::get(qtype),
+                                  DenseF32ArrayAttr(), DenseF32ArrayAttr(),
+                                  b.getStringAttr(name));
+}
+
+namespace {
+
+/// The scale (input 1) and optional zero point (input 2, null when absent)
+/// of a QuantizeLinear / DequantizeLinear node, checked: finite positive
+/// scales, 8-bit zero points in range, as many zero points as scales.
+LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
+                          const ConstTensor *&zp) {
+  scale = n.constant(1);
+  if (!scale)
+    return failure();
+  FailureOr<const ConstTensor *> z = n.optionalConstant(2);
+  if (failed(z))
+    return failure();
+  zp = *z;
+  if (scale->data.empty())
+    return n.emitError() << "the scale is empty";
+  for (double s : scale->data)
+    if (!(s > 0.0) || !std::isfinite(s))
+      return n.emitError() << "scale " << s << " must be finite and positive";
+  if (zp && zp->data.size() != scale->data.size())
+    return n.emitError() << "scale and zero point sizes differ";
+  return success();
+}
+
+LogicalResult quantizeLinear(NodeImporter &n) {
+  if (failed(n.checkArity(2, 3)))
+    return failure();
+  if (!n.isActivation(0) && !n.isConstant(0))
+    return n.emitError() << "input '" << n.inputName(0)
+                         << "' is not defined (missing initializer?)";
+  const ConstTensor *scale, *zp;
+  if (failed(quantParams(n, scale, zp)))
+    return failure();
+  if (zp && zp->dtype != onnx::TensorProto::INT8 &&
+      zp->dtype != onnx::TensorProto::UINT8)
+    return n.emitError() << "only int8 / uint8 quantization is supported";
+  PendingQuant q;
+  q.input = n.inputName(0);
+  q.scales = scale->data;
+  q.isSigned = zp && zp->dtype == onnx::TensorProto::INT8;
+  for (size_t i = 0; i < q.scales.size(); ++i)
+    q.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[i]) : 0);
+  FailureOr<int64_t> axis = n.intAttr("axis", 1);
+  if (failed(axis))
+    return failure();
+  q.axis = *axis;
+  n.graph().quants[n.node().output(0)] = std::move(q);
+  return success();
+}
+
+/// DequantizeLinear of a quantized initializer (ONNX Runtime's QDQ format
+/// stores weights as int8 / uint8 and biases as int32): the float constant
+/// `(q - zp) * scale` (float32, as ONNX computes it); an 8-bit weight also
+/// keeps its parameters, so that it becomes `qnt.fake_quant` of the
+/// dequantized constant, which quantizes back to exactly `q` (|q - zp| <=
+/// 255: the float32 round trip is off by far less than 0.5).
+LogicalResult dequantizeConstant(NodeImporter &n) {
+  const ConstTensor &q = *n.constant(0);
+  bool is8Bit =
+      q.dtype == onnx::TensorProto::INT8 || q.dtype == onnx::TensorProto::UINT8;
+  if (!is8Bit && q.dtype != onnx::TensorProto::INT32)
+    return n.emitError() << "only int8, uint8 and int32 initializers can be "
+                            "dequantized";
+  const ConstTensor *scale, *zp;
+  if (failed(quantParams(n, scale, zp)))
+    return failure();
+  if (zp && zp->dtype != q.dtype)
+    return n.emitError() << "zero point type differs from the input's";
+  size_t channels = scale->data.size();
+  int64_t rank = q.dims.size();
+  FailureOr<int64_t> attrAxis = n.intAttr("axis", 1);
+  if (failed(attrAxis))
+    return failure();
+  int64_t axis = *attrAxis < 0 ? *attrAxis + rank : *attrAxis;
+  int64_t inner = 1;
+  if (channels > 1) {
+    if (axis < 0 || axis >= rank || q.dims[axis] != int64_t(channels))
+      return n.emitError() << "per-axis scale does not match the input's axis "
+                           << axis;
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= q.dims[d];
+  }
+  ConstTensor f;
+  f.dims = q.dims;
+  f.data.resize(q.data.size());
+  for (size_t i = 0; i < q.data.size(); ++i) {
+    size_t c = channels > 1 ? (i / inner) % channels : 0;
+    double z = zp ? zp->data[c] : 0.0;
+    f.data[i] =
+        static_cast<float>(q.data[i] - z) * static_cast<float>(scale->data[c]);
+  }
+  GraphState &g = n.graph();
+  const std::string &out = n.node().output(0);
+  if (is8Bit) {
+    // The weight's QDQ pair: the dequantized constant + its parameters.
+    PendingQuant pq;
+    pq.input = out + "#dequantized";
+    pq.scales = scale->data;
+    pq.isSigned = q.dtype == onnx::TensorProto::INT8;
+    for (size_t c = 0; c < channels; ++c)
+      pq.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[c]) : 0);
+    pq.axis = axis;
+    g.consts[pq.input] = f;
+    g.constQdq[out] = std::move(pq);
+  }
+  return n.setOutput(std::move(f));
+}
+
+LogicalResult dequantizeLinear(NodeImporter &n) {
+  if (failed(n.checkArity(2, 3)))
+    return failure();
+  GraphState &g = n.graph();
+  auto it = g.quants.find(n.inputName(0));
+  if (it == g.quants.end() && n.isConstant(0))
+    return dequantizeConstant(n);
+  if (it == g.quants.end())
+    return n.emitError() << "only QuantizeLinear -> DequantizeLinear pairs "
+                            "are supported (input does not come from "
+                            "QuantizeLinear)";
+  PendingQuant q = it->second;
+  const ConstTensor *scale = n.constant(1);
+  if (!scale)
+    return failure();
+  if (scale->data != q.scales)
+    return n.emitError() << "scale differs from its QuantizeLinear's";
+  if (g.consts.count(q.input)) {
+    if (q.scales.size() > 1) {
+      int64_t rank = g.consts.find(q.input)->second.dims.size();
+      if (q.axis < 0)
+        q.axis += rank;
+    }
+    g.constQdq[n.node().output(0)] = std::move(q);
+    return success();
+  }
+  Act x = g.acts.find(q.input)->second;
+  int64_t irAxis = 0;
+  if (q.scales.size() > 1) {
+    FailureOr<int64_t> axis = n.normalizeAxis(q.axis, x.rank());
+    if (failed(axis))
+      return failure();
+    if (x.onnxShape()[*axis] != static_cast<int64_t>(q.scales.size()))
+      return n.emitError() << "per-axis scale does not match the input's axis "
+                           << *axis;
+    irAxis = x.irAxis(*axis);
+  }
+  return n.setOutput(
+      {fakeQuant(n, x.value, quantType(n, q, irAxis), n.node().name()),
+       x.layout});
+}
+
+} // namespace
+
+void quantc::onnx_import::registerQuantOps(OpRegistry &r) {
+  r.add("QuantizeLinear", quantizeLinear);
+  r.add("DequantizeLinear", dequantizeLinear);
+}

@@ -1,0 +1,226 @@
+//===- Resize.cpp - Resize and Upsample (nearest, bilinear) ---------------===//
+//
+// Resize of H and W as tosa.resize. ONNX maps an output coordinate to an
+// input one by a `coordinate_transformation_mode`; TOSA by the rational
+// map  x_in = (x_out * d + offset) / n  with nearest rounding half up. Every
+// mode used for images is such a map with integer n, d, offset:
+//
+//   asymmetric          x_out / s                   n = out,  d = in
+//   half_pixel          (x_out + 1/2) / s - 1/2     n = 2 out, d = 2 in,
+//                                                   offset = in - out
+//   pytorch_half_pixel  as half_pixel (0 when out = 1)
+//   align_corners       x_out (in - 1) / (out - 1)  n = out - 1, d = in - 1
+//
+// (s = out / in, or the given scale when scales, not sizes, are given.) The
+// ONNX nearest modes are half-up rounding of a shifted coordinate:
+// round_prefer_ceil as is, floor = round(x - 1/2), ceil and
+// round_prefer_floor with a shift of just under 1/2 (n, d, offset doubled,
+// then offset moved by one unit).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../OpRegistry.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace quantc::onnx_import;
+
+namespace {
+
+/// The rational map of one axis: x_in = (x_out * d + offset) / n.
+struct AxisMap {
+  int64_t n = 1, d = 1, offset = 0;
+};
+
+/// `s` as a fraction p / q with q <= 4096, if one is exact in float.
+std::optional<std::pair<int64_t, int64_t>> rational(double s) {
+  for (int64_t q = 1; q <= 4096; ++q) {
+    double p = std::round(s * q);
+    if (p >= 1 && static_cast<float>(p / q) == static_cast<float>(s))
+      return std::pair<int64_t, int64_t>{static_cast<int64_t>(p), q};
+  }
+  return std::nullopt;
+}
+
+FailureOr<AxisMap> axisMap(NodeImporter &n, StringRef mode, int64_t in,
+                           int64_t out, std::optional<double> scale) {
+  // The scale as out / in unless a scale is given.
+  int64_t sn = out, sd = in;
+  if (scale) {
+    std::optional<std::pair<int64_t, int64_t>> r = rational(*scale);
+    if (!r)
+      return n.emitError() << "scale " << *scale << " is not a simple fraction";
+    std::tie(sn, sd) = *r;
+  }
+  AxisMap m;
+  if (mode == "asymmetric") {
+    m = {sn, sd, 0};
+  } else if (mode == "half_pixel" ||
+             (mode == "pytorch_half_pixel" && out > 1)) {
+    m = {2 * sn, 2 * sd, sd - sn};
+  } else if (mode == "pytorch_half_pixel") {
+    m = {1, 0, 0};
+  } else if (mode == "align_corners") {
+    m = out > 1 ? AxisMap{out - 1, in - 1, 0} : AxisMap{1, 0, 0};
+  } else {
+    return n.emitError() << "unsupported coordinate_transformation_mode '"
+                         << mode << "'";
+  }
+  return m;
+}
+
+/// Adjusts `m` so that TOSA's half-up rounding gives ONNX's `nearestMode`.
+FailureOr<AxisMap> nearestRounding(NodeImporter &n, AxisMap m,
+                                   StringRef nearestMode) {
+  if (nearestMode == "round_prefer_ceil")
+    return m;
+  AxisMap r{2 * m.n, 2 * m.d, 2 * m.offset};
+  if (nearestMode == "floor")
+    r.offset -= m.n; // round(x - 1/2)
+  else if (nearestMode == "round_prefer_floor")
+    r.offset -= 1; // ties go down
+  else if (nearestMode == "ceil")
+    r.offset += m.n - 1; // round(x + 1/2 - epsilon)
+  else
+    return n.emitError() << "unsupported nearest_mode '" << nearestMode << "'";
+  return r;
+}
+
+/// Resizes the NHWC value of `x` to `outH` x `outW`.
+LogicalResult resize(NodeImporter &n, const Act &x, int64_t outH, int64_t outW,
+                     std::optional<double> scaleH, std::optional<double> scaleW,
+                     StringRef mode, StringRef coordMode,
+                     StringRef nearestMode) {
+  if (mode != "nearest" && mode != "linear" && mode != "bilinear")
+    return n.emitError() << "unsupported mode '" << mode
+                         << "' (nearest and linear are supported)";
+  SmallVector<int64_t> shape = x.onnxShape();
+  int64_t sizes[2] = {outH, outW}, ins[2] = {shape[2], shape[3]};
+  std::optional<double> scales[2] = {scaleH, scaleW};
+  int64_t scale[4], offset[2], border[2];
+  for (int i = 0; i < 2; ++i) {
+    if (sizes[i] < 1)
+      return n.emitError() << "the output would be empty";
+    FailureOr<AxisMap> m = axisMap(n, coordMode, ins[i], sizes[i], scales[i]);
+    if (failed(m))
+      return failure();
+    if (mode == "nearest") {
+      m = nearestRounding(n, *m, nearestMode);
+      if (failed(m))
+        return failure();
+    }
+    if (m->d == 0) {
+      // A single output pixel at input 0.
+      *m = {1, 1, 0};
+      if (sizes[i] != 1)
+        return n.emitError() << "invalid coordinate map";
+    }
+    int64_t g = std::gcd(std::gcd(m->n, m->d), std::abs(m->offset));
+    if (g > 1)
+      *m = {m->n / g, m->d / g, m->offset / g};
+    scale[2 * i] = m->n;
+    scale[2 * i + 1] = m->d;
+    offset[i] = m->offset;
+    // TOSA's output size: ((in - 1) * n - offset + border) / d + 1 = out.
+    border[i] = (sizes[i] - 1) * m->d - (ins[i] - 1) * m->n + m->offset;
+  }
+  ImplicitLocOpBuilder &b = n.builder();
+  auto resizeMode = tosa::ResizeModeAttr::get(
+      n.context(), mode == "nearest" ? tosa::ResizeMode::NEAREST_NEIGHBOR
+                                     : tosa::ResizeMode::BILINEAR);
+  Value v = tosa::ResizeOp::create(
+      b, n.f32({shape[0], outH, outW, shape[1]}), n.nhwc(x),
+      tosa::getTosaConstShape(b, scale),
+      tosa::getTosaConstShape(b, {offset[0], offset[1]}),
+      tosa::getTosaConstShape(b, {border[0], border[1]}), resizeMode);
+  return n.setOutput({v, preferredLayout(4)});
+}
+
+/// Output sizes and scales from `scales` ([1, 1, sh, sw]) or `sizes`.
+LogicalResult outputSize(NodeImporter &n, const Act &x,
+                         const ConstTensor *scales, const ConstTensor *sizes,
+                         int64_t &outH, int64_t &outW,
+                         std::optional<double> &scaleH,
+                         std::optional<double> &scaleW) {
+  SmallVector<int64_t> shape = x.onnxShape();
+  if (sizes && sizes->numElements() > 0) {
+    if (sizes->numElements() != 4)
+      return n.emitError() << "sizes must have 4 values";
+    if (sizes->data[0] != shape[0] || sizes->data[1] != shape[1])
+      return n.emitError() << "only H and W can be resized";
+    outH = static_cast<int64_t>(sizes->data[2]);
+    outW = static_cast<int64_t>(sizes->data[3]);
+    return success();
+  }
+  if (!scales || scales->numElements() != 4)
+    return n.emitError() << "needs scales of 4 values or sizes";
+  if (scales->data[0] != 1.0 || scales->data[1] != 1.0)
+    return n.emitError() << "only H and W can be resized";
+  for (int i = 2; i < 4; ++i)
+    if (!(scales->data[i] > 0.0) || !std::isfinite(scales->data[i]))
+      return n.emitError() << "scales must be finite and positive";
+  scaleH = static_cast<float>(scales->data[2]);
+  scaleW = static_cast<float>(scales->data[3]);
+  outH = static_cast<int64_t>(std::floor(shape[2] * *scaleH));
+  outW = static_cast<int64_t>(std::floor(shape[3] * *scaleW));
+  return success();
+}
+
+/// Resize, opsets 11+ (X, roi, scales, sizes) and 10 (X, scales).
+LogicalResult resizeOp(NodeImporter &n) {
+  bool v10 = n.opset() < 11;
+  if (failed(n.checkArity(2, v10 ? 2 : 4)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<std::string> mode = n.stringAttr("mode", "nearest"),
+                         coord =
+                             n.stringAttr("coordinate_transformation_mode",
+                                          v10 ? "asymmetric" : "half_pixel"),
+                         nearest =
+                             n.stringAttr("nearest_mode",
+                                          v10 ? "floor" : "round_prefer_floor");
+  if (failed(x) || failed(mode) || failed(coord) || failed(nearest))
+    return failure();
+  if (x->rank() != 4)
+    return n.emitError() << "only 4-D inputs (NCHW images) are supported";
+  FailureOr<const ConstTensor *> scales = n.optionalConstant(v10 ? 1 : 2);
+  FailureOr<const ConstTensor *> sizes =
+      v10 ? FailureOr<const ConstTensor *>(nullptr) : n.optionalConstant(3);
+  if (failed(scales) || failed(sizes))
+    return failure();
+  int64_t outH, outW;
+  std::optional<double> scaleH, scaleW;
+  if (failed(outputSize(n, *x, *scales, *sizes, outH, outW, scaleH, scaleW)))
+    return failure();
+  return resize(n, *x, outH, outW, scaleH, scaleW, *mode, *coord, *nearest);
+}
+
+/// Upsample (opset 9): asymmetric coordinates, nearest rounds down.
+LogicalResult upsampleOp(NodeImporter &n) {
+  if (failed(n.checkArity(2, 2)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<std::string> mode = n.stringAttr("mode", "nearest");
+  const ConstTensor *scales = n.constant(1);
+  if (failed(x) || failed(mode) || !scales)
+    return failure();
+  if (x->rank() != 4)
+    return n.emitError() << "only 4-D inputs (NCHW images) are supported";
+  int64_t outH, outW;
+  std::optional<double> scaleH, scaleW;
+  if (failed(outputSize(n, *x, scales, nullptr, outH, outW, scaleH, scaleW)))
+    return failure();
+  return resize(n, *x, outH, outW, scaleH, scaleW, *mode, "asymmetric",
+                "floor");
+}
+
+} // namespace
+
+void quantc::onnx_import::registerResizeOps(OpRegistry &r) {
+  r.add("Upsample", upsampleOp);
+  r.add("Resize", resizeOp, 10);
+}
