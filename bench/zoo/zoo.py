@@ -32,7 +32,8 @@ ImageNet's mean and std.
 Prints the machine, the date and a Markdown table (model, input size, float
 max rel. error, top-1 agreement, float compile s, object MB, with --int8
 int8 compile s and SQNR, status: ok, or the first error line when export,
-import, compile or run fails; a failing model does not stop the others) on
+import, compile or run fails or a step exceeds --timeout; a failing model
+does not stop the others) on
 stdout and writes it to <out>/zoo.md; progress goes to stderr. Exported
 models, PyTorch's outputs and the image sets are cached in the work dir
 (<out>/<size>/...): reruns only compile and run. Delete the work dir after
@@ -42,12 +43,14 @@ Usage (Debian's python3-torch 1.13, python3-torchvision 0.14,
 python3-onnx, python3-numpy):
   /usr/bin/python3 bench/zoo/zoo.py [--models resnet18,mobilenet_v2]
       [--size 64] [--int8] [--out build/zoo] [--bin build/bin]
+      [--timeout 600]
   bench/zoo/zoo.sh ... > docs/zoo.md   (builds the tools first)
 """
 import argparse
 import datetime
 import gzip
 import os
+import re
 import subprocess
 import sys
 import time
@@ -78,7 +81,6 @@ BN_BATCHES, BN_BATCH_SIZE = 4, 16  # training images [0, 64)
 CALIB_IMAGES = 16                  # training images [64, 80)
 TEST_IMAGES = 4                    # test images [0, 4)
 TOLERANCE = 1e-4                   # max relative error of the float object
-TIMEOUT = 3600                     # seconds per tool invocation
 
 
 def log(message):
@@ -106,6 +108,8 @@ def fashion_mnist(split, start, count, size):
 
 
 def cached_images(path, split, start, count, size):
+    """fashion_mnist(split, start, count, size), saved to / loaded from the
+    .npy file `path`."""
     if not os.path.exists(path):
         np.save(path, fashion_mnist(split, start, count, size))
     return np.load(path)
@@ -168,28 +172,34 @@ def export(name, size, model_dir, test):
 
 
 def first_error(text):
-    """The message of the first 'error:' line of a tool's output, else its
-    first non-empty line."""
+    """A short message for the status column: the first 'error:' line of a
+    tool's output (else its first line) without the model's path, cut
+    after the last whole sentence within ~160 characters."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    for line in lines:
-        if "error:" in line:
-            return line.split("error:", 1)[1].strip()
-    return lines[0] if lines else "failed without a message"
+    line = next((l.split("error:", 1)[1] for l in lines if "error:" in l),
+                lines[0] if lines else "failed without a message")
+    line = re.sub(r"^\S+\.onnx: ", "", line.split(" [Caused by")[0].strip())
+    message = ""
+    for sentence in line.split(". "):
+        if message and len(message) + len(sentence) > 160:
+            break
+        message += (". " if message else "") + sentence
+    return message
 
 
 class Failure(Exception):
     """A step failed; the message goes into the status column."""
 
 
-def run(command, what):
+def run(command, what, timeout):
     """Runs a command; returns its wall time in seconds, raises Failure."""
     start = time.perf_counter()
     try:
         p = subprocess.run(command, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True,
-                           timeout=TIMEOUT)
+                           timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise Failure(f"{what}: timed out after {TIMEOUT} s")
+        raise Failure(f"{what}: timed out after {timeout:g} s")
     seconds = time.perf_counter() - start
     if p.returncode < 0:
         raise Failure(f"{what}: killed by signal {-p.returncode}: "
@@ -199,22 +209,23 @@ def run(command, what):
     return seconds
 
 
-def compile_and_run(args, name, model_dir, kind, extra):
-    """Compiles model.onnx into <model_dir>/<kind>/model.o, links it with
-    the C driver and runs it on the test images. Returns (compile seconds,
-    object bytes, outputs)."""
+def compile_and_run(args, name, model_dir, test, kind, extra):
+    """Compiles <model_dir>/model.onnx into <model_dir>/<kind>/model.o with
+    <args.bin>/quant-compile, links it with the C driver and runs it on the
+    images in `test` (.npy), each step limited to args.timeout seconds.
+    Returns (compile seconds, object bytes, outputs)."""
     out = os.path.join(model_dir, kind)
     os.makedirs(out, exist_ok=True)
     obj = os.path.join(out, "model.o")
     seconds = run([os.path.join(args.bin, "quant-compile"),
                    os.path.join(model_dir, "model.onnx"), "-o", obj,
-                   "--name", name] + extra, f"{kind} compile")
+                   "--name", name] + extra, f"{kind} compile", args.timeout)
     exe = os.path.join(out, "run")
     run(["cc", "-O2", f"-I{out}", f"-DMODEL={name}",
          f"-DMODEL_UPPER={name.upper()}", DRIVER, obj, "-lm", "-o", exe],
-        f"{kind} link")
+        f"{kind} link", args.timeout)
     outputs = os.path.join(out, "outputs.npy")
-    run([exe, os.path.join(args.data_dir, "test.npy"), outputs], f"{kind} run")
+    run([exe, test, outputs], f"{kind} run", args.timeout)
     return seconds, os.path.getsize(obj), np.load(outputs)
 
 
@@ -235,24 +246,24 @@ def evaluate(args, name):
     """One table row for model `name`."""
     size = args.size or INPUT_SIZE.get(name, 224)
     row = {"model": name, "input": f"{size}x{size}", "status": "ok"}
-    model_dir = os.path.join(args.out, str(size), name)
+    data_dir = os.path.join(args.out, str(size))
+    model_dir = os.path.join(data_dir, name)
     os.makedirs(model_dir, exist_ok=True)
-    args.data_dir = os.path.join(args.out, str(size))
+    test = os.path.join(data_dir, "test.npy")
     try:
-        test = cached_images(os.path.join(args.data_dir, "test.npy"),
-                             "test", 0, TEST_IMAGES, size)
+        images = cached_images(test, "test", 0, TEST_IMAGES, size)
         if not all(os.path.exists(os.path.join(model_dir, f))
                    for f in ("model.onnx", "reference.npy")):
             log(f"{name}: export ({size}x{size})")
             try:
-                export(name, size, model_dir, test)
+                export(name, size, model_dir, images)
             except Exception as e:  # PyTorch's own failures, e.g. export
                 raise Failure(f"export: {first_error(str(e))}")
         reference = np.load(os.path.join(model_dir, "reference.npy"))
 
         log(f"{name}: float compile")
-        seconds, size_bytes, ours = compile_and_run(args, name, model_dir,
-                                                    "float", [])
+        seconds, size_bytes, ours = compile_and_run(
+            args, name, model_dir, test, "float", [])
         row["float s"] = f"{seconds:.1f}"
         row["MB"] = f"{size_bytes / 1e6:.1f}"
         if ours.shape != reference.shape:
@@ -268,11 +279,12 @@ def evaluate(args, name):
 
         if args.int8:
             log(f"{name}: int8 compile")
-            calib = os.path.join(args.data_dir, "calib.npy")
+            calib = os.path.join(data_dir, "calib.npy")
             cached_images(calib, "train", BN_BATCHES * BN_BATCH_SIZE,
                           CALIB_IMAGES, size)
             seconds, _, int8 = compile_and_run(
-                args, name, model_dir, "int8", ["--calibration-data", calib])
+                args, name, model_dir, test, "int8",
+                ["--calibration-data", calib])
             row["int8 s"] = f"{seconds:.1f}"
             row["SQNR"] = f"{sqnr_db(int8, reference):.1f}"
     except Failure as e:
@@ -282,15 +294,19 @@ def evaluate(args, name):
 
 
 def machine():
+    """The CPU model (lscpu), vCPU count and the current load average."""
     cpu = "unknown CPU"
     for line in subprocess.run(["lscpu"], stdout=subprocess.PIPE,
                                text=True).stdout.splitlines():
         if line.startswith("Model name:"):
             cpu = line.split(":", 1)[1].strip()
-    return f"{cpu}, {os.cpu_count()} vCPU"
+    load = os.getloadavg()[0]
+    return f"{cpu}, {os.cpu_count()} vCPU, load average {load:.1f}"
 
 
-def table(args, rows):
+def table(args, system, rows):
+    """The Markdown report: a heading with the date and `system`, the
+    set-up, the table."""
     columns = [("model", "model"), ("input", "input"),
                ("error", "float max rel. error"), ("top-1", "top-1 agree"),
                ("float s", "float compile s"), ("MB", "object MB")]
@@ -299,7 +315,7 @@ def table(args, rows):
     columns.append(("status", "status"))
     lines = [
         f"### torchvision zoo ({datetime.date.today().isoformat()}, "
-        f"{machine()})",
+        f"{system})",
         "",
         "Seeded random weights, BatchNorm statistics re-estimated on "
         f"{BN_BATCHES * BN_BATCH_SIZE} Fashion-MNIST training images; "
@@ -338,6 +354,9 @@ def main():
     parser.add_argument("--bin", default=os.path.join(BUILD, "bin"),
                         help="directory of quant-compile "
                         "(default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds allowed per compile or run; a model "
+                        "over it gets 'timed out' (default: %(default)g)")
     args = parser.parse_args()
     names = [m for m in args.models.split(",") if m]
     unknown = [m for m in names if m not in MODELS]
@@ -348,8 +367,9 @@ def main():
     args.bin = os.path.abspath(args.bin)
     if not os.access(os.path.join(args.bin, "quant-compile"), os.X_OK):
         parser.error(f"no quant-compile in {args.bin} (--bin)")
+    before = machine()  # the load average before our own work
     rows = [evaluate(args, name) for name in names]
-    text = table(args, rows)
+    text = table(args, before, rows)
     with open(os.path.join(args.out, "zoo.md"), "w") as f:
         f.write(text)
     sys.stdout.write(text)

@@ -147,3 +147,12 @@ quantc::calib::calculateQParams(const std::vector<float> &minVals,
   }
   return out;
 }
+
+QParams quantc::calib::fixedQParams(double min, double max,
+                                    const QuantRange &range) {
+  double scale = (max - min) / static_cast<double>(range.qmax - range.qmin + 1);
+  QParams p;
+  p.scale = {static_cast<float>(scale)};
+  p.zeroPoint = {static_cast<int32_t>(range.qmin - std::llround(min / scale))};
+  return p;
+}

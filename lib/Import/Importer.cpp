@@ -167,7 +167,7 @@ FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i) {
     return emitError() << "input " << i << " must hold integers";
   SmallVector<int64_t> values;
   for (double v : t->data)
-    values.push_back(static_cast<int64_t>(v));
+    values.push_back(saturatingInt64(v));
   return values;
 }
 

@@ -172,11 +172,23 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
         dims.size() != 0 && dims.size() != static_cast<int64_t>(shape.size());
     for (int i = 0; !mismatch && i < dims.size(); ++i)
       mismatch = dims[i].has_dim_value() && dims[i].dim_value() != shape[i];
-    if (mismatch)
-      return (void)emitError("graph output '" + out.name() +
-                             "': declared shape differs from the computed "
-                             "one"),
-             nullptr;
+    if (mismatch) {
+      // Exporters' shape inference is not always right (PyTorch 1.13 infers
+      // ONNX's, not its own, ceil-mode rule for a padded average pool);
+      // the computed shape follows the ops' semantics.
+      InFlightDiagnostic d = mlir::emitWarning(UnknownLoc::get(&state.ctx))
+                             << "graph output '" << out.name()
+                             << "': declared shape [";
+      llvm::interleaveComma(dims, d, [&](const auto &dim) {
+        if (dim.has_dim_value())
+          d << dim.dim_value();
+        else
+          d << "?";
+      });
+      d << "] differs from the computed [";
+      llvm::interleaveComma(shape, d);
+      d << "]; using the computed shape";
+    }
     results.push_back(v);
   }
   if (results.empty())

@@ -4,6 +4,7 @@
 
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -157,12 +158,22 @@ quantc::onnx_import::broadcastBinary(const ConstTensor &a, const ConstTensor &b,
   return out;
 }
 
+int64_t quantc::onnx_import::saturatingInt64(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9.2e18)
+    return INT64_MAX;
+  if (v <= -9.2e18)
+    return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
 double quantc::onnx_import::castTo(double v, int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::FLOAT:
     return static_cast<float>(v);
   case onnx::TensorProto::INT64:
-    return static_cast<double>(static_cast<int64_t>(std::trunc(v)));
+    return static_cast<double>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::INT32:
     return static_cast<int32_t>(static_cast<int64_t>(std::trunc(v)));
   case onnx::TensorProto::INT8:

@@ -32,7 +32,7 @@ struct ConstTensor {
   bool isInteger() const;
   /// The tensor with dimensions permuted: result dim i = input dim perm[i].
   ConstTensor permuted(llvm::ArrayRef<int64_t> perm) const;
-  /// Elements [start, start + step * count) along `axis` (step > 0).
+  /// `count` elements along `axis` from `start`, `step` apart (step != 0).
   ConstTensor sliced(int64_t axis, int64_t start, int64_t count,
                      int64_t step) const;
   /// The elements at `indices` (in range) along `axis`; the result's shape
@@ -49,6 +49,10 @@ ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 std::optional<ConstTensor> broadcastBinary(const ConstTensor &a,
                                            const ConstTensor &b,
                                            double (*fn)(double, double));
+
+/// `v` as an int64, saturated (INT64_MAX, as ONNX exporters write for "to
+/// the end", is not exact in double).
+int64_t saturatingInt64(double v);
 
 /// `v` rounded as storing it in `dtype` does (integers truncate and wrap to
 /// their width, float32 rounds).

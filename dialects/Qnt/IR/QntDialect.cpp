@@ -3,6 +3,7 @@
 #include "dialects/Qnt/IR/QntDialect.h"
 #include "dialects/Qnt/IR/QntAttrs.h"
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantizableTosaOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -19,4 +20,5 @@ void QntDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/Qnt/IR/QntOps.cpp.inc"
       >();
+  attachQuantizableTosaModels(*getContext());
 }

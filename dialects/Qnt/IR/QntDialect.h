@@ -9,6 +9,7 @@
 #define QNT_IR_QNTDIALECT_H
 
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Dialect.h"
 
 #include "dialects/Qnt/IR/QntOpsDialect.h.inc"

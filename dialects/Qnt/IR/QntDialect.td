@@ -31,7 +31,10 @@ def Qnt_Dialect : Dialect {
     Quantized element types are never defined here: the upstream `quant`
     dialect owns them.
   }];
-  let dependentDialects = ["::mlir::quant::QuantDialect"];
+  // TOSA: the float graph's ops, whose QuantizableOpInterface models the
+  // dialect attaches when it loads.
+  let dependentDialects = ["::mlir::quant::QuantDialect",
+                           "::mlir::tosa::TosaDialect"];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerAttributes();

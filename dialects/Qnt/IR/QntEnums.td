@@ -67,4 +67,14 @@ def Qnt_UnaryFn : I32EnumAttr<"UnaryFn",
   let cppNamespace = "::mlir::qnt";
 }
 
+def Qnt_QuantRole : I32EnumAttr<"QuantRole",
+    "how an op's result is quantized (QuantizableOpInterface)", [
+    I32EnumAttrCase<"not_quantized", 0>,
+    I32EnumAttrCase<"observed", 1>,
+    I32EnumAttrCase<"same_as_input", 2>,
+    I32EnumAttrCase<"fixed", 3>]> {
+  let cppNamespace = "::mlir::qnt";
+  let genSpecializedAttr = 0;
+}
+
 #endif // QNT_ENUMS_TD

@@ -7,6 +7,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -19,6 +20,7 @@ using quant::UniformQuantizedPerAxisType;
 using quant::UniformQuantizedType;
 
 #define GET_OP_CLASSES
+#include "dialects/Qnt/IR/QntInterfaces.cpp.inc"
 #include "dialects/Qnt/IR/QntOps.cpp.inc"
 
 SmallVector<std::string> mlir::qnt::getLayerNames(Location loc) {
@@ -140,6 +142,14 @@ LogicalResult FakeQuantOp::verify() {
 // BatchNormOp
 //===----------------------------------------------------------------------===//
 
+QuantRole BatchNormOp::getQuantRole() { return QuantRole::observed; }
+
+bool BatchNormOp::fusesIntoProducer(Operation *producer) {
+  auto conv = dyn_cast<Conv2DOp>(producer);
+  return (conv && !conv.isQuantized()) ||
+         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(producer);
+}
+
 LogicalResult BatchNormOp::verify() {
   RankedTensorType type = getInput().getType();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), type.getRank());
@@ -168,19 +178,26 @@ LogicalResult BatchNormOp::verify() {
 double UnaryOp::getAlphaOrDefault() {
   if (std::optional<APFloat> a = getAlpha())
     return a->convertToDouble();
-  return unaryDefaults(getFn()).alpha;
+  return unaryInfo(getFn()).alpha;
 }
 
 double UnaryOp::getBetaOrDefault() {
   if (std::optional<APFloat> b = getBeta())
     return b->convertToDouble();
-  return unaryDefaults(getFn()).beta;
+  return unaryInfo(getFn()).beta;
+}
+
+std::optional<std::pair<double, double>> UnaryOp::getFixedRange() {
+  return unaryInfo(getFn()).fixedRange;
+}
+
+QuantRole UnaryOp::getQuantRole() {
+  return getFixedRange() ? QuantRole::fixed : QuantRole::observed;
 }
 
 LogicalResult UnaryOp::verify() {
-  bool takesAlpha = getFn() == UnaryFn::hard_sigmoid ||
-                    getFn() == UnaryFn::leaky_relu || getFn() == UnaryFn::elu;
-  bool takesBeta = getFn() == UnaryFn::hard_sigmoid;
+  UnaryInfo info = unaryInfo(getFn());
+  bool takesAlpha = info.takesAlpha, takesBeta = info.takesBeta;
   if ((getAlpha() && !takesAlpha) || (getBeta() && !takesBeta))
     return emitOpError() << "'" << stringifyUnaryFn(getFn()) << "' takes no "
                          << (getAlpha() && !takesAlpha ? "alpha" : "beta");
@@ -193,6 +210,12 @@ LogicalResult UnaryOp::verify() {
 //===----------------------------------------------------------------------===//
 // Conv2DOp
 //===----------------------------------------------------------------------===//
+
+QuantRole Conv2DOp::getQuantRole() { return QuantRole::observed; }
+
+SmallVector<std::pair<unsigned, int64_t>> Conv2DOp::getObservedWeights() {
+  return {{1, 0}}; // OHWI: one range per output channel
+}
 
 /// The per-tensor 8-bit f32 quantized element type of `value`, or null.
 static UniformQuantizedType getActivationType(Value value) {

@@ -12,6 +12,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialects/Qnt/IR/QntInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/Qnt/IR/QntOps.h.inc"
 

@@ -16,6 +16,7 @@ include "mlir/Dialect/Quant/IR/QuantBase.td"
 include "QntDialect.td"
 include "QntEnums.td"
 include "QntAttrs.td"
+include "QntInterfaces.td"
 
 def Qnt_F32Tensor : RankedTensorOf<[F32]>;
 
@@ -110,6 +111,8 @@ def Qnt_FakeQuantOp : Qnt_Op<"fake_quant", [Pure, SameOperandsAndResultType]> {
 //===----------------------------------------------------------------------===//
 
 def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
+                              ["fusesIntoProducer"]>,
     AllTypesMatch<["input", "output"]>,
     AllTypesMatch<["gamma", "beta", "mean", "var"]>]> {
   let summary = "Inference batch normalization";
@@ -146,7 +149,9 @@ def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
 // qnt.conv2d
 //===----------------------------------------------------------------------===//
 
-def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments]> {
+def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
+                              ["getObservedWeights"]>]> {
   let summary = "2-D convolution with bias, residual add and activation (NHWC)";
   let description = [{
     A convolution layer as one op: `input` is NHWC, `filter` OHWI
@@ -213,27 +218,19 @@ def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments]> {
 // qnt.unary
 //===----------------------------------------------------------------------===//
 
-def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType]> {
+def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
+                              ["getFixedRange"]>]> {
   let summary = "Element-wise activation function (sigmoid, hard_swish, ...)";
   let description = [{
-    Applies `fn` to every element. The functions and their parameters:
-
-    | `fn` | f(x) | parameters (default) |
-    |---|---|---|
-    | `sigmoid` | 1 / (1 + exp(-x)) | |
-    | `tanh` | tanh(x) | |
-    | `hard_sigmoid` | clamp(alpha * x + beta, 0, 1) | alpha (0.2), beta (0.5) |
-    | `hard_swish` | x * clamp(x + 3, 0, 6) / 6 | |
-    | `silu` | x / (1 + exp(-x)) | |
-    | `gelu` | x / 2 * (1 + erf(x / sqrt(2))) | |
-    | `gelu_tanh` | x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) | |
-    | `leaky_relu` | max(x, 0) + alpha * min(x, 0) | alpha (0.01) |
-    | `elu` | max(x, 0) + alpha * (exp(min(x, 0)) - 1) | alpha (1.0) |
-    | `softplus` | max(x, 0) + log(1 + exp(-abs(x))) | |
-
-    The formulas are written once, in `dialects/Qnt/IR/UnaryFunctions.h`,
-    and used by the float lowering (`qnt-lower-float-unary`) and wherever
-    the function is evaluated at compile time.
+    Applies `fn` (a `UnaryFn`: sigmoid, tanh, hard_sigmoid, hard_swish,
+    silu, gelu, leaky_relu, ...) to every element, with the optional
+    parameters `alpha` and `beta` (their defaults are ONNX's). Each
+    function's formula, parameters and range are written once, in
+    `dialects/Qnt/IR/UnaryFunctions.h`, and used by the float lowering
+    (`qnt-lower-float-unary`), the verifier and the quantization role: a
+    bounded function (sigmoid, hard_sigmoid, tanh) has fixed output
+    parameters, the others are observed.
 
     Example:
     ```mlir

@@ -8,8 +8,9 @@
 // * the float lowering instantiates it with an Ops type that emits arith /
 //   math ops on f32 SSA values (LowerFloatUnary.cpp).
 //
-// Adding a function: a case in `Qnt_UnaryFn` (QntEnums.td), its defaults in
-// `unaryDefaults` and its formula in `applyUnary`.
+// Adding a function: a case in `Qnt_UnaryFn` (QntEnums.td), its formula in
+// `applyUnary` and, if it has parameters or a bounded range, its
+// `unaryInfo`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,24 +21,43 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace mlir::qnt {
 
-/// The default `alpha` / `beta` of each function (the ONNX / PyTorch ones).
-struct UnaryDefaults {
+/// What a function takes and what quantization may rely on.
+struct UnaryInfo {
+  /// Whether `alpha` / `beta` are parameters, and their defaults (the ONNX
+  /// / PyTorch ones).
+  bool takesAlpha = false, takesBeta = false;
   double alpha = 0.0, beta = 0.0;
+  /// The range of a bounded function, which fixes its output's
+  /// quantization parameters (PyTorch's fixed-qparams ops).
+  std::optional<std::pair<double, double>> fixedRange;
 };
-inline UnaryDefaults unaryDefaults(UnaryFn fn) {
+inline UnaryInfo unaryInfo(UnaryFn fn) {
+  UnaryInfo info;
   switch (fn) {
+  case UnaryFn::sigmoid:
+    info.fixedRange = {0.0, 1.0};
+    break;
+  case UnaryFn::tanh:
+    info.fixedRange = {-1.0, 1.0};
+    break;
   case UnaryFn::hard_sigmoid:
-    return {0.2, 0.5};
+    info = {true, true, 0.2, 0.5, std::pair<double, double>{0.0, 1.0}};
+    break;
   case UnaryFn::leaky_relu:
-    return {0.01, 0.0};
+    info = {true, false, 0.01, 0.0, std::nullopt};
+    break;
   case UnaryFn::elu:
-    return {1.0, 0.0};
+    info = {true, false, 1.0, 0.0, std::nullopt};
+    break;
   default:
-    return {};
+    break;
   }
+  return info;
 }
 
 /// `fn(x)` with parameters `alpha`, `beta`, in the arithmetic of `Ops`,

@@ -8,6 +8,7 @@
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Calibration/QParams.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -21,46 +22,38 @@ namespace mlir::qnt {
 
 using namespace mlir;
 using namespace mlir::qnt;
+namespace calib = quantc::calib;
 
 namespace {
 
-/// Ops whose result gets its own quantization parameters.
-bool producesNewQuantizedValue(Operation *op) {
-  return isa<Conv2DOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp,
-             tosa::AddOp, tosa::AvgPool2dOp, tosa::ConcatOp, tosa::ClampOp,
-             BatchNormOp>(op);
+/// How `op` takes part in quantization (QuantizableOpInterface; ops
+/// without it stay float).
+QuantRole roleOf(Operation *op) {
+  auto q = dyn_cast_or_null<QuantizableOpInterface>(op);
+  return q ? q.getQuantRole() : QuantRole::not_quantized;
 }
 
 /// True when `value` feeds only an op it will be fused with (conv-bn,
 /// conv-relu, add-relu, matmul-bias), so only the fused chain's output is
 /// observed.
 bool fusesIntoUser(Value value) {
-  if (!value.hasOneUse())
+  if (!value.hasOneUse() || !value.getDefiningOp())
     return false;
-  Operation *user = *value.getUsers().begin();
-  Operation *def = value.getDefiningOp();
-  if (isa<tosa::ClampOp>(user))
-    return !isa<tosa::ClampOp>(def);
-  if (isa<BatchNormOp>(user))
-    return isa<Conv2DOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(def);
-  // matmul + constant bias is one linear layer.
-  if (auto add = dyn_cast<tosa::AddOp>(user)) {
-    Value other = add.getInput1() == value ? add.getInput2() : add.getInput1();
-    return isa<tosa::MatMulOp>(def) && other.getDefiningOp() &&
-           other.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
-  }
-  return false;
+  auto user = dyn_cast<QuantizableOpInterface>(*value.getUsers().begin());
+  return user && user.fusesIntoProducer(value.getDefiningOp());
 }
 
-/// The channel axis of a weight operand, in the layout its op uses.
-std::optional<int64_t> weightChannelAxis(Operation *op) {
-  if (isa<Conv2DOp, tosa::Conv2DOp>(op))
-    return 0; // OHWI
-  if (isa<tosa::DepthwiseConv2DOp>(op))
-    return 2; // HWCM: one range per input channel
-  if (isa<tosa::MatMulOp>(op))
-    return 2; // [batch, K, N]
-  return std::nullopt;
+/// True when `value` carries quantization parameters of its own: an
+/// observer or fake_quant, or the result of a quantizable op (whose
+/// observer, fixed parameters or input parameters apply).
+bool hasParams(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<ObserveOp, FakeQuantOp>(def) ||
+      def->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  return roleOf(def) != QuantRole::not_quantized;
 }
 
 /// The first name of `loc`, or with `last` its last one: activations are
@@ -84,6 +77,8 @@ private:
                                            StringRef qscheme, bool reduce,
                                            std::optional<int64_t> chAxis);
   void observe(Value value, ObserverConfigAttr config, StringRef baseName);
+  void fixParams(Value value, ObserverConfigAttr config,
+                 std::pair<double, double> range, StringRef baseName);
   std::string uniqueName(StringRef base);
 
   llvm::StringSet<> names;
@@ -148,6 +143,26 @@ void QntInsertObserversPass::observe(Value value, ObserverConfigAttr config,
   value.replaceAllUsesExcept(observer.getOutput(), observer);
 }
 
+void QntInsertObserversPass::fixParams(Value value, ObserverConfigAttr config,
+                                       std::pair<double, double> range,
+                                       StringRef baseName) {
+  calib::QuantRange qrange = calib::effectiveQuantRange(
+      config.getDtype() == QuantDtype::qint8 ? calib::Dtype::QInt8
+                                             : calib::Dtype::QUInt8,
+      config.getReduceRange(), std::nullopt, std::nullopt);
+  calib::QParams params =
+      calib::fixedQParams(range.first, range.second, qrange);
+  OpBuilder builder(&getContext());
+  builder.setInsertionPointAfterValue(value);
+  auto fq = FakeQuantOp::create(
+      builder, value.getLoc(), value,
+      TypeAttr::get(getQuantizedType(config, params, qrange, std::nullopt)),
+      builder.getDenseF32ArrayAttr({static_cast<float>(range.first)}),
+      builder.getDenseF32ArrayAttr({static_cast<float>(range.second)}),
+      builder.getStringAttr(uniqueName(baseName)));
+  value.replaceAllUsesExcept(fq.getOutput(), fq);
+}
+
 void QntInsertObserversPass::runOnOperation() {
   func::FuncOp func = getOperation();
   StringRef targetName = target;
@@ -185,29 +200,42 @@ void QntInsertObserversPass::runOnOperation() {
   }
 
   // Collect first: observing rewrites use lists while walking.
-  SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
-    if (producesNewQuantizedValue(op) || weightChannelAxis(op))
-      ops.push_back(op);
-  });
+  SmallVector<QuantizableOpInterface> ops;
+  func.walk([&](QuantizableOpInterface op) { ops.push_back(op); });
   llvm::StringMap<int> counters;
-  for (Operation *op : ops) {
+  for (QuantizableOpInterface op : ops) {
+    QuantRole role = op.getQuantRole();
+    if (role == QuantRole::not_quantized)
+      continue;
     StringRef opName = op->getName().stripDialect();
     std::string name =
         nameOf(op->getLoc())
             .value_or((opName + "_" + Twine(counters[opName]++)).str());
-    if (std::optional<int64_t> axis = weightChannelAxis(op)) {
+    for (auto [index, axis] : op.getObservedWeights()) {
+      Value w = op->getOperand(index);
+      if (!w.getDefiningOp() ||
+          !w.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+        continue;
       FailureOr<ObserverConfigAttr> weight = makeConfig(
           weightKind, weightDtype, weightQScheme, /*reduce=*/false, axis);
       if (failed(weight))
         return signalPassFailure();
-      Value w = op->getOperand(1);
-      if (w.getDefiningOp() &&
-          w.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
-        observe(w, *weight,
-                nameOf(op->getLoc(), /*last=*/true).value_or(name) + ".weight");
+      observe(w, *weight,
+              nameOf(op->getLoc(), /*last=*/true).value_or(name) + ".weight");
     }
-    if (producesNewQuantizedValue(op) && !fusesIntoUser(op->getResult(0)))
-      observe(op->getResult(0), *activation, name);
+    // A float value entering a quantizable op is observed where it enters
+    // (PyTorch's input observers), e.g. the output of a float island.
+    for (Value v : op->getOperands()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !type.getElementType().isF32() || hasParams(v) ||
+          !v.getDefiningOp())
+        continue;
+      observe(v, *activation, nameOf(v.getLoc()).value_or(name + ".input"));
+    }
+    Value result = op->getResult(0);
+    if (role == QuantRole::observed && !fusesIntoUser(result))
+      observe(result, *activation, name);
+    else if (role == QuantRole::fixed && !fusesIntoUser(result))
+      fixParams(result, *activation, *op.getFixedRange(), name);
   }
 }

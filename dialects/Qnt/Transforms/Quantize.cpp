@@ -445,8 +445,10 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   op.erase();
 }
 
-/// Max pooling, reshapes and transposes: the result keeps the input's
-/// parameters.
+/// An op whose result keeps its input's parameters (role same_as_input):
+/// max pooling, reshapes and transposes have int8 forms; the others stay
+/// float between a dequantize and a quantize with the input's parameters
+/// (exact: they only move or select values on the input's grid).
 void QntQuantizePass::keepParams(Operation *op) {
   Value q = quantizedSource(op->getOperand(0));
   if (!q)
@@ -455,16 +457,24 @@ void QntQuantizePass::keepParams(Operation *op) {
   auto qType = RankedTensorType::get(floatType.getShape(), elementOf(q));
   OpBuilder b(op);
   Value result;
-  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
     result =
         MaxPool2DOp::create(b, op->getLoc(), qType, q, pool.getKernelAttr(),
                             pool.getStrideAttr(), pool.getPadAttr());
-  else if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
+  } else if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
     result = tosa::TransposeOp::create(b, op->getLoc(), qType, q,
                                        transpose.getPermsAttr());
-  else
-    result = tosa::ReshapeOp::create(b, op->getLoc(), qType, q,
-                                     cast<tosa::ReshapeOp>(op).getShape());
+  } else if (auto reshape = dyn_cast<tosa::ReshapeOp>(op)) {
+    result =
+        tosa::ReshapeOp::create(b, op->getLoc(), qType, q, reshape.getShape());
+  } else {
+    b.setInsertionPointAfter(op);
+    Value qc =
+        quant::QuantizeCastOp::create(b, op->getLoc(), qType, op->getResult(0));
+    Value d = quant::DequantizeCastOp::create(b, op->getLoc(), floatType, qc);
+    op->getResult(0).replaceAllUsesExcept(d, qc.getDefiningOp());
+    return;
+  }
   Value d = quant::DequantizeCastOp::create(b, op->getLoc(), floatType, result);
   op->getResult(0).replaceAllUsesWith(d);
   op->erase();
@@ -577,11 +587,14 @@ void QntQuantizePass::runOnOperation() {
     if (failed(toQDQ(op)))
       return signalPassFailure();
 
+  // The ops with an int8 form of their own, and every op that keeps its
+  // input's parameters (QuantizableOpInterface).
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {
+    auto q = dyn_cast<QuantizableOpInterface>(op);
     if (isa<Conv2DOp, tosa::MatMulOp, tosa::AddOp, tosa::AvgPool2dOp,
-            tosa::ConcatOp, tosa::MaxPool2dOp, tosa::ReshapeOp,
-            tosa::TransposeOp>(op))
+            tosa::ConcatOp>(op) ||
+        (q && q.getQuantRole() == QuantRole::same_as_input))
       ops.push_back(op);
   });
   consumed.clear();

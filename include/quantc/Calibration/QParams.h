@@ -110,6 +110,12 @@ ErrorOr<QParams> calculateQParams(const std::vector<float> &minVals,
                                   const QuantRange &range, float eps,
                                   bool perChannel);
 
+/// PyTorch's FixedQParamsObserver: the parameters of an op whose output
+/// range [min, max] is known (sigmoid [0, 1], tanh [-1, 1]):
+/// scale = (max - min) / (qmax - qmin + 1), zero point = qmin - min / scale
+/// (1/256 and 0 for a sigmoid in quint8).
+QParams fixedQParams(double min, double max, const QuantRange &range);
+
 } // namespace quantc::calib
 
 #endif // QUANTC_CALIBRATION_QPARAMS_H

@@ -123,7 +123,8 @@ std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
   // permutation / broadcast maps): a tile of <= 8 vectors along the two
   // innermost dimensions.
   bool elementwise =
-      isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp>(op) &&
+      isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp,
+          linalg::TransposeOp, linalg::BroadcastOp>(op) &&
       op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0 &&
       llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
         return m.isProjectedPermutation(/*allowZeroInResults=*/true);
@@ -272,6 +273,12 @@ struct TileAndVectorizeFloatPass
     SmallVector<linalg::LinalgOp> tilesToVectorize;
     func.walk([&](linalg::LinalgOp op) {
       if (!isStaticFloat(op) || !linalg::hasVectorizationImpl(op))
+        return;
+      // Reductions (linalg.reduce, reducing generics: softmax, ReduceMean)
+      // keep their loops: untiled, their vector.multi_reduction would have
+      // the tensor's rank, which the LLVM lowering does not unroll.
+      if (isa<linalg::ReduceOp>(op) ||
+          (isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0))
         return;
       int64_t elements = 1;
       for (int64_t r : op.getStaticLoopRanges())

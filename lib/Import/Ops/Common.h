@@ -33,6 +33,13 @@ inline int64_t windowOutSize(int64_t in, int64_t padBegin, int64_t padEnd,
   return (in + padBegin + padEnd - dilation * (kernel - 1) - 1) / stride + 1;
 }
 
+/// A zero tosa.pad of only H and W of an NHWC `input`: the unpadded input,
+/// with its pads added to `pad` ([top, bottom, left, right]); otherwise
+/// `input`. A convolution takes it as its own padding, an average pool as
+/// padding that counts in the average (how PyTorch exports
+/// count_include_pad=True).
+mlir::Value foldZeroPad(mlir::Value input, llvm::SmallVectorImpl<int64_t> &pad);
+
 /// Input `i` as a constant weight; `qdq` is set when it is quantized (a
 /// DequantizeLinear of an initializer or a QDQ pair on a constant).
 const ConstTensor *weight(NodeImporter &n, int i, const PendingQuant *&qdq);

@@ -77,11 +77,10 @@ FailureOr<Window> quantc::onnx_import::readWindow(NodeImporter &n, int64_t h,
   return win;
 }
 
-namespace {
-
 /// A zero tosa.pad of only H and W in front of a convolution: the unpadded
 /// input, with its pads added to `pad` ([top, bottom, left, right]).
-Value foldZeroPad(Value input, SmallVectorImpl<int64_t> &pad) {
+Value quantc::onnx_import::foldZeroPad(Value input,
+                                       SmallVectorImpl<int64_t> &pad) {
   auto padOp = input.getDefiningOp<tosa::PadOp>();
   DenseElementsAttr value, padding;
   if (!padOp || !matchPattern(padOp.getPadConst(), m_Constant(&value)) ||
@@ -99,6 +98,8 @@ Value foldZeroPad(Value input, SmallVectorImpl<int64_t> &pad) {
     pad[i] += p[2 + i];
   return padOp.getInput1();
 }
+
+namespace {
 
 LogicalResult conv(NodeImporter &n) {
   if (failed(n.checkArity(2, 3)))

@@ -39,18 +39,17 @@ template <qnt::UnaryFn fn> LogicalResult unary(NodeImporter &n) {
     return failure();
   FloatAttr alpha, beta;
   ImplicitLocOpBuilder &b = n.builder();
-  bool hasAlpha = fn == qnt::UnaryFn::hard_sigmoid ||
-                  fn == qnt::UnaryFn::leaky_relu || fn == qnt::UnaryFn::elu;
-  if (hasAlpha) {
-    FailureOr<float> a = n.floatAttr("alpha", qnt::unaryDefaults(fn).alpha);
+  qnt::UnaryInfo info = qnt::unaryInfo(fn);
+  if (info.takesAlpha) {
+    FailureOr<float> a = n.floatAttr("alpha", info.alpha);
     if (failed(a))
       return failure();
     if (!std::isfinite(*a))
       return n.emitError() << "alpha must be finite";
     alpha = b.getF32FloatAttr(*a);
   }
-  if (fn == qnt::UnaryFn::hard_sigmoid) {
-    FailureOr<float> be = n.floatAttr("beta", qnt::unaryDefaults(fn).beta);
+  if (info.takesBeta) {
+    FailureOr<float> be = n.floatAttr("beta", info.beta);
     if (failed(be))
       return failure();
     if (!std::isfinite(*be))

@@ -94,15 +94,25 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
   for (int i = 0; i < 2; ++i)
     if (win->pad[2 * i] >= (*kernel)[i] || win->pad[2 * i + 1] >= (*kernel)[i])
       return n.emitError() << "pads must be smaller than the kernel";
-  SmallVector<int64_t> pad = win->pad;
   Value input = n.nhwc(*x);
-  if (!isMax && *countPad && llvm::any_of(pad, [](int64_t p) { return p; })) {
-    // Padding that counts in the average: explicit zeros.
-    input = zeroPad(n, input, pad);
-    h += pad[0] + pad[1];
-    w += pad[2] + pad[3];
-    pad = {0, 0, 0, 0};
+  if (!isMax && llvm::all_of(win->pad, [](int64_t p) { return p == 0; })) {
+    // Zero Pad + AveragePool is PyTorch's export of count_include_pad=True:
+    // it is the pool's own padding (which matters for ceil mode).
+    SmallVector<int64_t> folded(4, 0);
+    Value unpadded = foldZeroPad(input, folded);
+    auto shape = cast<RankedTensorType>(unpadded.getType()).getShape();
+    bool fits = true;
+    for (int i = 0; i < 2; ++i)
+      fits &= folded[2 * i] < (*kernel)[i] && folded[2 * i + 1] < (*kernel)[i];
+    if (unpadded != input && fits) {
+      input = unpadded;
+      win->pad.assign(folded.begin(), folded.end());
+      h = shape[1];
+      w = shape[2];
+      *countPad = 1;
+    }
   }
+  SmallVector<int64_t> pad = win->pad;
   if (*ceilMode) {
     // Ceil mode: extra bottom / right padding (never counted) for the last
     // window, unless it would start in the padding (PyTorch's rule, which
@@ -121,6 +131,14 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
         return n.emitError() << "ceil_mode with this kernel, stride and "
                                 "padding is not supported";
     }
+  }
+  if (!isMax && *countPad &&
+      llvm::any_of(win->pad, [](int64_t p) { return p; })) {
+    // The declared padding counts in the average: explicit zeros; only the
+    // ceil-mode extension stays a (not counted) pool padding.
+    input = zeroPad(n, input, win->pad);
+    for (int i = 0; i < 4; ++i)
+      pad[i] -= win->pad[i];
   }
   return n.setOutput({pool2d(n, input, isMax, *kernel, win->strides, pad),
                       preferredLayout(4)});

@@ -325,21 +325,42 @@ LogicalResult sliceOp(NodeImporter &n) {
     c = *n.constant(0);
   for (size_t k = 0; k < starts->size(); ++k) {
     int64_t axis = (*normAxes)[k], dim = (*in)[axis], step = (*steps)[k];
-    if (step <= 0)
-      return n.emitError() << "only positive steps are supported";
-    auto clampIndex = [&](int64_t v) {
-      if (v < 0)
+    if (step == 0)
+      return n.emitError() << "steps must not be 0";
+    // ONNX: negative indices count from the end; clamped to [0, dim] for
+    // positive steps, to [-1, dim - 1] (start: [0, dim - 1]) for negative
+    // ones.
+    auto index = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0 && v != INT64_MIN)
         v += dim;
-      return std::clamp<int64_t>(v, 0, dim);
+      return std::clamp<int64_t>(v, lo, hi);
     };
-    int64_t start = clampIndex((*starts)[k]), end = clampIndex((*ends)[k]);
-    int64_t count = end > start ? (end - start + step - 1) / step : 0;
+    int64_t start, count;
+    if (step > 0) {
+      start = index((*starts)[k], 0, dim);
+      int64_t end = index((*ends)[k], 0, dim);
+      count = end > start ? (end - start + step - 1) / step : 0;
+    } else {
+      start = index((*starts)[k], 0, dim - 1);
+      int64_t end = index((*ends)[k], -1, dim - 1);
+      count = start > end ? (start - end - step - 1) / -step : 0;
+    }
     if (count == 0)
       return n.emitError() << "the slice of axis " << axis << " is empty";
-    if (x)
-      x = sliceAct(n, *x, axis, start, count, step);
-    else
+    if (c) {
       c = c->sliced(axis, start, count, step);
+      continue;
+    }
+    if (step < 0) {
+      // Reverse the axis, then slice forward.
+      int64_t irAxis = x->irAxis(axis);
+      x->value =
+          tosa::ReverseOp::create(n.builder(), x->value.getType(), x->value,
+                                  n.builder().getI32IntegerAttr(irAxis));
+      start = dim - 1 - start;
+      step = -step;
+    }
+    x = sliceAct(n, *x, axis, start, count, step);
   }
   return x ? n.setOutput(*x) : n.setOutput(*c);
 }

@@ -50,10 +50,10 @@ func.func @constant_filter(%in: tensor<1x1x4x2xf32>, %out: tensor<1x1x4x2xf32>) 
 // -----
 
 // A filter that is not a constant is transposed at run time (the transpose
-// is vectorized too).
-// CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3, d0)>
+// is tiled like an element-wise op, 4 x 8 tiles, and vectorized too).
+// CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d0)>
 // CHECK-LABEL: func.func @runtime_filter
-// CHECK: vector.transfer_read %arg1{{.*}} permutation_map = #[[PERM]]} : tensor<8x3x3x4xf32>, vector<3x3x4x8xf32>
+// CHECK: vector.transfer_read %arg1{{.*}} permutation_map = #[[PERM]]} : tensor<8x3x3x4xf32>, vector<4x8xf32>
 // CHECK: vector.contract {{.*}} : vector<6x4xf32>, vector<4x8xf32> into vector<6x8xf32>
 func.func @runtime_filter(%in: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %out: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
   %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

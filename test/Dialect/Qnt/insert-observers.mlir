@@ -120,3 +120,31 @@ func.func @layout_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32> {
   %0 = qnt.conv2d %t, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
   return %0 : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// Roles come from QuantizableOpInterface: a sigmoid's output has fixed
+// parameters (scale 1/256, zero point 0: no observer); a slice keeps its
+// input's (no observer); the output of a float island (tosa.exp, not
+// quantized) is observed where a quantizable op (the conv) consumes it.
+// CHECK-LABEL: func.func @roles
+// CHECK: %[[S:.*]] = qnt.unary sigmoid
+// CHECK-NEXT: qnt.fake_quant %[[S]] to !quant.uniform<u8:f32, 3.906250e-03> {name = "sig", range_max = array<f32: 1.000000e+00>, range_min = array<f32: 0.000000e+00>}
+// CHECK: %[[SL:.*]] = tosa.slice
+// CHECK-NOT: qnt.observe %[[SL]]
+// CHECK: %[[E:.*]] = tosa.exp %[[SL]]
+// CHECK-NEXT: qnt.observe %[[E]] config <kind = histogram> {name = "exp"}
+// CHECK: qnt.conv2d
+// CHECK: qnt.observe {{.*}} {name = "conv"}
+// X86-LABEL: func.func @roles
+// X86: qnt.fake_quant %{{.*}} to !quant.uniform<u8<0:127>:f32, 7.812500e-03>
+func.func @roles(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %s = qnt.unary sigmoid %x : tensor<1x4x4x2xf32> loc("sig")
+  %start = tosa.const_shape {values = dense<0> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 4, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %sl = tosa.slice %s, %start, %size : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x2xf32>
+  %e = tosa.exp %sl : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> loc("exp")
+  %w = arith.constant dense<0.5> : tensor<2x1x1x2xf32>
+  %0 = qnt.conv2d %e, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv")
+  return %0 : tensor<1x4x4x2xf32>
+}

@@ -860,3 +860,27 @@ func.func @pure_intrinsic_name(%a: vector<8xi32>) -> vector<8xi32> {
   %0 = qnt.pure_intrinsic "x86.vpdpbusd"(%a) : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
+
+// -----
+
+func.func @unary_alpha(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'qnt.unary' op 'sigmoid' takes no alpha}}
+  %0 = qnt.unary sigmoid %x {alpha = 0.5 : f32} : tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @unary_beta(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'qnt.unary' op 'leaky_relu' takes no beta}}
+  %0 = qnt.unary leaky_relu %x {beta = 0.5 : f32} : tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @unary_finite(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'qnt.unary' op alpha and beta must be finite}}
+  %0 = qnt.unary elu %x {alpha = 0x7F800000 : f32} : tensor<1x4xf32>
+  return
+}

@@ -141,3 +141,12 @@ func.func @pure_intrinsic(%acc: vector<8xi32>, %x: vector<32xi8>, %w: vector<32x
   %0 = qnt.pure_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%acc, %x, %w) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
+
+// CHECK-LABEL: func.func @unary
+// CHECK: qnt.unary hard_sigmoid %{{.*}} {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : tensor<1x4xf32>
+// CHECK: qnt.unary silu %{{.*}} : tensor<1x4xf32>
+func.func @unary(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = qnt.unary hard_sigmoid %x {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : tensor<1x4xf32>
+  %1 = qnt.unary silu %0 : tensor<1x4xf32>
+  return %1 : tensor<1x4xf32>
+}

@@ -1,0 +1,58 @@
+//===- QntInterfaces.td - How ops take part in quantization -*- tablegen -*-===//
+//
+// QuantizableOpInterface: what an op of the float graph means to post-
+// training quantization, declared once per op: on the qnt ops in QntOps.td,
+// on upstream TOSA ops by the external models of QuantizableTosaOps.cpp.
+// qnt-insert-observers, qnt-quantize, the int8 reference executor and the
+// int8 lowering's legality check all read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNT_INTERFACES_TD
+#define QNT_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
+  let cppNamespace = "::mlir::qnt";
+  let description = [{
+    How a float op takes part in post-training quantization, in PyTorch's
+    terms:
+
+    * `observed`: its result gets its own scale / zero point from an
+      observer (convolutions, linear layers, add, mul, concat, clamp, ...);
+    * `same_as_input`: its result keeps the parameters of operand 0, no
+      observer (max pooling, reshapes, transposes, slices, zero padding:
+      they only move or select values);
+    * `fixed`: its result has parameters fixed by the function's range
+      (`getFixedRange`, e.g. [0, 1] for a sigmoid: scale 1/256, zero point
+      0 for u8), no observer;
+    * `not_quantized`: it stays float (an op without this interface is
+      treated the same); an observer goes on its result only when a
+      quantizable op consumes it.
+
+    `getObservedWeights` names the constant operands observed per channel
+    (weights) with their channel axis; `fusesIntoProducer` says that the op
+    is fused with the op that produces its operand 0 (conv-batch_norm,
+    conv-relu, matmul-bias), so that only the fused chain's output is
+    observed.
+  }];
+  let methods = [
+    InterfaceMethod<"How the result's quantization parameters are chosen",
+      "::mlir::qnt::QuantRole", "getQuantRole", (ins)>,
+    InterfaceMethod<[{The real range [min, max] that fixes the result's
+      parameters (role `fixed` only)}],
+      "std::optional<std::pair<double, double>>", "getFixedRange", (ins), "",
+      "return std::nullopt;">,
+    InterfaceMethod<[{Constant operands observed per channel: (operand index,
+      channel axis)}],
+      "::llvm::SmallVector<std::pair<unsigned, int64_t>>",
+      "getObservedWeights", (ins), "", "return {};">,
+    InterfaceMethod<[{Whether the op fuses with `producer`, the op that
+      produces its operand 0}],
+      "bool", "fusesIntoProducer", (ins "::mlir::Operation *":$producer), "",
+      "return false;">,
+  ];
+}
+
+#endif // QNT_INTERFACES_TD

@@ -1,0 +1,107 @@
+//===- QuantizableTosaOps.cpp - Quantization roles of TOSA ops ------------===//
+//
+// The one table of how each upstream TOSA op of the float graph takes part
+// in quantization (QuantizableOpInterface, see QntInterfaces.td). A TOSA op
+// not listed here stays float (role not_quantized).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QuantizableTosaOps.h"
+#include "dialects/Qnt/IR/QntOps.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+
+/// An op whose result gets its own observed parameters; `weightAxis` >= 0
+/// observes operand 1 per channel along that axis.
+template <typename OpTy, int64_t weightAxis = -1>
+struct Observed
+    : QuantizableOpInterface::ExternalModel<Observed<OpTy, weightAxis>, OpTy> {
+  QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
+  SmallVector<std::pair<unsigned, int64_t>>
+  getObservedWeights(Operation *) const {
+    if (weightAxis < 0)
+      return {};
+    return {{1u, weightAxis}};
+  }
+};
+
+/// An op that moves or selects values: the result keeps operand 0's
+/// parameters.
+template <typename OpTy>
+struct SameAsInput
+    : QuantizableOpInterface::ExternalModel<SameAsInput<OpTy>, OpTy> {
+  QuantRole getQuantRole(Operation *) const { return QuantRole::same_as_input; }
+};
+
+/// Clamp (relu, relu6): observed, and fused into the op before it (the
+/// observer goes after the clamp), unless that is another clamp.
+struct ClampModel
+    : QuantizableOpInterface::ExternalModel<ClampModel, tosa::ClampOp> {
+  QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
+  bool fusesIntoProducer(Operation *, Operation *producer) const {
+    return !isa<tosa::ClampOp>(producer);
+  }
+};
+
+/// Add: observed; matmul + constant bias is one linear layer.
+struct AddModel : QuantizableOpInterface::ExternalModel<AddModel, tosa::AddOp> {
+  QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
+  bool fusesIntoProducer(Operation *op, Operation *producer) const {
+    if (!isa<tosa::MatMulOp>(producer))
+      return false;
+    for (Value v : op->getOperands())
+      if (v.getDefiningOp() != producer)
+        return v.getDefiningOp() &&
+               v.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
+    return false;
+  }
+};
+
+/// Pad keeps the parameters when it pads with zero (exactly representable:
+/// the zero point); another value needs its own.
+struct PadModel : QuantizableOpInterface::ExternalModel<PadModel, tosa::PadOp> {
+  QuantRole getQuantRole(Operation *op) const {
+    DenseElementsAttr value;
+    auto pad = cast<tosa::PadOp>(op);
+    if (matchPattern(pad.getPadConst(), m_Constant(&value)) &&
+        value.getElementType().isF32() && value.isSplat() &&
+        value.getSplatValue<float>() == 0.0f)
+      return QuantRole::same_as_input;
+    return QuantRole::observed;
+  }
+};
+
+} // namespace
+
+void mlir::qnt::attachQuantizableTosaModels(MLIRContext &ctx) {
+  // Convolutions (weights per output channel: OHWI axis 0, HWCM axis 2) and
+  // matmuls ([1, K, N] weights per N).
+  tosa::Conv2DOp::attachInterface<Observed<tosa::Conv2DOp, 0>>(ctx);
+  tosa::DepthwiseConv2DOp::attachInterface<
+      Observed<tosa::DepthwiseConv2DOp, 2>>(ctx);
+  tosa::MatMulOp::attachInterface<Observed<tosa::MatMulOp, 2>>(ctx);
+  // Arithmetic and pooling with new ranges.
+  tosa::AddOp::attachInterface<AddModel>(ctx);
+  tosa::SubOp::attachInterface<Observed<tosa::SubOp>>(ctx);
+  tosa::MulOp::attachInterface<Observed<tosa::MulOp>>(ctx);
+  tosa::AvgPool2dOp::attachInterface<Observed<tosa::AvgPool2dOp>>(ctx);
+  tosa::ReduceSumOp::attachInterface<Observed<tosa::ReduceSumOp>>(ctx);
+  tosa::ConcatOp::attachInterface<Observed<tosa::ConcatOp>>(ctx);
+  tosa::ClampOp::attachInterface<ClampModel>(ctx);
+  // Data movement and selection.
+  tosa::MaxPool2dOp::attachInterface<SameAsInput<tosa::MaxPool2dOp>>(ctx);
+  tosa::ReduceMaxOp::attachInterface<SameAsInput<tosa::ReduceMaxOp>>(ctx);
+  tosa::ReduceMinOp::attachInterface<SameAsInput<tosa::ReduceMinOp>>(ctx);
+  tosa::ReshapeOp::attachInterface<SameAsInput<tosa::ReshapeOp>>(ctx);
+  tosa::TransposeOp::attachInterface<SameAsInput<tosa::TransposeOp>>(ctx);
+  tosa::SliceOp::attachInterface<SameAsInput<tosa::SliceOp>>(ctx);
+  tosa::TileOp::attachInterface<SameAsInput<tosa::TileOp>>(ctx);
+  tosa::ResizeOp::attachInterface<SameAsInput<tosa::ResizeOp>>(ctx);
+  tosa::PadOp::attachInterface<PadModel>(ctx);
+}

@@ -1,0 +1,38 @@
+// The ONNX ops real CNNs export, one model per category
+// (scripts/gen_onnx_op_tests.py: PyTorch modules exported at opset 13, and
+// onnx.helper graphs for forms PyTorch does not write), imported, compiled
+// (JIT) and run: outputs within 1e-4 of the magnitude of PyTorch's / NumPy's.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample; do \
+// RUN:   quant-translate --import-onnx %S/Inputs/ops/$m.onnx -o %t/$m.mlir && \
+// RUN:   quant-run %t/$m.mlir --input %S/Inputs/ops/$m.input.npy -o %t/$m.npy && \
+// RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/ops/$m.output.npy || exit 1; \
+// RUN: done | FileCheck %s
+// CHECK: pads
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: ceil_pools
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: shuffle
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: reductions
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: activations
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: arithmetic
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: resizes
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: constants
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: upsample
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
