@@ -33,14 +33,35 @@ using llvm::Expected;
 
 using quantc::detail::fail;
 
+namespace {
+/// A stream that hashes what is written to it: the printed model (weights
+/// in hex, over 1 GB for VGG-11) is hashed as it is printed, never held.
+class SHA256Stream : public llvm::raw_ostream {
+public:
+  explicit SHA256Stream(llvm::SHA256 &sha) : sha(sha) { SetBuffered(); }
+  ~SHA256Stream() override { flush(); }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    sha.update(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data), size));
+    pos += size;
+  }
+  uint64_t current_pos() const override { return pos; }
+
+  llvm::SHA256 &sha;
+  uint64_t pos = 0;
+};
+} // namespace
+
 std::string quantc::modelHash(ModuleOp module) {
   OwningOpRef<ModuleOp> clone = module.clone();
   clone->walk([](qnt::ObserveOp op) { op.removeStateAttr(); });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  clone->print(os, OpPrintingFlags().printGenericOpForm());
   llvm::SHA256 sha;
-  sha.update(text);
+  {
+    SHA256Stream os(sha);
+    clone->print(os, OpPrintingFlags().printGenericOpForm());
+  }
   return llvm::toHex(sha.final(), /*LowerCase=*/true);
 }
 

@@ -174,13 +174,19 @@ def QntLowerFloatConv : Pass<"qnt-lower-float-conv", "func::FuncOp"> {
   let summary = "Lower the float form of qnt.conv2d to TOSA";
   let description = [{
     Expands a float `qnt.conv2d` into `tosa.conv2d` (groups = 1),
-    `tosa.depthwise_conv2d` (groups = C, one input channel per group) or one
-    `tosa.conv2d` per group joined by `tosa.concat`, followed by `tosa.add`
-    for the residual and `tosa.clamp` for the activation. Padding that a
-    floor-mode convolution never reads is dropped, as TOSA requires exact
-    output sizes.
+    `tosa.depthwise_conv2d` (groups = C, one input channel per group) or,
+    for other grouped convolutions, an `scf.for` over the groups whose body
+    is one `linalg.conv_2d_nhwc_hwcf` on the group's channels (the input
+    padded once, the filter rearranged to one HWCF filter per group, the
+    output initialized with the bias and updated in place), so that the
+    code does not grow with the number of groups; then `tosa.add` for the
+    residual and `tosa.clamp` for the activation. Padding that a floor-mode
+    convolution never reads is dropped, as TOSA requires exact output sizes.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -59,8 +59,8 @@ def TileAndVectorizeFloat
   let description = [{
     The float code generation (used for float models, the calibration build
     and float layers of int8 models): every float convolution, depthwise
-    convolution, pooling, matmul, fill and elementwise `linalg.generic` with
-    static shapes is tiled with `scf.for` loops into register-sized blocks
+    convolution, pooling, matmul, fill, transpose and elementwise
+    `linalg.generic` with static shapes is tiled with `scf.for` loops into register-sized blocks
     (output pixels along W x output channels for convolutions, reductions
     innermost), 2-D convolutions and poolings are decomposed into 1-D ones
     and the tiles are vectorized with upstream `linalg::vectorize`
@@ -68,7 +68,9 @@ def TileAndVectorizeFloat
     first rewritten to `linalg.conv_2d_nhwc_hwcf` (a constant filter is
     transposed at compile time). Tile sizes divide the op's dimensions, so
     no masking is needed; ops that cannot be vectorized stay as they are and
-    become loops later. Run `loop-invariant-subset-hoisting` afterwards to
+    become loops later. Transposes are tiled like elementwise ops: vectorized
+    whole, one (e.g. NHWC -> NCHW before a flatten) would be unrolled into
+    one scalar extract and insert per element. Run `loop-invariant-subset-hoisting` afterwards to
     keep the accumulators in registers across the reduction loops.
   }];
   let dependentDialects = [

@@ -8,10 +8,10 @@
 //   2. tile each op to a register block (scf::tileUsingSCF): a convolution to
 //      1 output row x Wt output pixels x Ft output channels, one filter tap
 //      and Ct input channels per step (reduction loops innermost); pooling,
-//      matmul, fill and elementwise ops to small tiles along the innermost
-//      (channel) dimension. The loop over output rows is an scf.forall (its
-//      tiles are independent: the parallel pipeline runs them on threads),
-//      the others scf.for;
+//      matmul, fill, transpose and elementwise ops to small tiles along the
+//      innermost (channel) dimension. The loop over output rows is an
+//      scf.forall (its tiles are independent: the parallel pipeline runs them
+//      on threads), the others scf.for;
 //   3. decompose 2-D convolutions / poolings with unit tiles into 1-D ones
 //      (linalg::populateDecomposeConvolutionPatterns);
 //   4. linalg::vectorize every tile (1-D convolutions become vector.contract
@@ -119,9 +119,11 @@ std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
     auto [nt, mt] = convBlock(ranges[2], ranges[1]);
     return SmallVector<int64_t>{1, mt, nt, divisorUpTo(ranges[3], kLanes)};
   }
-  // Elementwise ops (fill, copy, generic with only parallel loops and
-  // permutation / broadcast maps): a tile of <= 8 vectors along the two
-  // innermost dimensions.
+  // Elementwise ops (fill, copy, transpose, broadcast, generic with only
+  // parallel loops and permutation / broadcast maps): a tile of <= 8 vectors along the two
+  // innermost dimensions. Transposes too: vectorized whole, a transpose
+  // (e.g. NHWC -> NCHW before a flatten) becomes one scalar extract and
+  // insert per element, straight-line code as long as the tensor.
   bool elementwise =
       isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp,
           linalg::TransposeOp, linalg::BroadcastOp>(op) &&

@@ -50,10 +50,12 @@ func.func @constant_filter(%in: tensor<1x1x4x2xf32>, %out: tensor<1x1x4x2xf32>) 
 // -----
 
 // A filter that is not a constant is transposed at run time (the transpose
-// is tiled like an element-wise op, 4 x 8 tiles, and vectorized too).
+// is tiled and vectorized too: 4x8 tiles).
 // CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d0)>
 // CHECK-LABEL: func.func @runtime_filter
-// CHECK: vector.transfer_read %arg1{{.*}} permutation_map = #[[PERM]]} : tensor<8x3x3x4xf32>, vector<4x8xf32>
+// CHECK: scf.forall (%[[KW:.*]]) in (3)
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1
+// CHECK: vector.transfer_read %arg1[%c0, %[[KH]], %[[KW]], %c0]{{.*}} permutation_map = #[[PERM]]} : tensor<8x3x3x4xf32>, vector<4x8xf32>
 // CHECK: vector.contract {{.*}} : vector<6x4xf32>, vector<4x8xf32> into vector<6x8xf32>
 func.func @runtime_filter(%in: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %out: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
   %0 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -144,4 +146,20 @@ func.func @integer(%in: tensor<1x9x9x16xi32>, %w: tensor<3x3x16x32xi32>, %out: t
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
      ins(%in, %w : tensor<1x9x9x16xi32>, tensor<3x3x16x32xi32>) outs(%out : tensor<1x7x7x32xi32>) -> tensor<1x7x7x32xi32>
   return %0 : tensor<1x7x7x32xi32>
+}
+
+// -----
+
+// A large transpose (NHWC -> NCHW before a flatten) is tiled like an
+// elementwise op: one 6x6 tile per channel in a loop, not one vector of all
+// 9216 elements (which the vector lowering unrolls element by element).
+// CHECK-LABEL: func.func @large_transpose
+// CHECK: scf.forall (%[[C:.*]]) in (256)
+// CHECK: vector.transfer_read %arg0[%c0, %c0, %c0, %[[C]]]{{.*}} : tensor<1x6x6x256xf32>, vector<6x6xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<6x6xf32>, tensor<1x1x6x6xf32>
+// CHECK-NOT: vector<1x256x6x6xf32>
+func.func @large_transpose(%in: tensor<1x6x6x256xf32>) -> tensor<1x256x6x6xf32> {
+  %init = tensor.empty() : tensor<1x256x6x6xf32>
+  %0 = linalg.transpose ins(%in : tensor<1x6x6x256xf32>) outs(%init : tensor<1x256x6x6xf32>) permutation = [0, 3, 1, 2]
+  return %0 : tensor<1x256x6x6xf32>
 }
