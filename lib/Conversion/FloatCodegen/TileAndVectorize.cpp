@@ -120,10 +120,10 @@ std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
     return SmallVector<int64_t>{1, mt, nt, divisorUpTo(ranges[3], kLanes)};
   }
   // Elementwise ops (fill, copy, transpose, broadcast, generic with only
-  // parallel loops and permutation / broadcast maps): a tile of <= 8 vectors along the two
-  // innermost dimensions. Transposes too: vectorized whole, a transpose
-  // (e.g. NHWC -> NCHW before a flatten) becomes one scalar extract and
-  // insert per element, straight-line code as long as the tensor.
+  // parallel loops and permutation / broadcast maps): a tile of <= 8 vectors
+  // along the two innermost dimensions. Transposes too: vectorized whole, a
+  // transpose (e.g. NHWC -> NCHW before a flatten) becomes one scalar extract
+  // and insert per element, straight-line code as long as the tensor.
   bool elementwise =
       isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp,
           linalg::TransposeOp, linalg::BroadcastOp>(op) &&

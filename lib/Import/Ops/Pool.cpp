@@ -54,6 +54,14 @@ Value pool2d(NodeImporter &n, Value input, bool isMax, ArrayRef<int64_t> kernel,
                                    pad, b.getF32Type());
 }
 
+/// Input 0, an image (4-D, NCHW in ONNX).
+FailureOr<Act> imageInput(NodeImporter &n) {
+  FailureOr<Act> x = n.act(0);
+  if (succeeded(x) && x->rank() != 4)
+    return n.emitError() << "only 2-D pooling (4-D input) is supported";
+  return x;
+}
+
 /// Zero padding of an NHWC tensor ([top, bottom, left, right]).
 Value zeroPad(NodeImporter &n, Value input, ArrayRef<int64_t> pad) {
   ImplicitLocOpBuilder &b = n.builder();
@@ -71,11 +79,9 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     return failure();
   if (isMax && n.node().output_size() > 1 && !n.node().output(1).empty())
     return n.emitError() << "the Indices output is not supported";
-  FailureOr<Act> x = n.act(0);
+  FailureOr<Act> x = imageInput(n);
   if (failed(x))
     return failure();
-  if (x->rank() != 4)
-    return n.emitError() << "only 2-D pooling (4-D input) is supported";
   SmallVector<int64_t> shape = x->onnxShape();
   int64_t h = shape[2], w = shape[3];
   FailureOr<SmallVector<int64_t>> kernel = n.intsAttr("kernel_shape", {});
@@ -147,11 +153,9 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
 template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
     return failure();
-  FailureOr<Act> x = n.act(0);
+  FailureOr<Act> x = imageInput(n);
   if (failed(x))
     return failure();
-  if (x->rank() != 4)
-    return n.emitError() << "only 2-D pooling (4-D input) is supported";
   SmallVector<int64_t> shape = x->onnxShape();
   return n.setOutput(
       {pool2d(n, n.nhwc(*x), isMax, {shape[2], shape[3]}, {1, 1}, {0, 0, 0, 0}),
