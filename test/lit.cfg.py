@@ -44,6 +44,13 @@ try:
 except OSError:
     pass
 
+# The zoo slice (test/Zoo) needs Debian's PyTorch, torchvision and onnx
+# (scripts/install-deps.sh --with-reference, which CI runs).
+import subprocess
+if subprocess.run(["/usr/bin/python3", "-c", "import torchvision, onnx"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torchvision")
+
 # AArch64 cross tests (test/Integration/Compile) need a cross compiler and
 # qemu; without them they are UNSUPPORTED.
 import shutil
