@@ -33,11 +33,10 @@ Prints the machine, the date and a Markdown table (model, input size, float
 max rel. error, top-1 agreement, float compile s, object MB, with --int8
 int8 compile s and SQNR, status: ok, or the first error line when export,
 import, compile or run fails or a step exceeds --timeout; a failing model
-does not stop the others) on
-stdout and writes it to <out>/zoo.md; progress goes to stderr. Exported
-models, PyTorch's outputs and the image sets are cached in the work dir
-(<out>/<size>/...): reruns only compile and run. Delete the work dir after
-changing this script's model set-up.
+does not stop the others) on stdout and writes it to <out>/zoo.md; progress
+goes to stderr. Exported models, PyTorch's outputs and the image sets are
+cached in the work dir (<out>/<size>/...): reruns only compile and run.
+Delete the work dir after changing this script's model set-up.
 
 Usage (Debian's python3-torch 1.13, python3-torchvision 0.14,
 python3-onnx, python3-numpy):
@@ -237,6 +236,7 @@ def max_relative_error(ours, reference):
 
 
 def sqnr_db(ours, reference):
+    """10 log10(sum reference^2 / sum (ours - reference)^2)."""
     noise = ((ours.astype(np.float64) - reference) ** 2).sum()
     return 10 * np.log10((reference.astype(np.float64) ** 2).sum()
                          / max(noise, 1e-30))
@@ -288,7 +288,8 @@ def evaluate(args, name):
             row["int8 s"] = f"{seconds:.1f}"
             row["SQNR"] = f"{sqnr_db(int8, reference):.1f}"
     except Failure as e:
-        row["status"] = str(e)
+        row["status"] = (str(e) if row["status"] == "ok"
+                         else f"{row['status']}; {e}")
     log(f"{name}: {row['status']}")
     return row
 
