@@ -321,6 +321,13 @@ Value NodeImporter::constantInLayout(const ConstTensor &t,
   return constant(t.permuted(layout));
 }
 
+Value NodeImporter::mul(Value lhs, Value rhs, Type type) {
+  auto shiftType = RankedTensorType::get({1}, g.b.getI8Type());
+  Value shift = tosa::ConstOp::create(
+      g.b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
+  return tosa::MulOp::create(g.b, type, lhs, rhs, shift);
+}
+
 Value NodeImporter::transpose(Value v, ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<int64_t> shape;

@@ -127,6 +127,10 @@ public:
   /// A constant input holding integers (axes, pads, sizes, ...), checked to
   /// be of rank <= 1.
   mlir::FailureOr<llvm::SmallVector<int64_t>> intsInput(int i);
+  /// As intsInput, empty when input `i` is absent.
+  mlir::FailureOr<llvm::SmallVector<int64_t>> optionalIntsInput(int i) {
+    return hasInput(i) ? intsInput(i) : llvm::SmallVector<int64_t>{};
+  }
 
   //===--------------------------------------------------------------------===//
   // Attributes (checked for their type; defaults as the ONNX spec gives)
@@ -171,6 +175,8 @@ public:
   /// The constant `t` in the layout of an activation of the same rank.
   mlir::Value constantInLayout(const ConstTensor &t,
                                llvm::ArrayRef<int64_t> layout);
+  /// tosa.mul of f32 values (its shift operand is 0).
+  mlir::Value mul(mlir::Value lhs, mlir::Value rhs, mlir::Type type);
   mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   /// `a`'s value in `layout`: itself, a reshape when only unit dimensions

@@ -115,9 +115,9 @@ quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
   return out;
 }
 
-std::optional<ConstTensor>
-quantc::onnx_import::broadcastBinary(const ConstTensor &a, const ConstTensor &b,
-                                     double (*fn)(double, double)) {
+std::optional<ConstTensor> quantc::onnx_import::broadcastBinary(
+    const ConstTensor &a, const ConstTensor &b,
+    llvm::function_ref<double(double, double)> fn) {
   size_t rank = std::max(a.dims.size(), b.dims.size());
   llvm::SmallVector<int64_t> da(rank - a.dims.size(), 1),
       db(rank - b.dims.size(), 1);

@@ -10,6 +10,7 @@
 #define QUANTC_LIB_IMPORT_ONNXTENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -46,9 +47,9 @@ ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 
 /// `fn(a, b)` element-wise with ONNX broadcasting; none when the shapes do
 /// not broadcast. The result has `a`'s element type.
-std::optional<ConstTensor> broadcastBinary(const ConstTensor &a,
-                                           const ConstTensor &b,
-                                           double (*fn)(double, double));
+std::optional<ConstTensor>
+broadcastBinary(const ConstTensor &a, const ConstTensor &b,
+                llvm::function_ref<double(double, double)> fn);
 
 /// `v` as an int64, saturated (INT64_MAX, as ONNX exporters write for "to
 /// the end", is not exact in double).

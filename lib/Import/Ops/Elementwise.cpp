@@ -177,12 +177,8 @@ Value buildBinary(NodeImporter &n, Binary kind, Value lhs, Value rhs,
     return tosa::AddOp::create(b, type, lhs, rhs);
   case Binary::sub:
     return tosa::SubOp::create(b, type, lhs, rhs);
-  case Binary::mul: {
-    auto shiftType = RankedTensorType::get({1}, b.getI8Type());
-    Value shift = tosa::ConstOp::create(
-        b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
-    return tosa::MulOp::create(b, type, lhs, rhs, shift);
-  }
+  case Binary::mul:
+    return n.mul(lhs, rhs, type);
   case Binary::div: {
     // x / y as x * (1 / y): TOSA has no float division.
     Value recip = tosa::ReciprocalOp::create(b, rhs.getType(), rhs);
@@ -200,27 +196,16 @@ Value buildBinary(NodeImporter &n, Binary kind, Value lhs, Value rhs,
 
 /// Folds `kind` over the inputs when all are constants.
 LogicalResult foldConstants(NodeImporter &n, Binary kind) {
-  static double (*const fns[])(double, double) = {
-      [](double a, double b) { return a + b; },
-      [](double a, double b) { return a - b; },
-      [](double a, double b) { return a * b; },
-      [](double a, double b) { return a / b; },
-      [](double a, double b) { return std::pow(a, b); },
-      [](double a, double b) { return std::min(a, b); },
-      [](double a, double b) { return std::max(a, b); },
-  };
-  static double (*const intDiv)(double, double) = [](double a, double b) {
-    return foldBinary(Binary::div, a, b, /*integer=*/true);
-  };
   ConstTensor acc = *n.constant(0);
   for (int i = 1; i < n.numInputs(); ++i) {
     const ConstTensor *next = n.constant(i);
     if (!next)
       return failure();
-    auto fn = kind == Binary::div && acc.isInteger()
-                  ? intDiv
-                  : fns[static_cast<int>(kind)];
-    std::optional<ConstTensor> r = broadcastBinary(acc, *next, fn);
+    bool integer = acc.isInteger();
+    std::optional<ConstTensor> r =
+        broadcastBinary(acc, *next, [&](double a, double b) {
+          return foldBinary(kind, a, b, integer);
+        });
     if (!r)
       return n.emitError() << "input shapes do not broadcast";
     acc = std::move(*r);

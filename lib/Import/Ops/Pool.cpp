@@ -176,11 +176,7 @@ LogicalResult reduce(NodeImporter &n) {
   if (failed(x) || failed(keepDims) || failed(noopEmpty))
     return failure();
   FailureOr<SmallVector<int64_t>> rawAxes =
-      axesFromInput
-          ? (n.hasInput(1)
-                 ? n.intsInput(1)
-                 : FailureOr<SmallVector<int64_t>>(SmallVector<int64_t>{}))
-          : n.intsAttr("axes", {});
+      axesFromInput ? n.optionalIntsInput(1) : n.intsAttr("axes", {});
   if (failed(rawAxes))
     return failure();
   if (rawAxes->empty() && *noopEmpty)
@@ -231,13 +227,8 @@ LogicalResult reduce(NodeImporter &n) {
         break;
       }
     }
-    if (kind == Reduce::mean) {
-      auto shiftType = RankedTensorType::get({1}, b.getI8Type());
-      Value shift = tosa::ConstOp::create(
-          b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
-      v = tosa::MulOp::create(b, v.getType(), v,
-                              n.splat(1.0f / count, irShape.size()), shift);
-    }
+    if (kind == Reduce::mean)
+      v = n.mul(v, n.splat(1.0f / count, irShape.size()), v.getType());
     result = {v, x->layout};
   }
   return n.setOutput(n.reshapeAct(result, outShape));

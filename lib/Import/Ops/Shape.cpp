@@ -107,11 +107,7 @@ template <bool unsqueeze> LogicalResult squeezeOp(NodeImporter &n) {
   if (failed(in))
     return failure();
   FailureOr<SmallVector<int64_t>> raw =
-      axesInput
-          ? (n.hasInput(1)
-                 ? n.intsInput(1)
-                 : FailureOr<SmallVector<int64_t>>(SmallVector<int64_t>{}))
-          : n.intsAttr("axes", {});
+      axesInput ? n.optionalIntsInput(1) : n.intsAttr("axes", {});
   if (failed(raw))
     return failure();
   SmallVector<int64_t> shape;
@@ -380,11 +376,7 @@ LogicalResult splitOp(NodeImporter &n) {
     return failure();
   int outputs = n.node().output_size();
   FailureOr<SmallVector<int64_t>> sizes =
-      splitInput
-          ? (n.hasInput(1)
-                 ? n.intsInput(1)
-                 : FailureOr<SmallVector<int64_t>>(SmallVector<int64_t>{}))
-          : n.intsAttr("split", {});
+      splitInput ? n.optionalIntsInput(1) : n.intsAttr("split", {});
   if (failed(sizes))
     return failure();
   int64_t dim = (*in)[*axis];
