@@ -91,16 +91,253 @@ ref::Window2D window(ArrayRef<int64_t> strides, ArrayRef<int64_t> pad,
   return w;
 }
 
-bool supported(Operation *op) {
-  if (isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp,
-          quant::QuantizeCastOp, quant::DequantizeCastOp, quant::StorageCastOp,
-          qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp, qnt::AvgPool2DOp,
-          qnt::ConcatOp, qnt::RequantizeOp, tosa::ReshapeOp, tosa::TransposeOp,
-          func::ReturnOp>(op))
-    return true;
-  if (auto conv = dyn_cast<qnt::Conv2DOp>(op))
-    return conv.isQuantized();
-  return false;
+/// The values of one evaluation.
+class Env {
+public:
+  Buffer &operator[](Value v) { return values[v]; }
+
+  /// A zero-filled buffer for `v`: floats, 8-bit or 32-bit integers after its
+  /// element type.
+  Buffer &create(Value v) {
+    Buffer &b = values[v];
+    b.shape = shapeOf(v);
+    int64_t count = 1;
+    for (int64_t d : b.shape)
+      count *= d;
+    Type elt = cast<ShapedType>(v.getType()).getElementType();
+    if (auto q = dyn_cast<quant::QuantizedType>(elt)) {
+      if (q.getStorageTypeIntegralWidth() == 8)
+        b.q8.resize(count);
+      else
+        b.q32.resize(count);
+    } else {
+      b.f.resize(count);
+    }
+    return b;
+  }
+  /// The ref view of `v`'s 8-bit buffer.
+  ref::QTensor in(Value v) { return view(values[v], v); }
+  /// A new 8-bit buffer for `v` and its ref view.
+  ref::QTensor out(Value v) { return view(create(v), v); }
+
+private:
+  llvm::DenseMap<Value, Buffer> values;
+};
+
+/// How the reference evaluates one op: a ref::Error (the ref functions'
+/// status) or an llvm::Error for what the reference itself refuses.
+using Evaluator = llvm::Error (*)(Operation *, Env &);
+
+template <typename OpTy> using TypedEvaluator = ref::Error (*)(OpTy, Env &);
+
+Error withOpName(ref::Error e, Operation *op) {
+  if (e)
+    return fail("'" + op->getName().getStringRef() + "': " + *e);
+  return Error::success();
+}
+
+ref::Error evalStorageCast(quant::StorageCastOp op, Env &env) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(op.getInput(), m_Constant(&attr)))
+    return "quant.scast of a non-constant";
+  Buffer &b = env.create(op.getResult());
+  bool isSigned = cast<quant::QuantizedType>(
+                      cast<ShapedType>(op.getType()).getElementType())
+                      .isSigned();
+  int64_t i = 0;
+  for (const APInt &v : attr.getValues<APInt>()) {
+    int64_t x = isSigned ? v.getSExtValue() : int64_t(v.getZExtValue());
+    if (!b.q8.empty())
+      b.q8[i++] = static_cast<int8_t>(x);
+    else
+      b.q32[i++] = static_cast<int32_t>(x);
+  }
+  return std::nullopt;
+}
+
+ref::Error evalQuantize(quant::QuantizeCastOp op, Env &env) {
+  return ref::quantizeTensor(env[op.getInput()].f.data(),
+                             env.out(op.getResult()));
+}
+
+ref::Error evalDequantize(quant::DequantizeCastOp op, Env &env) {
+  ref::QTensor x = env.in(op.getInput());
+  return ref::dequantizeTensor(x, env.create(op.getResult()).f.data());
+}
+
+ref::Error evalConv(qnt::Conv2DOp conv, Env &env) {
+  ref::Conv2DParams p;
+  p.window = window(conv.getStrides(), conv.getPad(), conv.getDilations());
+  p.groups = static_cast<int64_t>(conv.getGroups());
+  p.activation = activationOf(conv.getActivation(), conv.getClampMin(),
+                              conv.getClampMax());
+  std::optional<ref::QTensor> residual;
+  if (conv.getResidual())
+    residual = env.in(conv.getResidual());
+  return ref::conv2d(
+      env.in(conv.getInput()), weights(env[conv.getFilter()], conv.getFilter()),
+      conv.getBias() ? env[conv.getBias()].q32.data() : nullptr, p,
+      residual ? &*residual : nullptr, env.out(conv.getOutput()));
+}
+
+ref::Error evalLinear(qnt::LinearOp linear, Env &env) {
+  // [..., K] x [N, K]: the leading dimensions are rows.
+  ref::QTensor x = env.in(linear.getInput());
+  ref::QTensor y = env.out(linear.getOutput());
+  int64_t k = x.shape.back(), rows = x.numElements() / k;
+  x.shape = {rows, k};
+  y.shape = {rows, y.shape.back()};
+  return ref::matmul(x, weights(env[linear.getWeight()], linear.getWeight()),
+                     linear.getBias() ? env[linear.getBias()].q32.data()
+                                      : nullptr,
+                     activationOf(linear.getActivation(), linear.getClampMin(),
+                                  linear.getClampMax()),
+                     y);
+}
+
+ref::Error evalAdd(qnt::AddOp add, Env &env) {
+  return ref::add(env.in(add.getLhs()), env.in(add.getRhs()),
+                  activationOf(add.getActivation(), std::nullopt, std::nullopt),
+                  env.out(add.getOutput()));
+}
+
+template <typename PoolOp> ref::Error evalPool(PoolOp op, Env &env) {
+  ref::Pool2DParams p;
+  ArrayRef<int64_t> kernel = op.getKernel();
+  p.kernelH = kernel[0];
+  p.kernelW = kernel[1];
+  p.window = window(op.getStrides(), op.getPad());
+  if constexpr (std::is_same_v<PoolOp, qnt::MaxPool2DOp>)
+    return ref::maxPool2d(env.in(op.getInput()), p, env.out(op.getOutput()));
+  else
+    return ref::avgPool2d(env.in(op.getInput()), p, env.out(op.getOutput()));
+}
+
+ref::Error evalConcat(qnt::ConcatOp concat, Env &env) {
+  if (concat.getAxis() + 1 !=
+      static_cast<uint64_t>(cast<ShapedType>(concat.getType()).getRank()))
+    return "the int8 reference concatenates along the last axis only";
+  std::vector<ref::QTensor> inputs;
+  for (Value v : concat.getInputs())
+    inputs.push_back(env.in(v));
+  return ref::concatChannels(inputs, env.out(concat.getOutput()));
+}
+
+ref::Error evalRequantize(qnt::RequantizeOp rq, Env &env) {
+  // A one-input concatenation is a requantization.
+  return ref::concatChannels({env.in(rq.getInput())}, env.out(rq.getOutput()));
+}
+
+ref::Error evalReshape(tosa::ReshapeOp reshape, Env &env) {
+  Buffer b = env[reshape.getInput1()];
+  b.shape = shapeOf(reshape.getResult());
+  env[reshape.getResult()] = std::move(b);
+  return std::nullopt;
+}
+
+ref::Error evalTranspose(tosa::TransposeOp transpose, Env &env) {
+  // Moves elements only: permute whichever storage the buffer uses.
+  const Buffer &in = env[transpose.getInput1()];
+  Buffer &outB = env.create(transpose.getResult());
+  ArrayRef<int32_t> perms = transpose.getPerms();
+  int64_t rank = static_cast<int64_t>(in.shape.size());
+  std::vector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * in.shape[d + 1];
+  std::vector<int64_t> index(rank, 0);
+  int64_t count = 1;
+  for (int64_t d : outB.shape)
+    count *= d;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      src += index[d] * inStrides[perms[d]];
+    if (!in.f.empty())
+      outB.f[i] = in.f[src];
+    else if (!in.q8.empty())
+      outB.q8[i] = in.q8[src];
+    else
+      outB.q32[i] = in.q32[src];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < outB.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The ops the reference evaluates, by op type: the one list. An op runs in
+/// the reference when it is here (or is a float constant); a new int8 op
+/// adds its ref function and one line.
+struct EvaluatorTable {
+  struct Entry {
+    Evaluator run = nullptr;
+    /// Also runs on float tensors (data movement); otherwise on quantized
+    /// tensors only.
+    bool anyElementType = false;
+  };
+  llvm::DenseMap<TypeID, Entry> byOp;
+
+  template <typename OpTy, TypedEvaluator<OpTy> Fn>
+  void add(bool anyElementType = false) {
+    byOp[TypeID::get<OpTy>()] = {[](Operation *op, Env &env) {
+                                   return withOpName(Fn(cast<OpTy>(op), env),
+                                                     op);
+                                 },
+                                 anyElementType};
+  }
+
+  EvaluatorTable() {
+    add<quant::StorageCastOp, evalStorageCast>();
+    add<quant::QuantizeCastOp, evalQuantize>();
+    add<quant::DequantizeCastOp, evalDequantize>();
+    add<qnt::Conv2DOp, evalConv>();
+    add<qnt::LinearOp, evalLinear>();
+    add<qnt::AddOp, evalAdd>();
+    add<qnt::MaxPool2DOp, evalPool<qnt::MaxPool2DOp>>();
+    add<qnt::AvgPool2DOp, evalPool<qnt::AvgPool2DOp>>();
+    add<qnt::ConcatOp, evalConcat>();
+    add<qnt::RequantizeOp, evalRequantize>();
+    add<tosa::ReshapeOp, evalReshape>(/*anyElementType=*/true);
+    add<tosa::TransposeOp, evalTranspose>(/*anyElementType=*/true);
+  }
+};
+
+const EvaluatorTable &evaluators() {
+  static const EvaluatorTable table;
+  return table;
+}
+
+/// A float constant (the reference reads it) or `nullptr`.
+bool isFloatConstant(Operation *op, DenseFPElementsAttr &floats) {
+  return op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
+         matchPattern(op->getResult(0), m_Constant(&floats)) &&
+         floats.getElementType().isF32();
+}
+
+/// Why the reference cannot evaluate `op`, or nothing.
+std::optional<std::string> unsupported(Operation *op) {
+  DenseFPElementsAttr floats;
+  if (isa<func::ReturnOp>(op) || isFloatConstant(op, floats) ||
+      isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp>(op))
+    return std::nullopt;
+  auto entry = evaluators().byOp.find(op->getName().getTypeID());
+  if (entry == evaluators().byOp.end())
+    return "the int8 reference has no implementation of '" +
+           op->getName().getStringRef().str() +
+           "' (quantize the model with qnt-quantize first)";
+  // Quantized ops only: a float conv is the float model's.
+  auto isQuantized = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && isa<quant::QuantizedType>(shaped.getElementType());
+  };
+  if (!entry->second.anyElementType &&
+      llvm::none_of(op->getOperandTypes(), isQuantized) &&
+      llvm::none_of(op->getResultTypes(), isQuantized))
+    return "the int8 reference runs '" + op->getName().getStringRef().str() +
+           "' on quantized tensors only";
+  return std::nullopt;
 }
 
 } // namespace
@@ -115,10 +352,8 @@ ReferenceModel::create(ModuleOp module, StringRef function) {
     return fail("the reference model runs functions with one input and at "
                 "least one output");
   for (Operation &op : func.getBody().front())
-    if (!supported(&op))
-      return fail("the int8 reference has no implementation of '" +
-                  op.getName().getStringRef() +
-                  "' (quantize the model with qnt-quantize first)");
+    if (std::optional<std::string> why = unsupported(&op))
+      return fail(*why);
   std::unique_ptr<ReferenceModel> model(new ReferenceModel());
   model->function = func;
   model->input = shapeOf(func.getArgument(0));
@@ -138,185 +373,28 @@ Error ReferenceModel::run(const float *in, ArrayRef<float *> outs) const {
   if (outs.size() != outputs.size())
     return fail("expected " + llvm::Twine(outputs.size()) + " output buffers");
   auto func = cast<func::FuncOp>(function);
-  llvm::DenseMap<Value, Buffer> values;
-  Buffer &arg = values[func.getArgument(0)];
-  arg.shape = input;
-  int64_t n = 1;
-  for (int64_t d : input)
-    n *= d;
-  arg.f.assign(in, in + n);
-  auto newBuffer = [&](Value v) -> Buffer & {
-    Buffer &b = values[v];
-    b.shape = shapeOf(v);
-    int64_t count = 1;
-    for (int64_t d : b.shape)
-      count *= d;
-    Type elt = cast<ShapedType>(v.getType()).getElementType();
-    if (auto q = dyn_cast<quant::QuantizedType>(elt)) {
-      if (q.getStorageTypeIntegralWidth() == 8)
-        b.q8.resize(count);
-      else
-        b.q32.resize(count);
-    } else {
-      b.f.resize(count);
-    }
-    return b;
-  };
-  auto check = [](ref::Error e, Operation *op) -> Error {
-    if (e)
-      return fail("'" + op->getName().getStringRef() + "': " + *e);
-    return Error::success();
-  };
-
-  for (Operation &opRef : func.getBody().front()) {
-    Operation *op = &opRef;
-    ref::Error status;
+  Env env;
+  Buffer &arg = env.create(func.getArgument(0));
+  std::copy(in, in + arg.f.size(), arg.f.begin());
+  for (Operation &op : func.getBody().front()) {
     DenseFPElementsAttr floats;
-    if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
-        matchPattern(op->getResult(0), m_Constant(&floats)) &&
-        floats.getElementType().isF32()) {
-      Buffer &b = newBuffer(op->getResult(0));
+    if (isFloatConstant(&op, floats)) {
+      Buffer &b = env.create(op.getResult(0));
       b.f.assign(floats.getValues<float>().begin(),
                  floats.getValues<float>().end());
-    } else if (auto scast = dyn_cast<quant::StorageCastOp>(op)) {
-      DenseIntElementsAttr attr;
-      if (!matchPattern(scast.getInput(), m_Constant(&attr)))
-        return fail("quant.scast of a non-constant");
-      Buffer &b = newBuffer(scast.getResult());
-      bool isSigned = cast<quant::QuantizedType>(
-                          cast<ShapedType>(scast.getType()).getElementType())
-                          .isSigned();
-      int64_t i = 0;
-      for (const APInt &v : attr.getValues<APInt>()) {
-        int64_t x = isSigned ? v.getSExtValue() : int64_t(v.getZExtValue());
-        if (!b.q8.empty())
-          b.q8[i++] = static_cast<int8_t>(x);
-        else
-          b.q32[i++] = static_cast<int32_t>(x);
-      }
-    } else if (auto qc = dyn_cast<quant::QuantizeCastOp>(op)) {
-      Buffer &b = newBuffer(qc.getResult());
-      status = ref::quantizeTensor(values[qc.getInput()].f.data(),
-                                   view(b, qc.getResult()));
-    } else if (auto dc = dyn_cast<quant::DequantizeCastOp>(op)) {
-      Buffer &b = newBuffer(dc.getResult());
-      status = ref::dequantizeTensor(view(values[dc.getInput()], dc.getInput()),
-                                     b.f.data());
-    } else if (auto conv = dyn_cast<qnt::Conv2DOp>(op)) {
-      Buffer &b = newBuffer(conv.getOutput());
-      ref::Conv2DParams p;
-      p.window = window(conv.getStrides(), conv.getPad(), conv.getDilations());
-      p.groups = static_cast<int64_t>(conv.getGroups());
-      p.activation = activationOf(conv.getActivation(), conv.getClampMin(),
-                                  conv.getClampMax());
-      std::optional<ref::QTensor> residual;
-      if (conv.getResidual())
-        residual = view(values[conv.getResidual()], conv.getResidual());
-      status = ref::conv2d(
-          view(values[conv.getInput()], conv.getInput()),
-          weights(values[conv.getFilter()], conv.getFilter()),
-          conv.getBias() ? values[conv.getBias()].q32.data() : nullptr, p,
-          residual ? &*residual : nullptr, view(b, conv.getOutput()));
-    } else if (auto linear = dyn_cast<qnt::LinearOp>(op)) {
-      Buffer &b = newBuffer(linear.getOutput());
-      // [..., K] x [N, K]: the leading dimensions are rows.
-      ref::QTensor x = view(values[linear.getInput()], linear.getInput());
-      ref::QTensor y = view(b, linear.getOutput());
-      int64_t k = x.shape.back(), rows = x.numElements() / k;
-      x.shape = {rows, k};
-      y.shape = {rows, y.shape.back()};
-      status = ref::matmul(
-          x, weights(values[linear.getWeight()], linear.getWeight()),
-          linear.getBias() ? values[linear.getBias()].q32.data() : nullptr,
-          activationOf(linear.getActivation(), linear.getClampMin(),
-                       linear.getClampMax()),
-          y);
-    } else if (auto add = dyn_cast<qnt::AddOp>(op)) {
-      Buffer &b = newBuffer(add.getOutput());
-      status = ref::add(
-          view(values[add.getLhs()], add.getLhs()),
-          view(values[add.getRhs()], add.getRhs()),
-          activationOf(add.getActivation(), std::nullopt, std::nullopt),
-          view(b, add.getOutput()));
-    } else if (isa<qnt::MaxPool2DOp, qnt::AvgPool2DOp>(op)) {
-      Buffer &b = newBuffer(op->getResult(0));
-      Value x = op->getOperand(0);
-      ref::Pool2DParams p;
-      auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel");
-      auto strides = op->getAttrOfType<DenseI64ArrayAttr>("strides");
-      auto pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
-      SmallVector<int64_t> s = strides
-                                   ? SmallVector<int64_t>(strides.asArrayRef())
-                                   : SmallVector<int64_t>{1, 1};
-      SmallVector<int64_t> pd = pad ? SmallVector<int64_t>(pad.asArrayRef())
-                                    : SmallVector<int64_t>{0, 0, 0, 0};
-      p.kernelH = kernel[0];
-      p.kernelW = kernel[1];
-      p.window = window(s, pd);
-      status =
-          isa<qnt::MaxPool2DOp>(op)
-              ? ref::maxPool2d(view(values[x], x), p, view(b, op->getResult(0)))
-              : ref::avgPool2d(view(values[x], x), p,
-                               view(b, op->getResult(0)));
-    } else if (auto concat = dyn_cast<qnt::ConcatOp>(op)) {
-      Buffer &b = newBuffer(concat.getOutput());
-      if (concat.getAxis() + 1 !=
-          static_cast<uint64_t>(cast<ShapedType>(concat.getType()).getRank()))
-        return fail("the int8 reference concatenates along the last axis "
-                    "only");
-      std::vector<ref::QTensor> inputs;
-      for (Value v : concat.getInputs())
-        inputs.push_back(view(values[v], v));
-      status = ref::concatChannels(inputs, view(b, concat.getOutput()));
-    } else if (auto rq = dyn_cast<qnt::RequantizeOp>(op)) {
-      Buffer &b = newBuffer(rq.getOutput());
-      // A one-input concatenation is a requantization.
-      status = ref::concatChannels({view(values[rq.getInput()], rq.getInput())},
-                                   view(b, rq.getOutput()));
-    } else if (auto reshape = dyn_cast<tosa::ReshapeOp>(op)) {
-      Buffer b = values[reshape.getInput1()];
-      b.shape = shapeOf(reshape.getResult());
-      values[reshape.getResult()] = std::move(b);
-    } else if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
-      // Moves elements only: permute whichever storage the buffer uses.
-      const Buffer &in = values[transpose.getInput1()];
-      Buffer &outB = newBuffer(transpose.getResult());
-      ArrayRef<int32_t> perms = transpose.getPerms();
-      int64_t rank = static_cast<int64_t>(in.shape.size());
-      std::vector<int64_t> inStrides(rank, 1);
-      for (int64_t d = rank - 2; d >= 0; --d)
-        inStrides[d] = inStrides[d + 1] * in.shape[d + 1];
-      std::vector<int64_t> index(rank, 0);
-      int64_t count = 1;
-      for (int64_t d : outB.shape)
-        count *= d;
-      for (int64_t i = 0; i < count; ++i) {
-        int64_t src = 0;
-        for (int64_t d = 0; d < rank; ++d)
-          src += index[d] * inStrides[perms[d]];
-        if (!in.f.empty())
-          outB.f[i] = in.f[src];
-        else if (!in.q8.empty())
-          outB.q8[i] = in.q8[src];
-        else
-          outB.q32[i] = in.q32[src];
-        for (int64_t d = rank - 1; d >= 0; --d) {
-          if (++index[d] < outB.shape[d])
-            break;
-          index[d] = 0;
-        }
-      }
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [result, out] : llvm::zip(ret.getOperands(), outs)) {
-        const Buffer &r = values[result];
+        const Buffer &r = env[result];
         if (r.f.empty())
           return fail("the model result is not a float tensor");
         if (out)
           std::copy(r.f.begin(), r.f.end(), out);
       }
+    } else if (Evaluator eval =
+                   evaluators().byOp.lookup(op.getName().getTypeID()).run) {
+      if (Error e = eval(&op, env))
+        return e;
     }
-    if (Error e = check(status, op))
-      return e;
   }
   return Error::success();
 }

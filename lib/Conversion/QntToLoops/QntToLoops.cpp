@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace quantc {
 #define GEN_PASS_DEF_QNTLOWERQUANTIZED
@@ -85,17 +86,17 @@ void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
 
 /// Errors for ops on quantized tensors that no pattern lowers (unknown ops,
 /// dynamic shapes, per-axis activations), naming the op; the conversion's
-/// own "failed to legalize" would not say why.
-static LogicalResult checkLowerable(Operation *root,
-                                    const TypeConverter &typeConverter) {
+/// own "failed to legalize" would not say why. `lowered` is the set of op
+/// names the patterns are rooted at, so the patterns are the one list.
+static LogicalResult
+checkLowerable(Operation *root, const TypeConverter &typeConverter,
+               const llvm::DenseSet<OperationName> &lowered) {
   WalkResult result = root->walk([&](Operation *op) {
+    // Function boundaries take any type the converter knows.
     if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
         typeConverter.isLegal(op))
       return WalkResult::advance();
-    if (!isa<qnt::Conv2DOp, qnt::LinearOp, qnt::AddOp, qnt::MaxPool2DOp,
-             qnt::AvgPool2DOp, qnt::ConcatOp, qnt::RequantizeOp,
-             tosa::ReshapeOp, tosa::TransposeOp, quant::QuantizeCastOp,
-             quant::DequantizeCastOp, quant::StorageCastOp>(op)) {
+    if (!lowered.contains(op->getName())) {
       op->emitError() << "'" << op->getName()
                       << "' on quantized tensors has no int8 lowering";
       return WalkResult::interrupt();
@@ -149,8 +150,6 @@ struct QntLowerQuantizedPass
     MLIRContext *ctx = &getContext();
     TypeConverter typeConverter;
     populateQuantTypeConversion(typeConverter);
-    if (failed(checkLowerable(module, typeConverter)))
-      return signalPassFailure();
 
     ConversionTarget legality(*ctx);
     legality.addLegalOp<ModuleOp>();
@@ -168,6 +167,13 @@ struct QntLowerQuantizedPass
     populateCallOpTypeConversionPattern(patterns, typeConverter);
     populateConvLoweringPatterns(typeConverter, patterns, target);
     populateQuantizedOpLoweringPatterns(typeConverter, patterns);
+    llvm::DenseSet<OperationName> lowered;
+    for (const std::unique_ptr<RewritePattern> &pattern :
+         patterns.getNativePatterns())
+      if (std::optional<OperationName> root = pattern->getRootKind())
+        lowered.insert(*root);
+    if (failed(checkLowerable(module, typeConverter, lowered)))
+      return signalPassFailure();
     if (failed(applyPartialConversion(module, legality, std::move(patterns))))
       signalPassFailure();
   }
