@@ -569,6 +569,126 @@ def quantize_cases(wr, rng):
         wr.end()
 
 
+def mul_cases(wr, rng):
+    """quantized::mul / mul_relu: same shapes, a squeeze-excitation scale
+    [N, C, 1, 1], a scalar [1, 1, 1, 1]; u8 and i8."""
+    configs = [((2, 16, 12, 12), (2, 16, 12, 12), False, False),
+               ((2, 16, 12, 12), (2, 16, 1, 1), False, False),
+               ((2, 16, 12, 12), (2, 16, 1, 1), True, False),
+               ((1, 24, 7, 7), (1, 24, 1, 1), False, True),
+               ((1, 8, 5, 5), (1, 1, 1, 1), True, True),
+               ((1, 8, 5, 5), (1, 8, 5, 5), False, True)]
+    for i, (sa_shape, sb_shape, relu, signed) in enumerate(configs):
+        a, sa, za = rand_qtensor(rng, sa_shape, signed)
+        b, sb, zb = rand_qtensor(rng, sb_shape, signed)
+        real = (a - za) * float(sa) * ((b - zb) * float(sb))
+        so, zo = pick_output_params(rng, real, signed)
+        zo_t = zo + 128 if signed else zo
+        op = torch.ops.quantized.mul_relu if relu else torch.ops.quantized.mul
+        y = op(qtensor(a, sa, za, signed), qtensor(b, sb, zb, signed), so, zo_t)
+        dt = np.int8 if signed else np.uint8
+        wr.case("mul", "mul%d" % i, "torch")
+        wr.tensor("lhs", nhwc(a.astype(dt)))
+        wr.qparams("lhs", sa, za, *storage(signed))
+        wr.tensor("rhs", nhwc(b.astype(dt)))
+        wr.qparams("rhs", sb, zb, *storage(signed))
+        wr.tensor("output", nhwc(ints_of(y, signed)))
+        wr.qparams("output", so, zo, *storage(signed))
+        wr.param("act", ACT["relu" if relu else "none"])
+        wr.end()
+
+
+def broadcast_add_cases(wr, rng):
+    """quantized::add with a broadcast operand (either side)."""
+    configs = [((1, 16, 9, 9), (1, 16, 1, 1), False, False),
+               ((1, 1, 1, 16), (1, 16, 9, 1), True, True)]
+    for i, (sa_shape, sb_shape, relu, signed) in enumerate(configs):
+        a, sa, za = rand_qtensor(rng, sa_shape, signed)
+        b, sb, zb = rand_qtensor(rng, sb_shape, signed)
+        real = (a - za) * float(sa) + (b - zb) * float(sb)
+        so, zo = pick_output_params(rng, real, signed)
+        zo_t = zo + 128 if signed else zo
+        op = torch.ops.quantized.add_relu if relu else torch.ops.quantized.add
+        y = op(qtensor(a, sa, za, signed), qtensor(b, sb, zb, signed), so, zo_t)
+        dt = np.int8 if signed else np.uint8
+        wr.case("add", "add_broadcast%d" % i, "torch")
+        wr.tensor("lhs", nhwc(a.astype(dt)))
+        wr.qparams("lhs", sa, za, *storage(signed))
+        wr.tensor("rhs", nhwc(b.astype(dt)))
+        wr.qparams("rhs", sb, zb, *storage(signed))
+        wr.tensor("output", nhwc(ints_of(y, signed)))
+        wr.qparams("output", so, zo, *storage(signed))
+        wr.param("act", ACT["relu" if relu else "none"])
+        wr.end()
+
+
+# qnt.unary's functions (dialects/Qnt/IR/QntEnums.td, Qnt_UnaryFn).
+UNARY_FN = {"sigmoid": 0, "tanh": 1, "hard_sigmoid": 2, "hard_swish": 3,
+            "silu": 4, "gelu": 5, "gelu_tanh": 6, "leaky_relu": 7, "elu": 8}
+
+
+def unary_cases(wr, rng):
+    """Element-wise activations on quantized tensors, which the compiler
+    runs as lookup tables: PyTorch's quantized kernels (fixed output
+    parameters for sigmoid, tanh and hardsigmoid; gelu keeps the input's),
+    and for SiLU, which has none, float32 silu of the dequantized input
+    quantized again (what PyTorch runs between dequantize and quantize)."""
+    F = torch.nn.functional
+    fixed = {"sigmoid": (1.0 / 256, 0), "hard_sigmoid": (1.0 / 256, 0),
+             "tanh": (2.0 / 256, 128)}
+    for i, (name, signed, alpha) in enumerate([
+            ("sigmoid", False, 0), ("sigmoid", True, 0), ("tanh", False, 0),
+            ("tanh", True, 0), ("hard_sigmoid", False, 1.0 / 6),
+            ("hard_swish", False, 0), ("hard_swish", True, 0),
+            ("leaky_relu", False, 0.01), ("leaky_relu", True, 0.2),
+            ("elu", False, 1.0), ("gelu", False, 0), ("gelu_tanh", True, 0),
+            ("silu", False, 0), ("silu", True, 0)]):
+        x, sx, zx = rand_qtensor(rng, (1, 16, 8, 8), signed)
+        sx = rand_scale(rng, 0.01, 0.08)
+        xq = qtensor(x, sx, zx, signed)
+        real = (x - zx) * float(sx)
+        source = "torch"
+        if name in fixed:
+            so, zo_t = fixed[name]
+            so = f32(so)
+            y = {"sigmoid": torch.sigmoid, "tanh": torch.tanh,
+                 "hard_sigmoid": F.hardsigmoid}[name](xq)
+            assert abs(y.q_scale() - so) == 0 and y.q_zero_point() == zo_t
+        elif name in ("gelu", "gelu_tanh"):
+            so, zo_t = f32(sx), zx + 128 if signed else zx
+            y = F.gelu(xq, approximate="tanh" if name == "gelu_tanh"
+                       else "none")
+        else:
+            ref = {"hard_swish": F.hardswish,
+                   "leaky_relu": lambda t: F.leaky_relu(t, alpha),
+                   "elu": lambda t: F.elu(t, alpha),
+                   "silu": F.silu}[name](torch.from_numpy(
+                       real.astype(np.float32)))
+            so, zo = pick_output_params(rng, ref.numpy(), signed)
+            zo_t = zo + 128 if signed else zo
+            if name == "hard_swish":
+                y = torch.ops.quantized.hardswish(xq, so, zo_t)
+            elif name == "leaky_relu":
+                y = torch.ops.quantized.leaky_relu(xq, alpha, False, so, zo_t)
+            elif name == "elu":
+                y = torch.ops.quantized.elu(xq, so, zo_t, alpha)
+            else:
+                source = "torch-float"
+                y = torch.quantize_per_tensor(F.silu(xq.dequantize()), so,
+                                              zo_t, torch.quint8)
+        zo = zo_t - 128 if signed else zo_t
+        dt = np.int8 if signed else np.uint8
+        wr.case("lookup", "%s%d" % (name, i), source)
+        wr.tensor("input", nhwc(x.astype(dt)))
+        wr.qparams("input", sx, zx, *storage(signed))
+        wr.tensor("output", nhwc(ints_of(y, signed)))
+        wr.qparams("output", so, zo, *storage(signed))
+        wr.param("fn", UNARY_FN[name])
+        wr.fparam("alpha", alpha)
+        wr.fparam("beta", 0.5 if name == "hard_sigmoid" else 0.0)
+        wr.end()
+
+
 def onednn_isa():
     """The ISA oneDNN dispatches to (its verbose header line)."""
     import subprocess
@@ -598,6 +718,9 @@ def main():
     pool_cases(wr, rng)
     concat_cases(wr, rng)
     quantize_cases(wr, rng)
+    mul_cases(wr, rng)
+    broadcast_add_cases(wr, rng)
+    unary_cases(wr, rng)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "tensors.bin"), "wb") as f:
         f.write(bytes(wr.blob))

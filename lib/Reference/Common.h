@@ -22,6 +22,27 @@ std::string shapeString(const std::vector<int64_t> &shape);
 Error checkShape(const char *what, const std::vector<int64_t> &shape,
                  const std::vector<int64_t> &expected);
 
+/// Error unless `shape` broadcasts to `out` (same rank; each dimension
+/// equal to out's or 1).
+Error checkBroadcast(const char *what, const std::vector<int64_t> &shape,
+                     const std::vector<int64_t> &out);
+
+/// Walks the output's elements in order and gives, for each, the flat index
+/// of the element of a broadcast operand (shape checked by checkBroadcast).
+class BroadcastIndex {
+public:
+  BroadcastIndex(const std::vector<int64_t> &shape,
+                 const std::vector<int64_t> &out);
+  /// The operand index of the current output element.
+  int64_t operator*() const { return offset; }
+  /// Moves to the next output element.
+  void next();
+
+private:
+  std::vector<int64_t> out, strides, counter;
+  int64_t offset = 0;
+};
+
 /// Error unless m is finite (a scale ratio overflowed otherwise).
 Error checkMultiplier(const char *what, float m);
 

@@ -3,13 +3,17 @@
 #include "Common.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
 
-Error quantc::ref::add(const QTensor &a, const QTensor &b,
-                       const FusedActivation &activation,
-                       const QTensor &output) {
+namespace {
+
+/// The checks of a binary op: ranks, broadcasting, output bounds.
+Error checkBinary(const QTensor &a, const QTensor &b,
+                  const FusedActivation &activation, const QTensor &output,
+                  Bounds &bounds) {
   const size_t rank = output.shape.size();
   if (Error e = a.validate("lhs", rank))
     return e;
@@ -17,12 +21,30 @@ Error quantc::ref::add(const QTensor &a, const QTensor &b,
     return e;
   if (Error e = output.validate("output", rank))
     return e;
-  if (Error e = checkShape("lhs", a.shape, output.shape))
+  if (Error e = checkBroadcast("lhs", a.shape, output.shape))
     return e;
-  if (Error e = checkShape("rhs", b.shape, output.shape))
+  if (Error e = checkBroadcast("rhs", b.shape, output.shape))
     return e;
+  return outputBounds(activation, output, bounds);
+}
+
+/// Calls fn(out index, a value, b value) for every output element.
+template <typename Fn>
+void forEachBroadcast(const QTensor &a, const QTensor &b, const QTensor &output,
+                      Fn fn) {
+  BroadcastIndex ia(a.shape, output.shape), ib(b.shape, output.shape);
+  const int64_t count = output.numElements();
+  for (int64_t i = 0; i < count; ++i, ia.next(), ib.next())
+    fn(i, a.get(*ia), b.get(*ib));
+}
+
+} // namespace
+
+Error quantc::ref::add(const QTensor &a, const QTensor &b,
+                       const FusedActivation &activation, const QTensor &output,
+                       bool subtract) {
   Bounds bounds;
-  if (Error e = outputBounds(activation, output, bounds))
+  if (Error e = checkBinary(a, b, activation, output, bounds))
     return e;
   const float ma = requantMultiplier(a.scale, 1.0f, output.scale);
   const float mb = requantMultiplier(b.scale, 1.0f, output.scale);
@@ -30,11 +52,78 @@ Error quantc::ref::add(const QTensor &a, const QTensor &b,
     return e;
   if (Error e = checkMultiplier("rhs", mb))
     return e;
+  const float signedMb = subtract ? -mb : mb;
+  forEachBroadcast(a, b, output, [&](int64_t i, int32_t x, int32_t y) {
+    output.set(i, requantize2(x - a.zeroPoint, ma, y - b.zeroPoint, signedMb,
+                              output.zeroPoint, bounds.lo, bounds.hi));
+  });
+  return std::nullopt;
+}
+
+Error quantc::ref::mul(const QTensor &a, const QTensor &b,
+                       const FusedActivation &activation,
+                       const QTensor &output) {
+  Bounds bounds;
+  if (Error e = checkBinary(a, b, activation, output, bounds))
+    return e;
+  const float m = requantMultiplier(a.scale, b.scale, output.scale);
+  if (Error e = checkMultiplier("output", m))
+    return e;
+  forEachBroadcast(a, b, output, [&](int64_t i, int32_t x, int32_t y) {
+    output.set(i, requantize((x - a.zeroPoint) * (y - b.zeroPoint), m,
+                             output.zeroPoint, bounds.lo, bounds.hi));
+  });
+  return std::nullopt;
+}
+
+std::vector<int32_t> quantc::ref::lookupTable(double (*f)(double, const void *),
+                                              const void *context,
+                                              const QTensor &input,
+                                              const QTensor &output) {
+  const int32_t storageMin = input.isSigned ? -128 : 0;
+  std::vector<int32_t> table(kTableSize);
+  for (int64_t k = 0; k < kTableSize; ++k) {
+    const int32_t q = storageMin + static_cast<int32_t>(k);
+    const double y =
+        f(double(q - input.zeroPoint) * double(input.scale), context);
+    double v = std::nearbyint(y / double(output.scale));
+    if (std::isnan(v))
+      v = 0.0;
+    v = std::clamp(v + double(output.zeroPoint), double(output.qmin),
+                   double(output.qmax));
+    table[k] = static_cast<int32_t>(v);
+  }
+  return table;
+}
+
+Error quantc::ref::lookup(const QTensor &input,
+                          const std::vector<int32_t> &table,
+                          const QTensor &output) {
+  const size_t rank = output.shape.size();
+  if (Error e = input.validate("input", rank))
+    return e;
+  if (Error e = output.validate("output", rank))
+    return e;
+  if (Error e = checkShape("input", input.shape, output.shape))
+    return e;
+  const int64_t channels = rank ? output.shape.back() : 1;
+  const int64_t tables = static_cast<int64_t>(table.size()) / kTableSize;
+  if (static_cast<int64_t>(table.size()) % kTableSize != 0 ||
+      (tables != 1 && tables != channels))
+    return "table: expected " + std::to_string(kTableSize) + " or " +
+           std::to_string(channels * kTableSize) + " entries, got " +
+           std::to_string(table.size());
+  for (int32_t v : table)
+    if (v < output.qmin || v > output.qmax)
+      return "table: entry " + std::to_string(v) + " outside the output's [" +
+             std::to_string(output.qmin) + ", " + std::to_string(output.qmax) +
+             "]";
+  const int32_t storageMin = input.isSigned ? -128 : 0;
   const int64_t count = output.numElements();
-  for (int64_t i = 0; i < count; ++i)
-    output.set(i,
-               requantize2(a.get(i) - a.zeroPoint, ma, b.get(i) - b.zeroPoint,
-                           mb, output.zeroPoint, bounds.lo, bounds.hi));
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t t = tables == 1 ? 0 : i % channels;
+    output.set(i, table[t * kTableSize + (input.get(i) - storageMin)]);
+  }
   return std::nullopt;
 }
 

@@ -81,6 +81,38 @@ Error quantc::ref::detail::checkShape(const char *what,
          ", got " + shapeString(shape);
 }
 
+Error quantc::ref::detail::checkBroadcast(const char *what,
+                                          const std::vector<int64_t> &shape,
+                                          const std::vector<int64_t> &out) {
+  bool ok = shape.size() == out.size();
+  for (size_t d = 0; ok && d < shape.size(); ++d)
+    ok = shape[d] == out[d] || shape[d] == 1;
+  if (ok)
+    return std::nullopt;
+  return std::string(what) + ": shape " + shapeString(shape) +
+         " does not broadcast to " + shapeString(out);
+}
+
+quantc::ref::detail::BroadcastIndex::BroadcastIndex(
+    const std::vector<int64_t> &shape, const std::vector<int64_t> &out)
+    : out(out), strides(out.size(), 0), counter(out.size(), 0) {
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = shape[d] == 1 ? 0 : stride;
+    stride *= shape[d];
+  }
+}
+
+void quantc::ref::detail::BroadcastIndex::next() {
+  for (size_t d = out.size(); d-- > 0;) {
+    offset += strides[d];
+    if (++counter[d] < out[d])
+      return;
+    offset -= strides[d] * counter[d];
+    counter[d] = 0;
+  }
+}
+
 Error quantc::ref::detail::checkMultiplier(const char *what, float m) {
   if (std::isfinite(m))
     return std::nullopt;

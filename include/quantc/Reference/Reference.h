@@ -133,14 +133,51 @@ Error conv2d(const QTensor &input, const QWeights &weights, const int32_t *bias,
 Error matmul(const QTensor &input, const QWeights &weights, const int32_t *bias,
              const FusedActivation &activation, const QTensor &output);
 
-/// Quantized elementwise add of two tensors of the output's shape (any rank):
+/// Quantized elementwise add (any rank). a and b have the output's rank and
+/// each of their dimensions equals the output's or is 1 (broadcast, as NumPy
+/// / ONNX after aligning ranks):
 ///   out = requantize2(a - a.zeroPoint, requantMultiplier(a.scale, 1,
 ///                     out.scale), b - b.zeroPoint, requantMultiplier(b.scale,
 ///                     1, out.scale), out.zeroPoint, lo, hi)
 /// i.e. v = float(a - za) * ma + float(b - zb) * mb in float32; relu (or any
-/// activation) through the bounds.
+/// activation) through the bounds. With `subtract`, b's term is negated
+/// (mb -> -mb, exact): a - b.
 Error add(const QTensor &a, const QTensor &b, const FusedActivation &activation,
+          const QTensor &output, bool subtract = false);
+
+/// Quantized elementwise multiply, broadcasting as add:
+///   out = requantize((a - a.zeroPoint) * (b - b.zeroPoint),
+///                    requantMultiplier(a.scale, b.scale, out.scale),
+///                    out.zeroPoint, lo, hi)
+/// (the product of two centered 8-bit values is exact in int32; PyTorch's
+/// quantized::mul).
+Error mul(const QTensor &a, const QTensor &b, const FusedActivation &activation,
           const QTensor &output);
+
+/// Entries of one lookup table: one per storage value of an 8-bit input.
+constexpr int64_t kTableSize = 256;
+
+/// The lookup table of a real function f from `input`'s quantization to
+/// `output`'s (data and shapes are not read). Entry k is for the input
+/// storage value q = storageMin + k (storageMin: 0 for u8, -128 for i8):
+///   y = f(double(q - input.zeroPoint) * double(input.scale))
+///   entry = clamp(nearbyint(y / double(output.scale)) + output.zeroPoint,
+///                 output.qmin, output.qmax)
+/// in double with one rounding (half to even), as TFLite and XNNPACK build
+/// theirs; NaN gives the zero point. Entries for values outside the input's
+/// [qmin, qmax] are computed the same way (they are never read).
+std::vector<int32_t> lookupTable(double (*f)(double, const void *),
+                                 const void *context, const QTensor &input,
+                                 const QTensor &output);
+
+/// Element-wise table lookup: input and output of the same shape,
+///   out[i] = table[t * kTableSize + (x[i] - storageMin(input))]
+/// with t = 0 for one table (kTableSize entries), or t = the channel (last
+/// dimension index) of element i for one table per channel (channels *
+/// kTableSize entries: per-channel functions such as PReLU). Every entry
+/// must lie in the output's [qmin, qmax].
+Error lookup(const QTensor &input, const std::vector<int32_t> &table,
+             const QTensor &output);
 
 /// Pool parameters.
 struct Pool2DParams {

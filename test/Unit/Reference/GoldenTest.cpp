@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GoldenData.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,22 @@ Error run(const GoldenCase &c, const QTensor &got) {
       inputs.push_back(c.view("input" + std::to_string(i)));
     return concatChannels(inputs, got);
   }
+  if (c.op == "mul")
+    return mul(c.view("lhs"), c.view("rhs"), activationOf(c), got);
+  if (c.op == "lookup") {
+    // The compiler's table for qnt.unary's function (UnaryFunctions.h).
+    struct Fn {
+      mlir::qnt::UnaryFn fn;
+      double alpha, beta;
+    } fn{static_cast<mlir::qnt::UnaryFn>(c.param("fn", {0})[0]),
+         c.floatParams.at("alpha")[0], c.floatParams.at("beta")[0]};
+    auto eval = [](double x, const void *ctx) {
+      const Fn &f = *static_cast<const Fn *>(ctx);
+      return mlir::qnt::evalUnary(f.fn, x, f.alpha, f.beta);
+    };
+    return lookup(c.view("input"), lookupTable(eval, &fn, c.view("input"), got),
+                  got);
+  }
   if (c.op == "quantize")
     return quantizeTensor(
         reinterpret_cast<const float *>(c.tensors.at("input").bytes.data()),
@@ -165,6 +182,8 @@ void checkFamily(const std::string &op, bool exact) {
 TEST(ReferenceGolden, Conv2d) { checkFamily("conv2d", false); }
 TEST(ReferenceGolden, Matmul) { checkFamily("matmul", false); }
 TEST(ReferenceGolden, Add) { checkFamily("add", false); }
+TEST(ReferenceGolden, Mul) { checkFamily("mul", false); }
+TEST(ReferenceGolden, Lookup) { checkFamily("lookup", false); }
 TEST(ReferenceGolden, MaxPool) { checkFamily("maxpool", true); }
 TEST(ReferenceGolden, AvgPool) { checkFamily("avgpool", false); }
 TEST(ReferenceGolden, GlobalAvgPool) { checkFamily("gavgpool", false); }

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -183,6 +184,74 @@ TEST(Add, HandComputedWithRelu) {
   EXPECT_EQ(out.values(), (std::vector<int32_t>{4, 1}));
 }
 
+TEST(Add, BroadcastsAndSubtracts) {
+  // a [2, 2] = [[1, 2], [3, 4]] (scale 1, zp 0), b [1, 2] = [10, 20] * 0.5:
+  // a + b = [[6, 12], [8, 14]]; a - b = [[-4, -8], [-2, -6]].
+  Owned a({2, 2}, true, 1.0f, 0, {1, 2, 3, 4});
+  Owned b({1, 2}, true, 0.5f, 0, {10, 20});
+  Owned out({2, 2}, true, 1.0f, 0);
+  ASSERT_FALSE(add(a.t, b.t, {}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{6, 12, 8, 14}));
+  ASSERT_FALSE(add(a.t, b.t, {}, out.t, /*subtract=*/true));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{-4, -8, -2, -6}));
+  // Broadcasting on the left operand too: b [2, 1] against a [1, 2].
+  Owned col({2, 1}, true, 1.0f, 0, {100, -100});
+  Owned row({1, 2}, true, 1.0f, 0, {1, 2});
+  ASSERT_FALSE(add(col.t, row.t, {}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{101, 102, -99, -98}));
+}
+
+TEST(Mul, SqueezeExcitationBroadcast) {
+  // x [1, 2, 2, 2] (u8, scale 0.5, zp 10) times a per-channel scale
+  // s [1, 1, 1, 2] (u8, scale 1/256, zp 0) = [128, 64] i.e. [0.5, 0.25];
+  // output scale 0.25, zp 5: (x - 10) * 0.5 * s / 0.25 = (x - 10) * s / 128.
+  Owned x({1, 2, 2, 2}, false, 0.5f, 10, {10, 14, 18, 22, 30, 2, 11, 12});
+  Owned s({1, 1, 1, 2}, false, 1.0f / 256, 0, {128, 64});
+  Owned out({1, 2, 2, 2}, false, 0.25f, 5);
+  ASSERT_FALSE(mul(x.t, s.t, {}, out.t));
+  // x - 10 = [0, 4, 8, 12, 20, -8, 1, 2]; channel 0 (even) times 128 / 128,
+  // channel 1 (odd) times 64 / 128: [0, 2, 8, 6, 20, -4, 1, 1], plus zp 5.
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{5, 7, 13, 11, 25, 1, 6, 6}));
+  FusedActivation relu;
+  relu.kind = Activation::Relu;
+  ASSERT_FALSE(mul(x.t, s.t, relu, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{5, 7, 13, 11, 25, 5, 6, 6}));
+}
+
+TEST(Mul, RoundsHalfToEven) {
+  // (3 - 0) * (1 - 0) * (1 * 1 / 2) = 1.5 -> 2; 5 * 1 / 2 = 2.5 -> 2.
+  Owned a({2}, true, 1.0f, 0, {3, 5});
+  Owned b({1}, true, 1.0f, 0, {1});
+  Owned out({2}, true, 2.0f, 0);
+  ASSERT_FALSE(mul(a.t, b.t, {}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{2, 2}));
+}
+
+double halve(double x, const void *) { return x / 2; }
+double sigmoidOf(double x, const void *) { return 1 / (1 + std::exp(-x)); }
+
+TEST(LookupTable, RoundsOnceInDouble) {
+  // Input u8 scale 1, zp 128: entry k is for x = k - 128; f(x) = x / 2 at
+  // output scale 1, zp 0 in i8: round half to even, clamped to [-128, 127].
+  Owned in({1}, false, 1.0f, 128);
+  Owned out({1}, true, 1.0f, 0);
+  std::vector<int32_t> t = lookupTable(halve, nullptr, in.t, out.t);
+  ASSERT_EQ(t.size(), size_t(kTableSize));
+  EXPECT_EQ(t[0], -64);  // -128 / 2
+  EXPECT_EQ(t[127], 0);  // -0.5 -> -0
+  EXPECT_EQ(t[129], 0);  // 0.5 -> 0
+  EXPECT_EQ(t[131], 2);  // 1.5 -> 2
+  EXPECT_EQ(t[133], 2);  // 2.5 -> 2
+  EXPECT_EQ(t[255], 64); // 127 / 2 = 63.5 -> 64
+  // i8 input: entry 0 is q = -128.
+  Owned sin({1}, true, 0.1f, 0);
+  Owned sout({1}, false, 1.0f / 256, 0);
+  t = lookupTable(sigmoidOf, nullptr, sin.t, sout.t);
+  EXPECT_EQ(t[128], 128); // sigmoid(0) * 256
+  EXPECT_EQ(t[255], 255); // 256 * sigmoid(12.7) clamps
+  EXPECT_EQ(t[0], 0);     // 256 * sigmoid(-12.8) = 0.0007
+}
+
 TEST(MaxPool, PaddingDoesNotContribute) {
   // All values below the zero point (negative reals): a padded 0 would win.
   Owned in({1, 2, 2, 1}, true, 1.0f, 0, {-5, -3, -7, -9});
@@ -350,7 +419,8 @@ TEST(Errors, Tensors) {
   bad.zeroPoint = 300;
   expectError(add(bad, a.t, {}, out.t), out, "zero point 300 does not fit u8");
   Owned b({3, 2}, false, 0.1f, 0);
-  expectError(add(a.t, b.t, {}, out.t), out, "rhs: expected shape [2, 3]");
+  expectError(add(a.t, b.t, {}, out.t), out,
+              "rhs: shape [3, 2] does not broadcast to [2, 3]");
   Owned huge({2, 3}, false, 3e38f, 0);
   Owned tiny({2, 3}, false, 1e-30f, 0);
   expectError(add(huge.t, a.t, {}, tiny.t), tiny, "multiplier overflows");
@@ -384,4 +454,27 @@ TEST(Errors, Concat) {
               "input 1: expected shape [1, 2, 3], got [1, 3, 3]");
   Owned out5({1, 2, 5}, false, 0.1f, 0);
   expectError(concatChannels({a.t, a.t}, out5.t), out5, "expected 6 channels");
+}
+
+TEST(Lookup, PerTensorAndPerChannel) {
+  Owned in({2, 2}, true, 1.0f, 0, {-128, 0, 127, 1});
+  Owned out({2, 2}, false, 1.0f, 0);
+  std::vector<int32_t> t(kTableSize);
+  for (int64_t k = 0; k < kTableSize; ++k)
+    t[k] = static_cast<int32_t>(255 - k);
+  ASSERT_FALSE(lookup(in.t, t, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{255, 127, 0, 126}));
+  // Two channels: channel 1's table is the identity shifted by 128.
+  std::vector<int32_t> two = t;
+  for (int64_t k = 0; k < kTableSize; ++k)
+    two.push_back(static_cast<int32_t>(k));
+  ASSERT_FALSE(lookup(in.t, two, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{255, 128, 0, 129}));
+  Owned untouched({2, 2}, false, 1.0f, 0);
+  std::vector<int32_t> bad(3 * kTableSize, 0);
+  expectError(lookup(in.t, bad, untouched.t), untouched,
+              "table: expected 256 or 512 entries, got 768");
+  t[5] = 300;
+  expectError(lookup(in.t, t, untouched.t), untouched,
+              "outside the output's [0, 255]");
 }
