@@ -201,6 +201,23 @@ ref::Error evalAdd(qnt::AddOp add, Env &env) {
                   env.out(add.getOutput()));
 }
 
+ref::Error evalSub(qnt::SubOp sub, Env &env) {
+  return ref::add(env.in(sub.getLhs()), env.in(sub.getRhs()),
+                  activationOf(sub.getActivation(), std::nullopt, std::nullopt),
+                  env.out(sub.getOutput()), /*subtract=*/true);
+}
+
+ref::Error evalMul(qnt::MulOp mul, Env &env) {
+  return ref::mul(env.in(mul.getLhs()), env.in(mul.getRhs()),
+                  activationOf(mul.getActivation(), std::nullopt, std::nullopt),
+                  env.out(mul.getOutput()));
+}
+
+ref::Error evalLookup(qnt::LookupOp op, Env &env) {
+  std::vector<int32_t> table(op.getTable().begin(), op.getTable().end());
+  return ref::lookup(env.in(op.getInput()), table, env.out(op.getOutput()));
+}
+
 template <typename PoolOp> ref::Error evalPool(PoolOp op, Env &env) {
   ref::Pool2DParams p;
   ArrayRef<int64_t> kernel = op.getKernel();
@@ -295,6 +312,9 @@ struct EvaluatorTable {
     add<qnt::Conv2DOp, evalConv>();
     add<qnt::LinearOp, evalLinear>();
     add<qnt::AddOp, evalAdd>();
+    add<qnt::SubOp, evalSub>();
+    add<qnt::MulOp, evalMul>();
+    add<qnt::LookupOp, evalLookup>();
     add<qnt::MaxPool2DOp, evalPool<qnt::MaxPool2DOp>>();
     add<qnt::AvgPool2DOp, evalPool<qnt::AvgPool2DOp>>();
     add<qnt::ConcatOp, evalConcat>();

@@ -512,15 +512,52 @@ static LogicalResult verifyActivations(Operation *op) {
   return success();
 }
 
-LogicalResult AddOp::verify() {
+/// Shapes and activation of qnt.add / qnt.sub / qnt.mul: each operand has
+/// the result's rank, each dimension the result's or 1.
+static LogicalResult verifyBinary(Operation *op, Activation activation) {
+  if (failed(verifyActivations(op)))
+    return failure();
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  for (Value v : op->getOperands()) {
+    auto shape = cast<ShapedType>(v.getType()).getShape();
+    bool ok = shape.size() == out.getShape().size();
+    for (size_t d = 0; ok && d < shape.size(); ++d)
+      ok = shape[d] == out.getDimSize(d) || shape[d] == 1;
+    if (!ok)
+      return op->emitOpError()
+             << "operand of shape " << v.getType()
+             << " does not broadcast to the result: each dimension must be "
+                "the result's or 1";
+  }
+  if (activation != Activation::none && activation != Activation::relu)
+    return op->emitOpError() << "supports activation none or relu";
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBinary(*this, getActivation()); }
+LogicalResult SubOp::verify() { return verifyBinary(*this, getActivation()); }
+LogicalResult MulOp::verify() { return verifyBinary(*this, getActivation()); }
+
+LogicalResult LookupOp::verify() {
   if (failed(verifyActivations(*this)))
     return failure();
-  if (getLhs().getType().getShape() != getRhs().getType().getShape() ||
-      getLhs().getType().getShape() != getOutput().getType().getShape())
-    return emitOpError() << "operands and result must have the same shape";
-  if (getActivation() != Activation::none &&
-      getActivation() != Activation::relu)
-    return emitOpError() << "supports activation none or relu";
+  if (getInput().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError() << "input and result must have the same shape";
+  int64_t size = static_cast<int64_t>(getTable().size());
+  ArrayRef<int64_t> shape = getOutput().getType().getShape();
+  int64_t channels = shape.empty() ? 1 : shape.back();
+  if (size != 256 &&
+      (size != channels * 256 || ShapedType::isDynamic(channels)))
+    return emitOpError() << "table must have 256 entries (one table) or "
+                         << "256 per channel of the last dimension, got "
+                         << size;
+  auto q = cast<quant::QuantizedType>(getOutput().getType().getElementType());
+  for (int32_t v : getTable())
+    if (v < q.getStorageTypeMin() || v > q.getStorageTypeMax())
+      return emitOpError() << "table entry " << v
+                           << " is outside the result's storage range ["
+                           << q.getStorageTypeMin() << ", "
+                           << q.getStorageTypeMax() << "]";
   return success();
 }
 

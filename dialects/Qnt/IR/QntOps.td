@@ -286,18 +286,72 @@ def Qnt_LinearOp : Qnt_Op<"linear", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Qnt_AddOp : Qnt_Op<"add", [Pure]> {
-  let summary = "Quantized element-wise addition";
-  let description = [{
-    Adds two quantized tensors of the same shape in the real domain and
-    requantizes to the result's parameters, optionally followed by `relu`
-    (the exact formula is the int8 reference's `quantc::ref::add`).
-  }];
+class Qnt_BinaryOp<string mnemonic> : Qnt_Op<mnemonic, [Pure]> {
   let arguments = (ins Qnt_QTensor:$lhs, Qnt_QTensor:$rhs,
     DefaultValuedAttr<Qnt_ActivationAttr, "::mlir::qnt::Activation::none">:$activation);
   let results = (outs Qnt_QTensor:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_AddOp : Qnt_BinaryOp<"add"> {
+  let summary = "Quantized element-wise addition";
+  let description = [{
+    Adds two quantized tensors in the real domain and requantizes to the
+    result's parameters, optionally followed by `relu` (the exact formula is
+    the int8 reference's `quantc::ref::add`). The operands have the
+    result's rank; each of their dimensions is the result's or 1
+    (broadcast).
+  }];
+}
+
+def Qnt_SubOp : Qnt_BinaryOp<"sub"> {
+  let summary = "Quantized element-wise subtraction";
+  let description = [{
+    `lhs - rhs` in the real domain, requantized as `qnt.add` with the
+    right-hand term negated (`quantc::ref::add` with `subtract`); broadcasts
+    as `qnt.add`.
+  }];
+}
+
+def Qnt_MulOp : Qnt_BinaryOp<"mul"> {
+  let summary = "Quantized element-wise multiplication";
+  let description = [{
+    `(lhs - zl) * (rhs - zr)` in int32, requantized with the multiplier
+    `scale_lhs * scale_rhs / scale_out` (PyTorch's `quantized::mul`,
+    `quantc::ref::mul`), optionally followed by `relu`. Broadcasts as
+    `qnt.add`: a squeeze-excitation block multiplies a [N, H, W, C]
+    activation by a [N, 1, 1, C] scale.
+
+    Example:
+    ```mlir
+    %y = qnt.mul %x, %s : (tensor<1x7x7x96x!quant.uniform<u8:f32, 0.05:3>>,
+        tensor<1x1x1x96x!quant.uniform<u8:f32, 0.00390625>>)
+        -> tensor<1x7x7x96x!quant.uniform<u8:f32, 0.04:2>>
+    ```
+  }];
+}
+
+def Qnt_LookupOp : Qnt_Op<"lookup", [Pure]> {
+  let summary = "Element-wise function of one 8-bit value, as a table";
+  let description = [{
+    `output[i] = table[t * 256 + (input[i] - storage_min)]`: an element-wise
+    function of a quantized value (sigmoid, hard_swish, silu, ...) has only
+    256 possible inputs, so `qnt-quantize` evaluates it once per input
+    value at compile time, in double, from the input's and the output's
+    parameters (`quantc::ref::lookupTable`), and stores the output storage
+    values here. Entry k is for the input storage value `storage_min + k`
+    (0 for u8, -128 for i8). With 256 entries one table serves every
+    element (t = 0); with C * 256 entries, C the size of the last dimension,
+    element i uses the table of its channel (per-channel functions such as
+    PReLU). `quantc::ref::lookup` defines the op.
+  }];
+  let arguments = (ins Qnt_QTensor:$input, DenseI32ArrayAttr:$table);
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
 #include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Reference/Reference.h"
 #include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -117,6 +119,21 @@ Value makeQuantizedConstant(OpBuilder &b, Location loc, RankedTensorType type,
   return quant::StorageCastOp::create(b, loc, type, raw);
 }
 
+/// The int8 reference's view of a per-tensor 8-bit quantized element type
+/// (no data: scale, zero point, range), or nullopt.
+std::optional<quantc::ref::QTensor> refView(Type elementType) {
+  auto q = dyn_cast<UniformQuantizedType>(elementType);
+  if (!q || q.getStorageTypeIntegralWidth() != 8)
+    return std::nullopt;
+  quantc::ref::QTensor t;
+  t.isSigned = q.isSigned();
+  t.scale = static_cast<float>(q.getScale());
+  t.zeroPoint = static_cast<int32_t>(q.getZeroPoint());
+  t.qmin = static_cast<int32_t>(q.getStorageTypeMin());
+  t.qmax = static_cast<int32_t>(q.getStorageTypeMax());
+  return t;
+}
+
 /// The layer name of `op` for messages: its first name.
 std::string layerName(Operation *op) {
   SmallVector<std::string> names = getLayerNames(op->getLoc());
@@ -148,7 +165,8 @@ private:
   LogicalResult toQDQ(FakeQuantOp op);
   LogicalResult convertConv(Conv2DOp op);
   LogicalResult convertMatmul(tosa::MatMulOp op);
-  void convertAdd(tosa::AddOp op);
+  template <typename QntOp> void convertBinary(Operation *op);
+  void convertUnary(UnaryOp op);
   void convertAvgPool(tosa::AvgPool2dOp op);
   void convertConcat(tosa::ConcatOp op);
   void keepParams(Operation *op);
@@ -379,13 +397,14 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   return success();
 }
 
-void QntQuantizePass::convertAdd(tosa::AddOp op) {
-  Value qa = quantizedSource(op.getInput1()),
-        qb = quantizedSource(op.getInput2());
-  if (!qa || !qb || op.getInput1().getType() != op.getType() ||
-      op.getInput2().getType() != op.getType())
+/// add / sub / mul of two quantized activations (broadcasting), with a
+/// following relu fused.
+template <typename QntOp> void QntQuantizePass::convertBinary(Operation *op) {
+  Value qa = quantizedSource(op->getOperand(0)),
+        qb = quantizedSource(op->getOperand(1));
+  if (!qa || !qb)
     return;
-  Value result = op.getResult();
+  Value result = op->getResult(0);
   Operation *relu = nullptr;
   if (result.hasOneUse())
     if (auto clamp = dyn_cast<tosa::ClampOp>(*result.getUsers().begin())) {
@@ -401,14 +420,44 @@ void QntQuantizePass::convertAdd(tosa::AddOp op) {
   if (!sink)
     return;
   OpBuilder b(sink);
-  auto add = AddOp::create(
-      b, op.getLoc(), sink.getType(), qa, qb,
+  auto binary = QntOp::create(
+      b, op->getLoc(), sink.getType(), qa, qb,
       ActivationAttr::get(&getContext(),
                           relu ? Activation::relu : Activation::none));
-  sink.replaceAllUsesWith(add.getOutput());
+  sink.replaceAllUsesWith(binary.getOutput());
   sink.erase();
   if (relu)
     relu->erase();
+  op->erase();
+}
+
+/// An element-wise function between quantized tensors: its lookup table,
+/// evaluated once per input value in double (UnaryFunctions.h).
+void QntQuantizePass::convertUnary(UnaryOp op) {
+  Value q = quantizedSource(op.getInput());
+  quant::QuantizeCastOp sink = quantizedSink(op.getOutput());
+  if (!q || !sink)
+    return;
+  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
+                                      out =
+                                          refView(elementOf(sink.getResult()));
+  if (!in || !out)
+    return;
+  struct Fn {
+    UnaryFn fn;
+    double alpha, beta;
+  } fn{op.getFn(), op.getAlphaOrDefault(), op.getBetaOrDefault()};
+  std::vector<int32_t> table = quantc::ref::lookupTable(
+      [](double x, const void *ctx) {
+        const Fn &f = *static_cast<const Fn *>(ctx);
+        return evalUnary(f.fn, x, f.alpha, f.beta);
+      },
+      &fn, *in, *out);
+  OpBuilder b(sink);
+  auto lookup = LookupOp::create(b, op.getLoc(), sink.getType(), q,
+                                 b.getDenseI32ArrayAttr(table));
+  sink.replaceAllUsesWith(lookup.getOutput());
+  sink.erase();
   op.erase();
 }
 
@@ -592,8 +641,8 @@ void QntQuantizePass::runOnOperation() {
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {
     auto q = dyn_cast<QuantizableOpInterface>(op);
-    if (isa<Conv2DOp, tosa::MatMulOp, tosa::AddOp, tosa::AvgPool2dOp,
-            tosa::ConcatOp>(op) ||
+    if (isa<Conv2DOp, UnaryOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
+            tosa::MulOp, tosa::AvgPool2dOp, tosa::ConcatOp>(op) ||
         (q && q.getQuantRole() == QuantRole::same_as_input))
       ops.push_back(op);
   });
@@ -607,8 +656,14 @@ void QntQuantizePass::runOnOperation() {
         result = convertConv(conv);
     } else if (auto mm = dyn_cast<tosa::MatMulOp>(op)) {
       result = convertMatmul(mm);
-    } else if (auto add = dyn_cast<tosa::AddOp>(op)) {
-      convertAdd(add);
+    } else if (isa<tosa::AddOp>(op)) {
+      convertBinary<AddOp>(op);
+    } else if (isa<tosa::SubOp>(op)) {
+      convertBinary<SubOp>(op);
+    } else if (isa<tosa::MulOp>(op)) {
+      convertBinary<MulOp>(op);
+    } else if (auto unary = dyn_cast<UnaryOp>(op)) {
+      convertUnary(unary);
     } else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
       convertAvgPool(pool);
     } else if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {

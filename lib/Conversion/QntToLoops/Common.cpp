@@ -151,6 +151,31 @@ void quantc::lowering::loopNest(
   build(b, loc, 0);
 }
 
+Value quantc::lowering::globalConstant(OpBuilder &b, Location loc,
+                                       StringRef prefix,
+                                       DenseElementsAttr value) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  std::string name;
+  for (int i = 0;; ++i) {
+    name = (prefix + "_" + Twine(i)).str();
+    if (!symbols.lookup(name))
+      break;
+  }
+  auto type = cast<ShapedType>(value.getType());
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    memref::GlobalOp::create(b, loc, b.getStringAttr(name),
+                             b.getStringAttr("private"),
+                             TypeAttr::get(memrefType), value, b.getUnitAttr(),
+                             b.getI64IntegerAttr(64));
+  }
+  return memref::GetGlobalOp::create(b, loc, memrefType, name);
+}
+
 //===----------------------------------------------------------------------===//
 // Lanes
 //===----------------------------------------------------------------------===//

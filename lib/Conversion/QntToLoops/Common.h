@@ -12,6 +12,7 @@
 #define QUANTC_LIB_CONVERSION_QNTTOLOOPS_COMMON_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -64,6 +65,13 @@ mlir::Value toTensor(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value buffer);
 /// The memref collapsed to one dimension (identity layout, static shape).
 mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer);
+
+/// A private constant memref.global (64-byte aligned) holding `value`, named
+/// `<prefix>_<n>` (the first free n in the enclosing module), and its
+/// memref.get_global at the builder's insertion point.
+mlir::Value globalConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           llvm::StringRef prefix,
+                           mlir::DenseElementsAttr value);
 
 /// An index constant.
 mlir::Value index(mlir::OpBuilder &b, mlir::Location loc, int64_t v);

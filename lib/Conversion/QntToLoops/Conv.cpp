@@ -81,6 +81,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "ConvEmitter.h"
 
 using namespace mlir;
@@ -289,23 +290,7 @@ std::string ConvEmitter::pathName() const {
 
 Value ConvEmitter::global(StringRef prefix, RankedTensorType type,
                           DenseElementsAttr value) {
-  SymbolTable symbols(module);
-  std::string name;
-  for (int i = 0;; ++i) {
-    name = (prefix + "_" + Twine(i)).str();
-    if (!symbols.lookup(name))
-      break;
-  }
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    memref::GlobalOp::create(b, loc, b.getStringAttr(name),
-                             b.getStringAttr("private"),
-                             TypeAttr::get(memrefType), value, b.getUnitAttr(),
-                             b.getI64IntegerAttr(64));
-  }
-  return memref::GetGlobalOp::create(b, loc, memrefType, name);
+  return quantc::lowering::globalConstant(b, loc, prefix, value.reshape(type));
 }
 
 /// [N, H + pads, W + pads, channels] filled with the zero point `zp`, input

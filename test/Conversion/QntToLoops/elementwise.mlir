@@ -121,3 +121,46 @@ func.func @requantize(%q: tensor<16x!quant.uniform<u8:f32, 0.5:100>>) -> tensor<
   %0 = qnt.requantize %q : (tensor<16x!quant.uniform<u8:f32, 0.5:100>>) -> tensor<16x!quant.uniform<i8<-100:100>:f32, 0.25:3>>
   return %0 : tensor<16x!quant.uniform<i8<-100:100>:f32, 0.25:3>>
 }
+
+// -----
+
+// A lookup: the table becomes a constant global of i32 entries read by a
+// 16-lane vector.gather at the i8 value + 128 (entry 0 is -128), then a
+// scalar tail of memref.loads (20 elements).
+// CHECK: memref.global "private" constant @__qnt_table_0 : memref<256xi32> = dense<"0xFF000000FE000000
+// CHECK-LABEL: func.func @lookup
+// CHECK: %[[T:.*]] = memref.get_global @__qnt_table_0 : memref<256xi32>
+// CHECK: scf.parallel
+// CHECK:   %[[V:.*]] = vector.load %{{.*}} : memref<20xi8>, vector<16xi8>
+// CHECK:   %[[E:.*]] = arith.extsi %[[V]] : vector<16xi8> to vector<16xi32>
+// CHECK:   %[[K:.*]] = arith.addi %[[E]], %{{.*}} : vector<16xi32>
+// CHECK:   %[[G:.*]] = vector.gather %[[T]][%{{.*}}] [%[[K]]], %{{.*}}, %{{.*}} : memref<256xi32>, vector<16xi32>, vector<16xi1>, vector<16xi32> into vector<16xi32>
+// CHECK:   arith.trunci %[[G]] : vector<16xi32> to vector<16xi8>
+// CHECK: scf.for
+// CHECK:   memref.load %[[T]][%{{.*}}] : memref<256xi32>
+func.func @lookup(%x: tensor<20x!quant.uniform<i8:f32, 0.1>>) -> tensor<20x!quant.uniform<u8:f32, 0.5>> {
+  %0 = qnt.lookup %x {table = array<i32: 255, 254, 253, 252, 251, 250, 249, 248, 247, 246, 245, 244, 243, 242, 241, 240, 239, 238, 237, 236, 235, 234, 233, 232, 231, 230, 229, 228, 227, 226, 225, 224, 223, 222, 221, 220, 219, 218, 217, 216, 215, 214, 213, 212, 211, 210, 209, 208, 207, 206, 205, 204, 203, 202, 201, 200, 199, 198, 197, 196, 195, 194, 193, 192, 191, 190, 189, 188, 187, 186, 185, 184, 183, 182, 181, 180, 179, 178, 177, 176, 175, 174, 173, 172, 171, 170, 169, 168, 167, 166, 165, 164, 163, 162, 161, 160, 159, 158, 157, 156, 155, 154, 153, 152, 151, 150, 149, 148, 147, 146, 145, 144, 143, 142, 141, 140, 139, 138, 137, 136, 135, 134, 133, 132, 131, 130, 129, 128, 127, 126, 125, 124, 123, 122, 121, 120, 119, 118, 117, 116, 115, 114, 113, 112, 111, 110, 109, 108, 107, 106, 105, 104, 103, 102, 101, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0>} : (tensor<20x!quant.uniform<i8:f32, 0.1>>) -> tensor<20x!quant.uniform<u8:f32, 0.5>>
+  return %0 : tensor<20x!quant.uniform<u8:f32, 0.5>>
+}
+
+// -----
+
+// A squeeze-excitation multiply [1, 3, 5, 32] x [1, 1, 1, 32]: a loop nest
+// over (H, W) around 16-lane chunks of the 32 channels; the scale operand
+// is read at the channel offset only. The product of the centered values
+// is requantized with 0.5 * 0.25 / 0.125 = 1.
+// CHECK-LABEL: func.func @mul_broadcast
+// CHECK: scf.parallel (%[[H:.*]], %[[W:.*]]) =
+// CHECK:   %[[RH:.*]] = arith.muli %[[H]], %{{.*}} : index
+// CHECK:   %[[RW:.*]] = arith.muli %[[W]], %{{.*}} : index
+// CHECK:   %[[BASE:.*]] = arith.addi %[[RH]], %[[RW]] : index
+// CHECK:   scf.for %[[C:.*]] =
+// CHECK:     %[[I:.*]] = arith.addi %[[BASE]], %[[C]] : index
+// CHECK:     vector.load %{{.*}}[%[[I]]] : memref<480xi8>, vector<16xi8>
+// CHECK:     vector.load %{{.*}}[%[[C]]] : memref<32xi8>, vector<16xi8>
+// CHECK:     arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK:     arith.constant dense<1.000000e+00> : vector<16xf32>
+func.func @mul_broadcast(%x: tensor<1x3x5x32x!quant.uniform<u8:f32, 0.5:3>>, %s: tensor<1x1x1x32x!quant.uniform<u8:f32, 0.25>>) -> tensor<1x3x5x32x!quant.uniform<i8:f32, 0.125>> {
+  %0 = qnt.mul %x, %s : (tensor<1x3x5x32x!quant.uniform<u8:f32, 0.5:3>>, tensor<1x1x1x32x!quant.uniform<u8:f32, 0.25>>) -> tensor<1x3x5x32x!quant.uniform<i8:f32, 0.125>>
+  return %0 : tensor<1x3x5x32x!quant.uniform<i8:f32, 0.125>>
+}

@@ -712,7 +712,7 @@ func.func @add_types(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<
 // -----
 
 func.func @add_shapes(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<2x!quant.uniform<u8:f32, 0.05:128>>) {
-  // expected-error @+1 {{'qnt.add' op operands and result must have the same shape}}
+  // expected-error @+1 {{'qnt.add' op operand of shape 'tensor<2x!quant.uniform<u8:f32, 5.000000e-02:128>>' does not broadcast to the result: each dimension must be the result's or 1}}
   %0 = qnt.add %a, %b : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
   return
 }
@@ -722,6 +722,38 @@ func.func @add_shapes(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor
 func.func @add_activation(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<4x!quant.uniform<u8:f32, 0.05:128>>) {
   // expected-error @+1 {{'qnt.add' op supports activation none or relu}}
   %0 = qnt.add %a, %b {activation = #qnt<activation relu6>} : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @mul_rank(%a: tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<4x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.mul' op operand of shape 'tensor<4x!quant.uniform<u8:f32, 5.000000e-02:128>>' does not broadcast to the result}}
+  %0 = qnt.mul %a, %b : (tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @sub_activation(%a: tensor<4x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.sub' op supports activation none or relu}}
+  %0 = qnt.sub %a, %a {activation = #qnt<activation relu6>} : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<4x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @lookup_table_size(%x: tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.lookup' op table must have 256 entries (one table) or 256 per channel of the last dimension, got 3}}
+  %0 = qnt.lookup %x {table = array<i32: 1, 2, 3>} : (tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
+func.func @lookup_shape(%x: tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.lookup' op input and result must have the same shape}}
+  %0 = qnt.lookup %x {table = array<i32: 1, 2, 3>} : (tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<3x2x!quant.uniform<u8:f32, 0.05:128>>
   return
 }
 

@@ -197,3 +197,39 @@ func.func @relu_between_qdq(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %aq = qnt.fake_quant %a to !quant.uniform<u8:f32, 0.1> : tensor<1x4x4x2xf32>
   return %aq : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// A squeeze-excitation block with hard_swish / hard_sigmoid between
+// quantized tensors: each activation becomes a lookup table evaluated from
+// the input's and the output's parameters (hard_swish of u8 x at 0.05:128:
+// entry 0 is x = -6.4, hard_swish 0, i.e. the zero point 10; hard_sigmoid
+// of the pool's u8 at 0.04:10: entry 0 is x = -0.4, 256 * (0.5 - 0.4 / 6)
+// = 110.9 -> 111), the broadcast multiply a qnt.mul, the subtraction a
+// qnt.sub.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK: %[[X:.*]] = quant.qcast %arg0
+// CHECK: %[[H:.*]] = qnt.lookup %[[X]] {table = array<i32: 10, 10, {{.*}}>} : (tensor<1x2x2x4x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x2x2x4x!quant.uniform<u8:f32, 4.000000e-02:10>>
+// CHECK: %[[G:.*]] = qnt.avg_pool2d %[[H]]
+// CHECK: %[[S:.*]] = qnt.lookup %[[G]] {table = array<i32: 111, {{.*}}>} : (tensor<1x1x1x4x!quant.uniform<u8:f32, 4.000000e-02:10>>) -> tensor<1x1x1x4x!quant.uniform<u8:f32, 3.906250e-03>>
+// CHECK: %[[M:.*]] = qnt.mul %[[H]], %[[S]] : (tensor<1x2x2x4x!quant.uniform<u8:f32, 4.000000e-02:10>>, tensor<1x1x1x4x!quant.uniform<u8:f32, 3.906250e-03>>) -> tensor<1x2x2x4x!quant.uniform<u8:f32, 3.000000e-02:5>>
+// CHECK: %[[D:.*]] = qnt.sub %[[M]], %[[H]] : {{.*}} -> tensor<1x2x2x4x!quant.uniform<i8:f32, 2.000000e-02>>
+// CHECK: quant.dcast %[[D]]
+// CHECK-NOT: qnt.unary
+// CHECK-NOT: tosa.mul
+func.func @squeeze_excitation(%x: tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x2x2x4xf32>
+  %h = qnt.unary hard_swish %xq : tensor<1x2x2x4xf32>
+  %hq = qnt.fake_quant %h to !quant.uniform<u8:f32, 0.04:10> : tensor<1x2x2x4xf32>
+  %g = tosa.avg_pool2d %hq, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x4xf32>
+  %gq = qnt.fake_quant %g to !quant.uniform<u8:f32, 0.04:10> : tensor<1x1x1x4xf32>
+  %s = qnt.unary hard_sigmoid %gq {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : tensor<1x1x1x4xf32>
+  %sq = qnt.fake_quant %s to !quant.uniform<u8:f32, 0.00390625> : tensor<1x1x1x4xf32>
+  %m = tosa.mul %hq, %sq, %shift : (tensor<1x2x2x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x2x2x4xf32>
+  %mq = qnt.fake_quant %m to !quant.uniform<u8:f32, 0.03:5> : tensor<1x2x2x4xf32>
+  %d = tosa.sub %mq, %hq : (tensor<1x2x2x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
+  %dq = qnt.fake_quant %d to !quant.uniform<i8:f32, 0.02> : tensor<1x2x2x4xf32>
+  return %dq : tensor<1x2x2x4xf32>
+}

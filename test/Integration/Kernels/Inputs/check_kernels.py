@@ -2,7 +2,8 @@
 reference and compiled with int8 kernels, and counts the models whose
 outputs are bit-identical.
 
-Usage: check_kernels.py BINDIR SRCROOT DIR N MODE...
+Usage: check_kernels.py BINDIR SRCROOT DIR N [--prefix=P] MODE...
+Models are DIR/<P><i>.mlir with inputs DIR/<P><i>.npy (P: conv).
 MODE: jit-<isa>          quant-run --int8-isa=<isa> (JIT on this machine)
       aot                quant-compile (default x86 CPU) + cc + the C driver
       aot-vnni           quant-compile --cpu=cascadelake + cc + the C driver
@@ -16,6 +17,9 @@ import sys
 import numpy as np
 
 bindir, src, d, n, modes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+prefix = "conv"
+if modes and modes[0].startswith("--prefix="):
+    prefix, modes = modes[0][len("--prefix="):], modes[1:]
 driver = os.path.join(src, "examples", "common", "run_model.c")
 qemu = ["qemu-aarch64", "-cpu", "max", "-L", "/usr/aarch64-linux-gnu"]
 
@@ -46,19 +50,19 @@ failures = 0
 for mode in modes:
     same = 0
     for i in range(n):
-        model, data = f"{d}/conv{i}.mlir", f"{d}/conv{i}.npy"
+        model, data = f"{d}/{prefix}{i}.mlir", f"{d}/{prefix}{i}.npy"
         ref, out = f"{d}/ref{i}.npy", f"{d}/{mode}-out{i}.npy"
         if not os.path.exists(ref):
             subprocess.run([f"{bindir}/quant-run", model, "--reference", "--input", data, "-o", ref], check=True)
         r = compiled(mode, i, model, data, out)
         if r.returncode != 0:
-            print(f"{mode} conv{i}: failed: {(r.stderr.strip().splitlines() or ['?'])[-1]}")
+            print(f"{mode} {prefix}{i}: failed: {(r.stderr.strip().splitlines() or ['?'])[-1]}")
             continue
         a, b = np.load(ref), np.load(out)
         if a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32)):
             same += 1
         else:
-            print(f"{mode} conv{i}: {int((a != b).sum())} of {a.size} outputs differ")
+            print(f"{mode} {prefix}{i}: {int((a != b).sum())} of {a.size} outputs differ")
     print(f"{mode}: {same} of {n} models bit-identical to the int8 reference")
     failures += n - same
 sys.exit(1 if failures else 0)
