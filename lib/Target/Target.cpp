@@ -82,7 +82,22 @@ quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
     return fail("unknown target triple '" + tripleName + "'" +
                 (error.empty() ? "" : ": " + error));
   result.cpu = cpu.empty() ? defaultCpu(result.triple) : cpu.str();
-  result.features = features.str();
+  std::string hostFeatures;
+  if (cpu == "native") {
+    // This machine: its CPU and the features it reports (the user's
+    // features apply after them).
+    if (!tripleName.empty() &&
+        llvm::Triple(result.triple) !=
+            llvm::Triple(llvm::sys::getDefaultTargetTriple()))
+      return fail("--cpu=native compiles for this machine; it cannot be "
+                  "combined with the target '" +
+                  tripleName + "'");
+    result.cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      hostFeatures +=
+          (feature.second ? "+" : "-") + feature.first().str() + ",";
+  }
+  result.features = hostFeatures + features.str();
 
   std::unique_ptr<llvm::MCSubtargetInfo> probe(
       target->createMCSubtargetInfo(triple, "", ""));

@@ -64,7 +64,8 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     targetCpu("cpu",
               cl::desc("Target CPU (default: x86-64-v3 on x86_64, i.e. "
-                       "AVX2 + FMA; generic elsewhere)"),
+                       "AVX2 + FMA; generic elsewhere; native: this "
+                       "machine's CPU and features)"),
               cl::init(""));
 static cl::opt<std::string>
     targetFeatures("mattr", cl::desc("Target features, e.g. +dotprod,+i8mm"),

@@ -49,7 +49,8 @@ struct CompileTarget {
 std::string defaultCpu(llvm::StringRef triple);
 
 /// Creates the TargetMachine for `triple` (empty: the host's), `cpu` (empty:
-/// defaultCpu) and the comma-separated `features` (+name / -name), and
+/// defaultCpu; "native": this machine's CPU and features, host triple only)
+/// and the comma-separated `features` (+name / -name), and
 /// derives the int8 kernels from the CPU's features: x86 with AVX-512 VNNI
 /// (and VL) or AVX-VNNI -> AVX512VNNI, with AVX2 -> AVX2; AArch64 with i8mm
 /// -> NeonI8MM, with dotprod -> NeonDot; anything else -> Generic. An

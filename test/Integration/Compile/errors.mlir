@@ -9,6 +9,8 @@
 // CPU-NOT: not a recognized processor
 // RUN: not quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --cpu=cascadelake -o %t/a.o 2>&1 | FileCheck %s --check-prefix=CPU2
 // CPU2: quant-compile: error: unknown CPU 'cascadelake' for target 'aarch64-unknown-linux-gnu'
+// RUN: not quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --cpu=native -o %t/a.o 2>&1 | FileCheck %s --check-prefix=NATIVE
+// NATIVE: quant-compile: error: --cpu=native compiles for this machine; it cannot be combined with the target 'aarch64-linux-gnu'
 // RUN: not quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --mattr=+dotprod,+avx2 -o %t/a.o 2>&1 | FileCheck %s --check-prefix=FEATURE
 // FEATURE: quant-compile: error: unknown feature 'avx2' for target 'aarch64-unknown-linux-gnu'
 // RUN: not quant-compile %S/Inputs/ops.mlir --mattr=avx2 -o %t/a.o 2>&1 | FileCheck %s --check-prefix=SIGN

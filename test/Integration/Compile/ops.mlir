@@ -19,6 +19,14 @@
 // RUN: cc -I%t/generic -DMODEL=ops -DMODEL_UPPER=OPS %quantc_src_root/examples/common/run_model.c %t/generic/model.o -lm -o %t/generic/run
 // RUN: %t/generic/run %t/in.npy %t/generic/compiled.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/generic/compiled.npy | FileCheck %s
+// This machine's CPU and features (--cpu=native), whatever they are.
+// RUN: mkdir -p %t/native
+// RUN: quant-compile %S/Inputs/ops.mlir --cpu=native -v -o %t/native/model.o 2>&1 | FileCheck %s --check-prefix=NATIVE
+// NATIVE-NOT: cpu native
+// NATIVE: quant-compile: target x86_64-{{.*}}, cpu {{.*}}, int8 kernels
+// RUN: cc -I%t/native -DMODEL=ops -DMODEL_UPPER=OPS %quantc_src_root/examples/common/run_model.c %t/native/model.o -lm -o %t/native/run
+// RUN: %t/native/run %t/in.npy %t/native/compiled.npy
+// RUN: %python %S/Inputs/compare.py %t/reference.npy %t/native/compiled.npy | FileCheck %s
 //
 // CHECK: exact samples: 64/64, exact values: 40960/40960
 // CHECK: BIT-IDENTICAL
