@@ -21,8 +21,17 @@ segmentation models from torchvision.models.segmentation):
    error max|ours - torch| / max|torch| (per image, the worst image; the
    criterion is 1e-4) and, for classifiers, top-1 agreement;
 5. with --int8, also compiles it to int8 (--calibration-data: 16 training
-   images other than the BatchNorm ones) and records the compile time and
-   the SQNR of the int8 outputs against PyTorch's float outputs.
+   images other than the BatchNorm ones) and records the compile time, the
+   SQNR of the int8 outputs against PyTorch's float outputs and their top-1
+   agreement; quantizes the same model with PyTorch 1.13 FX (prepare_fx /
+   convert_fx, the onednn engine and its default qconfig mapping,
+   calibrated on the same 16 images) and records the same two numbers for
+   it (or why FX cannot quantize it); and times our float and int8 objects
+   (batch 1, one thread, best of --repeats passes over the 4 test images).
+
+Both objects are compiled with --cpu (default native: this machine's CPU,
+so int8 activations are 8-bit on a machine with VNNI, as in PyTorch's
+onednn engine).
 
 Images: 28x28 gray Fashion-MNIST (Debian's dataset-fashion-mnist) scaled to
 [0, 1], upscaled bilinearly to the model's input size (224, inception_v3
@@ -31,7 +40,8 @@ ImageNet's mean and std.
 
 Prints the machine, the date and a Markdown table (model, input size, float
 max rel. error, top-1 agreement, float compile s, object MB, with --int8
-int8 compile s and SQNR, status: ok, or the first error line when export,
+int8 compile s, SQNR and top-1 agreement of ours and of PyTorch FX, float
+and int8 latency and their ratio, status: ok, or the first error line when export,
 import, compile or run fails or a step exceeds --timeout; a failing model
 does not stop the others) on stdout and writes it to <out>/zoo.md; progress
 goes to stderr. Exported models, PyTorch's outputs and the image sets are
@@ -41,8 +51,8 @@ Delete the work dir after changing this script's model set-up.
 Usage (Debian's python3-torch 1.13, python3-torchvision 0.14,
 python3-onnx, python3-numpy):
   /usr/bin/python3 bench/zoo/zoo.py [--models resnet18,mobilenet_v2]
-      [--size 64] [--int8] [--out build/zoo] [--bin build/bin]
-      [--timeout 600]
+      [--size 64] [--int8] [--cpu native] [--repeats 5] [--out build/zoo]
+      [--bin build/bin] [--timeout 600]
   bench/zoo/zoo.sh ... > docs/zoo.md   (builds the tools first)
 """
 import argparse
@@ -208,6 +218,41 @@ def run(command, what, timeout):
     return seconds
 
 
+def run_output(command, what, timeout):
+    """Runs a command like run(); returns its output."""
+    try:
+        p = subprocess.run(command, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what}: timed out after {timeout:g} s")
+    if p.returncode != 0:
+        raise Failure(f"{what}: {first_error(p.stdout)}")
+    return p.stdout
+
+
+def pytorch_fx_int8(name, size, calib, test):
+    """PyTorch 1.13's own post-training quantization of the same model (same
+    seed, same BatchNorm statistics): FX graph mode, onednn engine and
+    qconfig mapping, calibrated on `calib`; its outputs on `test`."""
+    import torch
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+    torch.backends.quantized.engine = "onednn"
+    model = build_model(name)
+    reestimate_batch_norm(
+        model, fashion_mnist("train", 0, BN_BATCHES * BN_BATCH_SIZE, size))
+    example = torch.from_numpy(test[:1])
+    with torch.no_grad():
+        prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"),
+                              example_inputs=(example,))
+        for batch in torch.from_numpy(calib).split(1):
+            prepared(batch)
+        quantized = convert_fx(prepared)
+        return np.concatenate([quantized(torch.from_numpy(x[None])).numpy()
+                               for x in test])
+
+
 def compile_and_run(args, name, model_dir, test, kind, extra):
     """Compiles <model_dir>/model.onnx into <model_dir>/<kind>/model.o with
     <args.bin>/quant-compile, links it with the C driver and runs it on the
@@ -218,14 +263,22 @@ def compile_and_run(args, name, model_dir, test, kind, extra):
     obj = os.path.join(out, "model.o")
     seconds = run([os.path.join(args.bin, "quant-compile"),
                    os.path.join(model_dir, "model.onnx"), "-o", obj,
-                   "--name", name] + extra, f"{kind} compile", args.timeout)
+                   "--name", name, f"--cpu={args.cpu}"] + extra,
+                  f"{kind} compile", args.timeout)
     exe = os.path.join(out, "run")
     run(["cc", "-O2", f"-I{out}", f"-DMODEL={name}",
          f"-DMODEL_UPPER={name.upper()}", DRIVER, obj, "-lm", "-o", exe],
         f"{kind} link", args.timeout)
     outputs = os.path.join(out, "outputs.npy")
-    run([exe, test, outputs], f"{kind} run", args.timeout)
-    return seconds, os.path.getsize(obj), np.load(outputs)
+    latency = None
+    if args.int8 and args.repeats > 0:
+        text = run_output([exe, test, outputs, str(args.repeats)],
+                          f"{kind} run", args.timeout)
+        found = re.search(r"latency ([0-9.]+) us per sample", text)
+        latency = float(found.group(1)) / 1e3 if found else None
+    else:
+        run([exe, test, outputs], f"{kind} run", args.timeout)
+    return seconds, os.path.getsize(obj), np.load(outputs), latency
 
 
 def max_relative_error(ours, reference):
@@ -262,7 +315,7 @@ def evaluate(args, name):
         reference = np.load(os.path.join(model_dir, "reference.npy"))
 
         log(f"{name}: float compile")
-        seconds, size_bytes, ours = compile_and_run(
+        seconds, size_bytes, ours, float_ms = compile_and_run(
             args, name, model_dir, test, "float", [])
         row["float s"] = f"{seconds:.1f}"
         row["MB"] = f"{size_bytes / 1e6:.1f}"
@@ -282,11 +335,29 @@ def evaluate(args, name):
             calib = os.path.join(data_dir, "calib.npy")
             cached_images(calib, "train", BN_BATCHES * BN_BATCH_SIZE,
                           CALIB_IMAGES, size)
-            seconds, _, int8 = compile_and_run(
+            seconds, _, int8, int8_ms = compile_and_run(
                 args, name, model_dir, test, "int8",
                 ["--calibration-data", calib])
             row["int8 s"] = f"{seconds:.1f}"
             row["SQNR"] = f"{sqnr_db(int8, reference):.1f}"
+            if name in CLASSIFIERS:
+                agree = (int8.argmax(1) == reference.argmax(1)).sum()
+                row["int8 top-1"] = f"{agree}/{len(reference)}"
+            if float_ms and int8_ms:
+                row["float ms"] = f"{float_ms:.2f}"
+                row["int8 ms"] = f"{int8_ms:.2f}"
+                row["speed-up"] = f"{float_ms / int8_ms:.2f}x"
+            log(f"{name}: PyTorch FX int8")
+            try:
+                fx = pytorch_fx_int8(name, size, np.load(calib),
+                                     np.load(test))
+                row["FX SQNR"] = f"{sqnr_db(fx, reference):.1f}"
+                if name in CLASSIFIERS:
+                    agree = (fx.argmax(1) == reference.argmax(1)).sum()
+                    row["FX top-1"] = f"{agree}/{len(reference)}"
+            except Exception as e:  # FX cannot trace / quantize the model
+                row["FX SQNR"] = "fails"
+                row["status"] = f"PyTorch FX: {first_error(str(e))}"
     except Failure as e:
         row["status"] = (str(e) if row["status"] == "ok"
                          else f"{row['status']}; {e}")
@@ -312,7 +383,11 @@ def table(args, system, rows):
                ("error", "float max rel. error"), ("top-1", "top-1 agree"),
                ("float s", "float compile s"), ("MB", "object MB")]
     if args.int8:
-        columns += [("int8 s", "int8 compile s"), ("SQNR", "int8 SQNR dB")]
+        columns += [("int8 s", "int8 compile s"), ("SQNR", "int8 SQNR dB"),
+                    ("int8 top-1", "int8 top-1"),
+                    ("FX SQNR", "PyTorch FX SQNR dB"),
+                    ("FX top-1", "FX top-1"), ("float ms", "float ms"),
+                    ("int8 ms", "int8 ms"), ("speed-up", "int8 speed-up")]
     columns.append(("status", "status"))
     lines = [
         f"### torchvision zoo ({datetime.date.today().isoformat()}, "
@@ -325,8 +400,12 @@ def table(args, system, rows):
         "PyTorch: max relative error max|ours - torch| / max|torch| "
         f"(criterion {TOLERANCE:g}), top-1 agreement"
         + (f"; `--calibration-data` ({CALIB_IMAGES} training images) for "
-           "int8, SQNR of int8 vs PyTorch's float outputs" if args.int8
-           else "") + ".",
+           "int8: SQNR and top-1 agreement of the int8 outputs with "
+           "PyTorch's float outputs, the same for PyTorch 1.13 FX "
+           "post-training quantization (onednn, same calibration images); "
+           f"latency: batch 1, one thread, best of {args.repeats} passes"
+           if args.int8 else "")
+        + f"; objects compiled with `--cpu={args.cpu}`.",
         "",
         "| " + " | ".join(title for _, title in columns) + " |",
         "|" + "|".join("---" if key in ("model", "status") else "--:"
@@ -350,6 +429,12 @@ def main():
                         "inception_v3 299)")
     parser.add_argument("--int8", action="store_true",
                         help="also compile to int8 and report SQNR")
+    parser.add_argument("--cpu", default="native",
+                        help="quant-compile --cpu for both objects "
+                        "(default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="with --int8: timed passes over the test "
+                        "images (0: no timing; default: %(default)s)")
     parser.add_argument("--out", default=os.path.join(BUILD, "zoo"),
                         help="work dir, caches exports (default: %(default)s)")
     parser.add_argument("--bin", default=os.path.join(BUILD, "bin"),
