@@ -90,11 +90,14 @@ void mlir::qnt::attachQuantizableTosaModels(MLIRContext &ctx) {
   tosa::AddOp::attachInterface<AddModel>(ctx);
   tosa::SubOp::attachInterface<Observed<tosa::SubOp>>(ctx);
   tosa::MulOp::attachInterface<Observed<tosa::MulOp>>(ctx);
-  tosa::AvgPool2dOp::attachInterface<Observed<tosa::AvgPool2dOp>>(ctx);
   tosa::ReduceSumOp::attachInterface<Observed<tosa::ReduceSumOp>>(ctx);
   tosa::ConcatOp::attachInterface<Observed<tosa::ConcatOp>>(ctx);
   tosa::ClampOp::attachInterface<ClampModel>(ctx);
-  // Data movement and selection.
+  // Data movement and selection; average pooling too, as PyTorch's
+  // backends share its input's parameters: a mean never leaves the input's
+  // range, so its own observer would only narrow the grid to what the
+  // calibration images produced (and clip on other images).
+  tosa::AvgPool2dOp::attachInterface<SameAsInput<tosa::AvgPool2dOp>>(ctx);
   tosa::MaxPool2dOp::attachInterface<SameAsInput<tosa::MaxPool2dOp>>(ctx);
   tosa::ReduceMaxOp::attachInterface<SameAsInput<tosa::ReduceMaxOp>>(ctx);
   tosa::ReduceMinOp::attachInterface<SameAsInput<tosa::ReduceMinOp>>(ctx);

@@ -209,8 +209,13 @@ def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
        `qnt.conv2d` (bias to i32 with scale `s_in * s_w[o]`, requantization
        multipliers `quantc::ref::requantMultiplier` stored on the op),
        `tosa.matmul` with a constant weight (+ constant bias add) ->
-       `qnt.linear`, `tosa.add` (+ relu) -> `qnt.add`, `tosa.avg_pool2d` ->
-       `qnt.avg_pool2d`, `tosa.concat` -> `qnt.concat`; `tosa.max_pool2d`,
+       `qnt.linear`, `tosa.add` / `tosa.sub` / `tosa.mul` (+ relu, with
+       broadcasting) -> `qnt.add` / `qnt.sub` / `qnt.mul`, `qnt.unary`
+       (sigmoid, hard_swish, silu, ...) -> `qnt.lookup` (its table
+       evaluated in double from both parameters,
+       `quantc::ref::lookupTable`), `tosa.concat` -> `qnt.concat`;
+       `tosa.avg_pool2d` -> `qnt.avg_pool2d` with the parameters of the
+       qcast after it (a QDQ model's), else its input's; `tosa.max_pool2d`,
        `tosa.reshape` and `tosa.transpose` keep their input's parameters;
     3. a relu (`tosa.clamp` [0, +inf)) between the dcast of a quantized
        conv, linear or add without activation and a qcast becomes that

@@ -169,7 +169,9 @@ private:
   void convertUnary(UnaryOp op);
   void convertAvgPool(tosa::AvgPool2dOp op);
   void convertConcat(tosa::ConcatOp op);
-  void keepParams(Operation *op);
+  /// With `keepFloat` (an excluded layer), the op stays float and only its
+  /// result is quantized with the input's parameters.
+  void keepParams(Operation *op, bool keepFloat = false);
   void fuseQuantizedRelu();
   void cleanup();
 
@@ -461,11 +463,15 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
   op.erase();
 }
 
+/// An average pool quantizes to the parameters of the qcast after it (a
+/// QDQ model's), else it keeps its input's (its role, as in PyTorch).
 void QntQuantizePass::convertAvgPool(tosa::AvgPool2dOp op) {
   Value q = quantizedSource(op.getInput());
-  quant::QuantizeCastOp sink = quantizedSink(op.getResult());
-  if (!q || !sink)
+  if (!q)
     return;
+  quant::QuantizeCastOp sink = quantizedSink(op.getResult());
+  if (!sink)
+    return keepParams(op);
   OpBuilder b(sink);
   auto pool =
       AvgPool2DOp::create(b, op.getLoc(), sink.getType(), q, op.getKernelAttr(),
@@ -495,10 +501,10 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
 }
 
 /// An op whose result keeps its input's parameters (role same_as_input):
-/// max pooling, reshapes and transposes have int8 forms; the others stay
+/// pooling, reshapes and transposes have int8 forms; the others stay
 /// float between a dequantize and a quantize with the input's parameters
 /// (exact: they only move or select values on the input's grid).
-void QntQuantizePass::keepParams(Operation *op) {
+void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
   Value q = quantizedSource(op->getOperand(0));
   if (!q)
     return;
@@ -506,17 +512,24 @@ void QntQuantizePass::keepParams(Operation *op) {
   auto qType = RankedTensorType::get(floatType.getShape(), elementOf(q));
   OpBuilder b(op);
   Value result;
-  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
+  if (keepFloat) {
+    // Excluded: computed in float (below), its result still carries the
+    // input's parameters for the quantized ops after it.
+  } else if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
     result =
         MaxPool2DOp::create(b, op->getLoc(), qType, q, pool.getKernelAttr(),
                             pool.getStrideAttr(), pool.getPadAttr());
+  } else if (auto avg = dyn_cast<tosa::AvgPool2dOp>(op)) {
+    result = AvgPool2DOp::create(b, op->getLoc(), qType, q, avg.getKernelAttr(),
+                                 avg.getStrideAttr(), avg.getPadAttr());
   } else if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
     result = tosa::TransposeOp::create(b, op->getLoc(), qType, q,
                                        transpose.getPermsAttr());
   } else if (auto reshape = dyn_cast<tosa::ReshapeOp>(op)) {
     result =
         tosa::ReshapeOp::create(b, op->getLoc(), qType, q, reshape.getShape());
-  } else {
+  }
+  if (!result) {
     b.setInsertionPointAfter(op);
     Value qc =
         quant::QuantizeCastOp::create(b, op->getLoc(), qType, op->getResult(0));
@@ -648,8 +661,14 @@ void QntQuantizePass::runOnOperation() {
   });
   consumed.clear();
   for (Operation *op : ops) {
-    if (consumed.contains(op) || isExcluded(op))
+    if (consumed.contains(op))
       continue;
+    if (isExcluded(op)) {
+      auto q = dyn_cast<QuantizableOpInterface>(op);
+      if (q && q.getQuantRole() == QuantRole::same_as_input)
+        keepParams(op, /*keepFloat=*/true);
+      continue;
+    }
     LogicalResult result = success();
     if (auto conv = dyn_cast<Conv2DOp>(op)) {
       if (!conv.isQuantized())
