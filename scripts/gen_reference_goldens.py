@@ -423,6 +423,21 @@ def rand_qtensor(rng, shape, signed):
     return x, rand_scale(rng, 0.005, 0.2), int(rng.integers(qmin, qmax + 1))
 
 
+def write_binary(wr, family, name, signed, relu, lhs, rhs, out):
+    """One case of a binary op: lhs / rhs (ints, scale, zero point), out
+    (PyTorch's quantized result, scale, zero point), NCHW -> NHWC."""
+    dt = np.int8 if signed else np.uint8
+    wr.case(family, name, "torch")
+    for role, (ints, scale, zp) in (("lhs", lhs), ("rhs", rhs)):
+        wr.tensor(role, nhwc(ints.astype(dt)))
+        wr.qparams(role, scale, zp, *storage(signed))
+    y, so, zo = out
+    wr.tensor("output", nhwc(ints_of(y, signed)))
+    wr.qparams("output", so, zo, *storage(signed))
+    wr.param("act", ACT["relu" if relu else "none"])
+    wr.end()
+
+
 def add_cases(wr, rng):
     for i, (relu, signed) in enumerate([(False, False), (True, False),
                                         (False, True), (True, True),
@@ -439,16 +454,8 @@ def add_cases(wr, rng):
         zo_t = zo + 128 if signed else zo
         op = torch.ops.quantized.add_relu if relu else torch.ops.quantized.add
         y = op(qtensor(a, sa, za, signed), qtensor(b, sb, zb, signed), so, zo_t)
-        dt = np.int8 if signed else np.uint8
-        wr.case("add", "add%d" % i, "torch")
-        wr.tensor("lhs", nhwc(a.astype(dt)))
-        wr.qparams("lhs", sa, za, *storage(signed))
-        wr.tensor("rhs", nhwc(b.astype(dt)))
-        wr.qparams("rhs", sb, zb, *storage(signed))
-        wr.tensor("output", nhwc(ints_of(y, signed)))
-        wr.qparams("output", so, zo, *storage(signed))
-        wr.param("act", ACT["relu" if relu else "none"])
-        wr.end()
+        write_binary(wr, "add", "add%d" % i, signed, relu, (a, sa, za),
+                     (b, sb, zb), (y, so, zo))
 
 
 def layouts(xq):
@@ -569,57 +576,43 @@ def quantize_cases(wr, rng):
         wr.end()
 
 
-def mul_cases(wr, rng):
-    """quantized::mul / mul_relu: same shapes, a squeeze-excitation scale
-    [N, C, 1, 1], a scalar [1, 1, 1, 1]; u8 and i8."""
-    configs = [((2, 16, 12, 12), (2, 16, 12, 12), False, False),
-               ((2, 16, 12, 12), (2, 16, 1, 1), False, False),
-               ((2, 16, 12, 12), (2, 16, 1, 1), True, False),
-               ((1, 24, 7, 7), (1, 24, 1, 1), False, True),
-               ((1, 8, 5, 5), (1, 1, 1, 1), True, True),
-               ((1, 8, 5, 5), (1, 8, 5, 5), False, True)]
+def binary_cases(wr, rng, family, prefix, configs, real_of, op, op_relu):
+    """Random binary cases of PyTorch's `op` / `op_relu` for configs of
+    (lhs shape, rhs shape, relu, signed); real_of(a, b) is the real result
+    the output parameters are picked for (a, b: real operands)."""
     for i, (sa_shape, sb_shape, relu, signed) in enumerate(configs):
         a, sa, za = rand_qtensor(rng, sa_shape, signed)
         b, sb, zb = rand_qtensor(rng, sb_shape, signed)
-        real = (a - za) * float(sa) * ((b - zb) * float(sb))
+        real = real_of((a - za) * float(sa), (b - zb) * float(sb))
         so, zo = pick_output_params(rng, real, signed)
         zo_t = zo + 128 if signed else zo
-        op = torch.ops.quantized.mul_relu if relu else torch.ops.quantized.mul
-        y = op(qtensor(a, sa, za, signed), qtensor(b, sb, zb, signed), so, zo_t)
-        dt = np.int8 if signed else np.uint8
-        wr.case("mul", "mul%d" % i, "torch")
-        wr.tensor("lhs", nhwc(a.astype(dt)))
-        wr.qparams("lhs", sa, za, *storage(signed))
-        wr.tensor("rhs", nhwc(b.astype(dt)))
-        wr.qparams("rhs", sb, zb, *storage(signed))
-        wr.tensor("output", nhwc(ints_of(y, signed)))
-        wr.qparams("output", so, zo, *storage(signed))
-        wr.param("act", ACT["relu" if relu else "none"])
-        wr.end()
+        y = (op_relu if relu else op)(qtensor(a, sa, za, signed),
+                                      qtensor(b, sb, zb, signed), so, zo_t)
+        write_binary(wr, family, "%s%d" % (prefix, i), signed, relu,
+                     (a, sa, za), (b, sb, zb), (y, so, zo))
+
+
+def mul_cases(wr, rng):
+    """quantized::mul / mul_relu: same shapes, a squeeze-excitation scale
+    [N, C, 1, 1], a scalar [1, 1, 1, 1]; u8 and i8."""
+    binary_cases(wr, rng, "mul", "mul",
+                 [((2, 16, 12, 12), (2, 16, 12, 12), False, False),
+                  ((2, 16, 12, 12), (2, 16, 1, 1), False, False),
+                  ((2, 16, 12, 12), (2, 16, 1, 1), True, False),
+                  ((1, 24, 7, 7), (1, 24, 1, 1), False, True),
+                  ((1, 8, 5, 5), (1, 1, 1, 1), True, True),
+                  ((1, 8, 5, 5), (1, 8, 5, 5), False, True)],
+                 lambda a, b: a * b, torch.ops.quantized.mul,
+                 torch.ops.quantized.mul_relu)
 
 
 def broadcast_add_cases(wr, rng):
     """quantized::add with a broadcast operand (either side)."""
-    configs = [((1, 16, 9, 9), (1, 16, 1, 1), False, False),
-               ((1, 1, 1, 16), (1, 16, 9, 1), True, True)]
-    for i, (sa_shape, sb_shape, relu, signed) in enumerate(configs):
-        a, sa, za = rand_qtensor(rng, sa_shape, signed)
-        b, sb, zb = rand_qtensor(rng, sb_shape, signed)
-        real = (a - za) * float(sa) + (b - zb) * float(sb)
-        so, zo = pick_output_params(rng, real, signed)
-        zo_t = zo + 128 if signed else zo
-        op = torch.ops.quantized.add_relu if relu else torch.ops.quantized.add
-        y = op(qtensor(a, sa, za, signed), qtensor(b, sb, zb, signed), so, zo_t)
-        dt = np.int8 if signed else np.uint8
-        wr.case("add", "add_broadcast%d" % i, "torch")
-        wr.tensor("lhs", nhwc(a.astype(dt)))
-        wr.qparams("lhs", sa, za, *storage(signed))
-        wr.tensor("rhs", nhwc(b.astype(dt)))
-        wr.qparams("rhs", sb, zb, *storage(signed))
-        wr.tensor("output", nhwc(ints_of(y, signed)))
-        wr.qparams("output", so, zo, *storage(signed))
-        wr.param("act", ACT["relu" if relu else "none"])
-        wr.end()
+    binary_cases(wr, rng, "add", "add_broadcast",
+                 [((1, 16, 9, 9), (1, 16, 1, 1), False, False),
+                  ((1, 1, 1, 16), (1, 16, 9, 1), True, True)],
+                 lambda a, b: a + b, torch.ops.quantized.add,
+                 torch.ops.quantized.add_relu)
 
 
 # qnt.unary's functions (dialects/Qnt/IR/QntEnums.td, Qnt_UnaryFn).

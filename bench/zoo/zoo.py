@@ -201,7 +201,7 @@ class Failure(Exception):
 
 
 def run(command, what, timeout):
-    """Runs a command; returns its wall time in seconds, raises Failure."""
+    """Runs a command; returns (wall seconds, its output), raises Failure."""
     start = time.perf_counter()
     try:
         p = subprocess.run(command, stdout=subprocess.PIPE,
@@ -215,20 +215,7 @@ def run(command, what, timeout):
                       f"{first_error(p.stdout)}")
     if p.returncode != 0:
         raise Failure(f"{what}: {first_error(p.stdout)}")
-    return seconds
-
-
-def run_output(command, what, timeout):
-    """Runs a command like run(); returns its output."""
-    try:
-        p = subprocess.run(command, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise Failure(f"{what}: timed out after {timeout:g} s")
-    if p.returncode != 0:
-        raise Failure(f"{what}: {first_error(p.stdout)}")
-    return p.stdout
+    return seconds, p.stdout
 
 
 def pytorch_fx_int8(name, size, calib, test):
@@ -261,23 +248,20 @@ def compile_and_run(args, name, model_dir, test, kind, extra):
     out = os.path.join(model_dir, kind)
     os.makedirs(out, exist_ok=True)
     obj = os.path.join(out, "model.o")
-    seconds = run([os.path.join(args.bin, "quant-compile"),
+    seconds, _ = run([os.path.join(args.bin, "quant-compile"),
                    os.path.join(model_dir, "model.onnx"), "-o", obj,
-                   "--name", name, f"--cpu={args.cpu}"] + extra,
-                  f"{kind} compile", args.timeout)
+                      "--name", name, f"--cpu={args.cpu}"] + extra,
+                     f"{kind} compile", args.timeout)
     exe = os.path.join(out, "run")
     run(["cc", "-O2", f"-I{out}", f"-DMODEL={name}",
          f"-DMODEL_UPPER={name.upper()}", DRIVER, obj, "-lm", "-o", exe],
         f"{kind} link", args.timeout)
     outputs = os.path.join(out, "outputs.npy")
-    latency = None
-    if args.int8 and args.repeats > 0:
-        text = run_output([exe, test, outputs, str(args.repeats)],
-                          f"{kind} run", args.timeout)
-        found = re.search(r"latency ([0-9.]+) us per sample", text)
-        latency = float(found.group(1)) / 1e3 if found else None
-    else:
-        run([exe, test, outputs], f"{kind} run", args.timeout)
+    repeats = args.repeats if args.int8 else 0
+    _, text = run([exe, test, outputs, str(repeats)], f"{kind} run",
+                  args.timeout)
+    found = re.search(r"latency ([0-9.]+) us per sample", text)
+    latency = float(found.group(1)) / 1e3 if found else None
     return seconds, os.path.getsize(obj), np.load(outputs), latency
 
 

@@ -76,24 +76,13 @@ Error quantc::ref::mul(const QTensor &a, const QTensor &b,
   return std::nullopt;
 }
 
-std::vector<int32_t> quantc::ref::lookupTable(double (*f)(double, const void *),
-                                              const void *context,
-                                              const QTensor &input,
-                                              const QTensor &output) {
-  const int32_t storageMin = input.isSigned ? -128 : 0;
-  std::vector<int32_t> table(kTableSize);
-  for (int64_t k = 0; k < kTableSize; ++k) {
-    const int32_t q = storageMin + static_cast<int32_t>(k);
-    const double y =
-        f(double(q - input.zeroPoint) * double(input.scale), context);
-    double v = std::nearbyint(y / double(output.scale));
-    if (std::isnan(v))
-      v = 0.0;
-    v = std::clamp(v + double(output.zeroPoint), double(output.qmin),
-                   double(output.qmax));
-    table[k] = static_cast<int32_t>(v);
-  }
-  return table;
+int32_t quantc::ref::lookupEntry(double y, const QTensor &output) {
+  double v = std::nearbyint(y / double(output.scale));
+  if (std::isnan(v))
+    v = 0.0;
+  v = std::clamp(v + double(output.zeroPoint), double(output.qmin),
+                 double(output.qmax));
+  return static_cast<int32_t>(v);
 }
 
 Error quantc::ref::lookup(const QTensor &input,

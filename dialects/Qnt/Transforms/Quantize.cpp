@@ -119,6 +119,14 @@ Value makeQuantizedConstant(OpBuilder &b, Location loc, RankedTensorType type,
   return quant::StorageCastOp::create(b, loc, type, raw);
 }
 
+/// A float clamp to [0, +inf): relu.
+bool isRelu(tosa::ClampOp clamp) {
+  auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+  auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+  return lo && hi && lo.getValueAsDouble() == 0.0 &&
+         hi.getValueAsDouble() >= FLT_MAX;
+}
+
 /// The int8 reference's view of a per-tensor 8-bit quantized element type
 /// (no data: scale, zero point, range), or nullopt.
 std::optional<quantc::ref::QTensor> refView(Type elementType) {
@@ -410,10 +418,7 @@ template <typename QntOp> void QntQuantizePass::convertBinary(Operation *op) {
   Operation *relu = nullptr;
   if (result.hasOneUse())
     if (auto clamp = dyn_cast<tosa::ClampOp>(*result.getUsers().begin())) {
-      auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
-      auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
-      if (lo && hi && lo.getValueAsDouble() == 0.0 &&
-          hi.getValueAsDouble() >= FLT_MAX) {
+      if (isRelu(clamp)) {
         relu = clamp;
         result = clamp.getResult();
       }
@@ -445,16 +450,10 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
                                           refView(elementOf(sink.getResult()));
   if (!in || !out)
     return;
-  struct Fn {
-    UnaryFn fn;
-    double alpha, beta;
-  } fn{op.getFn(), op.getAlphaOrDefault(), op.getBetaOrDefault()};
+  UnaryFn fn = op.getFn();
+  double alpha = op.getAlphaOrDefault(), beta = op.getBetaOrDefault();
   std::vector<int32_t> table = quantc::ref::lookupTable(
-      [](double x, const void *ctx) {
-        const Fn &f = *static_cast<const Fn *>(ctx);
-        return evalUnary(f.fn, x, f.alpha, f.beta);
-      },
-      &fn, *in, *out);
+      [&](double x) { return evalUnary(fn, x, alpha, beta); }, *in, *out);
   OpBuilder b(sink);
   auto lookup = LookupOp::create(b, op.getLoc(), sink.getType(), q,
                                  b.getDenseI32ArrayAttr(table));
@@ -552,10 +551,7 @@ void QntQuantizePass::fuseQuantizedRelu() {
   SmallVector<tosa::ClampOp> clamps;
   getOperation().walk([&](tosa::ClampOp op) { clamps.push_back(op); });
   for (tosa::ClampOp clamp : clamps) {
-    auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
-    auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
-    if (!lo || !hi || lo.getValueAsDouble() != 0.0 ||
-        hi.getValueAsDouble() < FLT_MAX || isExcluded(clamp) ||
+    if (!isRelu(clamp) || isExcluded(clamp) ||
         !quantizedSink(clamp.getResult()))
       continue;
     auto dc = clamp.getInput().getDefiningOp<quant::DequantizeCastOp>();

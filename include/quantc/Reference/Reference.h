@@ -157,18 +157,31 @@ Error mul(const QTensor &a, const QTensor &b, const FusedActivation &activation,
 /// Entries of one lookup table: one per storage value of an 8-bit input.
 constexpr int64_t kTableSize = 256;
 
-/// The lookup table of a real function f from `input`'s quantization to
-/// `output`'s (data and shapes are not read). Entry k is for the input
-/// storage value q = storageMin + k (storageMin: 0 for u8, -128 for i8):
-///   y = f(double(q - input.zeroPoint) * double(input.scale))
-///   entry = clamp(nearbyint(y / double(output.scale)) + output.zeroPoint,
-///                 output.qmin, output.qmax)
-/// in double with one rounding (half to even), as TFLite and XNNPACK build
-/// theirs; NaN gives the zero point. Entries for values outside the input's
-/// [qmin, qmax] are computed the same way (they are never read).
-std::vector<int32_t> lookupTable(double (*f)(double, const void *),
-                                 const void *context, const QTensor &input,
-                                 const QTensor &output);
+/// The entry of a lookup table for the real function value y, in `output`'s
+/// quantization: clamp(nearbyint(y / double(output.scale)) +
+/// output.zeroPoint, output.qmin, output.qmax), in double with one rounding
+/// (half to even); NaN gives the zero point.
+int32_t lookupEntry(double y, const QTensor &output);
+
+/// The lookup table of a real function f (double -> double) from `input`'s
+/// quantization to `output`'s (data and shapes are not read). Entry k is for
+/// the input storage value q = storageMin + k (storageMin: 0 for u8, -128
+/// for i8): lookupEntry(f(double(q - input.zeroPoint) *
+/// double(input.scale)), output), as TFLite and XNNPACK build theirs.
+/// Entries for values outside the input's [qmin, qmax] are computed the
+/// same way (they are never read).
+template <typename F>
+std::vector<int32_t> lookupTable(F f, const QTensor &input,
+                                 const QTensor &output) {
+  const int32_t storageMin = input.isSigned ? -128 : 0;
+  std::vector<int32_t> table(kTableSize);
+  for (int64_t k = 0; k < kTableSize; ++k) {
+    const int32_t q = storageMin + static_cast<int32_t>(k);
+    table[k] = lookupEntry(f(double(q - input.zeroPoint) * double(input.scale)),
+                           output);
+  }
+  return table;
+}
 
 /// Element-wise table lookup: input and output of the same shape,
 ///   out[i] = table[t * kTableSize + (x[i] - storageMin(input))]

@@ -41,6 +41,8 @@ struct BroadcastPlan {
   int64_t inner = 1;
   /// Per operand: element stride along each outer loop (0: broadcast).
   SmallVector<SmallVector<int64_t>> outerStrides;
+  /// The result's element stride along each outer loop.
+  SmallVector<int64_t> resultStrides;
   /// Per operand: full along the inner run.
   SmallVector<bool> innerFull;
 };
@@ -77,7 +79,8 @@ BroadcastPlan planBroadcast(ArrayRef<ArrayRef<int64_t>> shapes,
       plan.outer.push_back(out[d]);
       plan.outerDims.push_back(d);
     }
-  for (ArrayRef<int64_t> shape : shapes) {
+  // Row-major strides along the outer loops; 0 where `shape` broadcasts.
+  auto stridesOf = [&](ArrayRef<int64_t> shape) {
     SmallVector<int64_t> strides;
     for (int64_t d : plan.outerDims) {
       int64_t stride = 1;
@@ -85,8 +88,11 @@ BroadcastPlan planBroadcast(ArrayRef<ArrayRef<int64_t>> shapes,
         stride *= shape[e];
       strides.push_back(shape[d] == 1 ? 0 : stride);
     }
-    plan.outerStrides.push_back(strides);
-  }
+    return strides;
+  };
+  for (ArrayRef<int64_t> shape : shapes)
+    plan.outerStrides.push_back(stridesOf(shape));
+  plan.resultStrides = stridesOf(out);
   return plan;
 }
 
@@ -126,17 +132,10 @@ buildBroadcast(OpBuilder &b, Location loc, ValueRange operands,
       }
       return sum;
     };
-    SmallVector<int64_t> resultStrides;
-    for (int64_t d : plan.outerDims) {
-      int64_t stride = 1;
-      for (int64_t e = d + 1; e < resultType.getRank(); ++e)
-        stride *= resultType.getDimSize(e);
-      resultStrides.push_back(stride);
-    }
     SmallVector<Value> bases;
     for (const SmallVector<int64_t> &strides : plan.outerStrides)
       bases.push_back(offset(strides));
-    Value resultBase = offset(resultStrides);
+    Value resultBase = offset(plan.resultStrides);
     auto at = [&](OpBuilder &cb, Location cl, Value base, Value iv) -> Value {
       return base ? arith::AddIOp::create(cb, cl, base, iv).getResult() : iv;
     };

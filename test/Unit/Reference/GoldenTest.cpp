@@ -129,17 +129,13 @@ Error run(const GoldenCase &c, const QTensor &got) {
     return mul(c.view("lhs"), c.view("rhs"), activationOf(c), got);
   if (c.op == "lookup") {
     // The compiler's table for qnt.unary's function (UnaryFunctions.h).
-    struct Fn {
-      mlir::qnt::UnaryFn fn;
-      double alpha, beta;
-    } fn{static_cast<mlir::qnt::UnaryFn>(c.param("fn", {0})[0]),
-         c.floatParams.at("alpha")[0], c.floatParams.at("beta")[0]};
-    auto eval = [](double x, const void *ctx) {
-      const Fn &f = *static_cast<const Fn *>(ctx);
-      return mlir::qnt::evalUnary(f.fn, x, f.alpha, f.beta);
-    };
-    return lookup(c.view("input"), lookupTable(eval, &fn, c.view("input"), got),
-                  got);
+    auto fn = static_cast<mlir::qnt::UnaryFn>(c.param("fn", {0})[0]);
+    double alpha = c.floatParams.at("alpha")[0];
+    double beta = c.floatParams.at("beta")[0];
+    std::vector<int32_t> table = lookupTable(
+        [&](double x) { return mlir::qnt::evalUnary(fn, x, alpha, beta); },
+        c.view("input"), got);
+    return lookup(c.view("input"), table, got);
   }
   if (c.op == "quantize")
     return quantizeTensor(

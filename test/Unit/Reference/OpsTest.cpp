@@ -227,15 +227,13 @@ TEST(Mul, RoundsHalfToEven) {
   EXPECT_EQ(out.values(), (std::vector<int32_t>{2, 2}));
 }
 
-double halve(double x, const void *) { return x / 2; }
-double sigmoidOf(double x, const void *) { return 1 / (1 + std::exp(-x)); }
-
 TEST(LookupTable, RoundsOnceInDouble) {
   // Input u8 scale 1, zp 128: entry k is for x = k - 128; f(x) = x / 2 at
   // output scale 1, zp 0 in i8: round half to even, clamped to [-128, 127].
   Owned in({1}, false, 1.0f, 128);
   Owned out({1}, true, 1.0f, 0);
-  std::vector<int32_t> t = lookupTable(halve, nullptr, in.t, out.t);
+  std::vector<int32_t> t =
+      lookupTable([](double x) { return x / 2; }, in.t, out.t);
   ASSERT_EQ(t.size(), size_t(kTableSize));
   EXPECT_EQ(t[0], -64);  // -128 / 2
   EXPECT_EQ(t[127], 0);  // -0.5 -> -0
@@ -246,7 +244,8 @@ TEST(LookupTable, RoundsOnceInDouble) {
   // i8 input: entry 0 is q = -128.
   Owned sin({1}, true, 0.1f, 0);
   Owned sout({1}, false, 1.0f / 256, 0);
-  t = lookupTable(sigmoidOf, nullptr, sin.t, sout.t);
+  t = lookupTable([](double x) { return 1 / (1 + std::exp(-x)); }, sin.t,
+                  sout.t);
   EXPECT_EQ(t[128], 128); // sigmoid(0) * 256
   EXPECT_EQ(t[255], 255); // 256 * sigmoid(12.7) clamps
   EXPECT_EQ(t[0], 0);     // 256 * sigmoid(-12.8) = 0.0007
