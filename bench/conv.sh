@@ -8,7 +8,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${QUANTC_BUILD_DIR:-$root/build}
-shapes=${QUANTC_BENCH_SHAPES:-/work/shared/bench}
+shapes=${QUANTC_BENCH_SHAPES:-$root/bench/shapes}
 if [[ -x "$root/scripts/build.sh" ]]; then
   "$root/scripts/build.sh" quantc-bench-conv >/dev/null
 else
