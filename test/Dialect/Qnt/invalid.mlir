@@ -751,6 +751,14 @@ func.func @lookup_table_size(%x: tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) {
 
 // -----
 
+func.func @lookup_entry(%x: tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.lookup' op table entry 300 is outside the result's storage range [0, 255]}}
+  %0 = qnt.lookup %x {table = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 300>} : (tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>
+  return
+}
+
+// -----
+
 func.func @lookup_shape(%x: tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) {
   // expected-error @+1 {{'qnt.lookup' op input and result must have the same shape}}
   %0 = qnt.lookup %x {table = array<i32: 1, 2, 3>} : (tensor<2x3x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<3x2x!quant.uniform<u8:f32, 0.05:128>>
