@@ -60,7 +60,8 @@ Files:
     q <role> <scale bits> <zero point> <qmin> <qmax>
     ws <n> <scale bits...>          weight scales (1 or one per channel)
     p <key> <ints...>               stride, pad (t b l r), dilation, groups,
-                                    kernel, act (0 none 1 relu 2 relu6 3 clamp)
+                                    kernel, act (0 none 1 relu 2 relu6 3 clamp),
+                                    axis (concat, NHWC; default the last)
     f <key> <float bits...>         clamp (min max)
     end
   Float32 values are written as 8 hex digits of their bit pattern. Roles:
@@ -543,6 +544,30 @@ def concat_cases(wr, rng):
         wr.end()
 
 
+def concat_axis_cases(wr, rng):
+    """Concatenation along H and W (NCHW dims 2 and 3, NHWC axes 1 and 2):
+    a nearest-upsampling skip path concatenates images, not channels."""
+    for i, (dim, signed) in enumerate([(2, False), (3, True), (2, True)]):
+        ins = []
+        for j in range(2):
+            shape = [2, 5, 4, 3]
+            shape[dim] = int(rng.integers(1, 6))
+            ins.append(rand_qtensor(rng, tuple(shape), signed))
+        so, zo = rand_scale(rng, 0.005, 0.2), int(rng.integers(*storage(signed)))
+        zo_t = zo + 128 if signed else zo
+        y = torch.ops.quantized.cat(
+            [qtensor(x, s, z, signed) for x, s, z in ins], dim, so, zo_t)
+        dt = np.int8 if signed else np.uint8
+        wr.case("concat", "concat_axis%d" % i, "torch")
+        wr.param("axis", {2: 1, 3: 2}[dim])
+        for j, (x, s, z) in enumerate(ins):
+            wr.tensor("input%d" % j, nhwc(x.astype(dt)))
+            wr.qparams("input%d" % j, s, z, *storage(signed))
+        wr.tensor("output", nhwc(ints_of(y, signed)))
+        wr.qparams("output", so, zo, *storage(signed))
+        wr.end()
+
+
 def quantize_cases(wr, rng):
     for i, (signed, scale, zp) in enumerate([(False, 0.1, 3), (True, 0.1, -5),
                                              (False, 0.0372, 128),
@@ -714,6 +739,7 @@ def main():
     mul_cases(wr, rng)
     broadcast_add_cases(wr, rng)
     unary_cases(wr, rng)
+    concat_axis_cases(wr, rng)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "tensors.bin"), "wb") as f:
         f.write(bytes(wr.blob))

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -231,18 +232,18 @@ template <typename PoolOp> ref::Error evalPool(PoolOp op, Env &env) {
 }
 
 ref::Error evalConcat(qnt::ConcatOp concat, Env &env) {
-  if (concat.getAxis() + 1 !=
-      static_cast<uint64_t>(cast<ShapedType>(concat.getType()).getRank()))
-    return "the int8 reference concatenates along the last axis only";
   std::vector<ref::QTensor> inputs;
   for (Value v : concat.getInputs())
     inputs.push_back(env.in(v));
-  return ref::concatChannels(inputs, env.out(concat.getOutput()));
+  return ref::concat(inputs, static_cast<int64_t>(concat.getAxis()),
+                     env.out(concat.getOutput()));
 }
 
 ref::Error evalRequantize(qnt::RequantizeOp rq, Env &env) {
   // A one-input concatenation is a requantization.
-  return ref::concatChannels({env.in(rq.getInput())}, env.out(rq.getOutput()));
+  ref::QTensor out = env.out(rq.getOutput());
+  return ref::concat({env.in(rq.getInput())},
+                     static_cast<int64_t>(out.shape.size()) - 1, out);
 }
 
 ref::Error evalReshape(tosa::ReshapeOp reshape, Env &env) {
@@ -252,36 +253,88 @@ ref::Error evalReshape(tosa::ReshapeOp reshape, Env &env) {
   return std::nullopt;
 }
 
-ref::Error evalTranspose(tosa::TransposeOp transpose, Env &env) {
-  // Moves elements only: permute whichever storage the buffer uses.
-  const Buffer &in = env[transpose.getInput1()];
-  Buffer &outB = env.create(transpose.getResult());
-  ArrayRef<int32_t> perms = transpose.getPerms();
-  int64_t rank = static_cast<int64_t>(in.shape.size());
-  std::vector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * in.shape[d + 1];
-  std::vector<int64_t> index(rank, 0);
-  int64_t count = 1;
-  for (int64_t d : outB.shape)
-    count *= d;
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t src = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      src += index[d] * inStrides[perms[d]];
-    if (!in.f.empty())
-      outB.f[i] = in.f[src];
-    else if (!in.q8.empty())
-      outB.q8[i] = in.q8[src];
-    else
-      outB.q32[i] = in.q32[src];
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < outB.shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+/// The values of a tosa.const_shape operand.
+ref::Error shapeValues(Value v, std::vector<int64_t> &values) {
+  SmallVector<int64_t> raw;
+  if (!v.getDefiningOp() || !tosa::getConstShapeValues(v.getDefiningOp(), raw))
+    return std::string("a shape operand is not a constant");
+  values.assign(raw.begin(), raw.end());
   return std::nullopt;
+}
+
+/// Data movement (ref index maps) on whichever storage operand 0 uses; the
+/// pad value, if any, is element 0 of `pad`.
+ref::Error move(Operation *op, Env &env, const std::vector<int64_t> &map,
+                Value pad = {}) {
+  const Buffer &in = env[op->getOperand(0)];
+  Buffer &out = env.create(op->getResult(0));
+  if (!in.f.empty())
+    ref::applyIndexMap(in.f.data(), map, pad ? env[pad].f.at(0) : 0.0f,
+                       out.f.data());
+  else if (!in.q8.empty())
+    ref::applyIndexMap(in.q8.data(), map, pad ? env[pad].q8.at(0) : int8_t(0),
+                       out.q8.data());
+  else
+    ref::applyIndexMap(in.q32.data(), map, pad ? env[pad].q32.at(0) : 0,
+                       out.q32.data());
+  return std::nullopt;
+}
+
+ref::Error evalTranspose(tosa::TransposeOp op, Env &env) {
+  std::vector<int64_t> map;
+  std::vector<int32_t> perms(op.getPerms().begin(), op.getPerms().end());
+  if (ref::Error e =
+          ref::transposeIndexMap(env[op.getInput1()].shape, perms, map))
+    return e;
+  return move(op, env, map);
+}
+
+ref::Error evalSlice(tosa::SliceOp op, Env &env) {
+  std::vector<int64_t> start, size, map;
+  if (ref::Error e = shapeValues(op.getStart(), start))
+    return e;
+  if (ref::Error e = shapeValues(op.getSize(), size))
+    return e;
+  if (ref::Error e =
+          ref::sliceIndexMap(env[op.getInput1()].shape, start, size, map))
+    return e;
+  return move(op, env, map);
+}
+
+ref::Error evalTile(tosa::TileOp op, Env &env) {
+  std::vector<int64_t> multiples, map;
+  if (ref::Error e = shapeValues(op.getMultiples(), multiples))
+    return e;
+  if (ref::Error e =
+          ref::tileIndexMap(env[op.getInput1()].shape, multiples, map))
+    return e;
+  return move(op, env, map);
+}
+
+ref::Error evalPad(tosa::PadOp op, Env &env) {
+  std::vector<int64_t> pads, map;
+  if (ref::Error e = shapeValues(op.getPadding(), pads))
+    return e;
+  if (ref::Error e = ref::padIndexMap(env[op.getInput1()].shape, pads, map))
+    return e;
+  return move(op, env, map, op.getPadConst());
+}
+
+ref::Error evalResize(tosa::ResizeOp op, Env &env) {
+  if (op.getMode() != tosa::ResizeMode::NEAREST_NEIGHBOR)
+    return std::string("the int8 reference resizes with nearest neighbour "
+                       "only");
+  std::vector<int64_t> scale, offset, border, map;
+  if (ref::Error e = shapeValues(op.getScale(), scale))
+    return e;
+  if (ref::Error e = shapeValues(op.getOffset(), offset))
+    return e;
+  if (ref::Error e = shapeValues(op.getBorder(), border))
+    return e;
+  if (ref::Error e = ref::resizeNearestIndexMap(env[op.getInput()].shape, scale,
+                                                offset, border, map))
+    return e;
+  return move(op, env, map);
 }
 
 /// The ops the reference evaluates, by op type: the one list. An op runs in
@@ -321,6 +374,10 @@ struct EvaluatorTable {
     add<qnt::RequantizeOp, evalRequantize>();
     add<tosa::ReshapeOp, evalReshape>(/*anyElementType=*/true);
     add<tosa::TransposeOp, evalTranspose>(/*anyElementType=*/true);
+    add<tosa::SliceOp, evalSlice>(/*anyElementType=*/true);
+    add<tosa::TileOp, evalTile>(/*anyElementType=*/true);
+    add<tosa::PadOp, evalPad>(/*anyElementType=*/true);
+    add<tosa::ResizeOp, evalResize>(/*anyElementType=*/true);
   }
 };
 

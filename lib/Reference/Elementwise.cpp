@@ -116,50 +116,59 @@ Error quantc::ref::lookup(const QTensor &input,
   return std::nullopt;
 }
 
-Error quantc::ref::concatChannels(const std::vector<QTensor> &inputs,
-                                  const QTensor &output) {
+Error quantc::ref::concat(const std::vector<QTensor> &inputs, int64_t axis,
+                          const QTensor &output) {
   if (inputs.empty())
     return std::string("concat needs at least one input");
   const size_t rank = output.shape.size();
   if (rank < 1)
     return std::string("output: concat needs rank >= 1");
+  if (axis < 0 || axis >= static_cast<int64_t>(rank))
+    return "axis " + std::to_string(axis) + " outside [0, " +
+           std::to_string(rank) + ")";
   if (Error e = output.validate("output", rank))
     return e;
-  int64_t channels = 0;
+  int64_t total = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string what = "input " + std::to_string(i);
     if (Error e = inputs[i].validate(what.c_str(), rank))
       return e;
     std::vector<int64_t> expected = output.shape;
-    expected.back() = inputs[i].shape.back();
+    expected[axis] = inputs[i].shape[axis];
     if (Error e = checkShape(what.c_str(), inputs[i].shape, expected))
       return e;
     if (Error e = checkMultiplier(
             what.c_str(),
             requantMultiplier(inputs[i].scale, 1.0f, output.scale)))
       return e;
-    channels += inputs[i].shape.back();
+    total += inputs[i].shape[axis];
   }
-  if (channels != output.shape.back())
-    return "output: expected " + std::to_string(channels) +
-           " channels (the inputs' sum), got " +
-           std::to_string(output.shape.back());
-  const int64_t rows = output.numElements() / channels;
+  if (total != output.shape[axis])
+    return "output: expected " + std::to_string(total) + " along axis " +
+           std::to_string(axis) + " (the inputs' sum), got " +
+           std::to_string(output.shape[axis]);
+  // rows = the dimensions before the axis; each row of an input is one
+  // contiguous run that lands at its column offset in the output's row.
+  int64_t inner = 1;
+  for (size_t d = axis + 1; d < rank; ++d)
+    inner *= output.shape[d];
+  const int64_t outCols = total * inner;
+  const int64_t rows = output.numElements() / outCols;
   int64_t offset = 0;
   for (const QTensor &in : inputs) {
-    const int64_t c = in.shape.back();
+    const int64_t cols = in.shape[axis] * inner;
     const bool same =
         in.scale == output.scale && in.zeroPoint == output.zeroPoint;
     const float m = requantMultiplier(in.scale, 1.0f, output.scale);
     for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < c; ++j) {
-        const int32_t v = in.get(r * c + j);
-        output.set(r * channels + offset + j,
+      for (int64_t j = 0; j < cols; ++j) {
+        const int32_t v = in.get(r * cols + j);
+        output.set(r * outCols + offset + j,
                    same ? std::max(output.qmin, std::min(output.qmax, v))
                         : requantize(v - in.zeroPoint, m, output.zeroPoint,
                                      output.qmin, output.qmax));
       }
-    offset += c;
+    offset += cols;
   }
   return std::nullopt;
 }

@@ -31,6 +31,11 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
       treated the same); an observer goes on its result only when a
       quantizable op consumes it.
 
+    `movesStorage` (role `same_as_input` only) says that the result's values
+    are operand 0's values rearranged, selected or repeated (a pad value,
+    if any, lies on its grid: zero is the zero point): the same op then runs unchanged on the
+    quantized tensor, and on its storage integers after lowering.
+
     `getObservedWeights` names the constant operands observed per channel
     (weights) with their channel axis; `fusesIntoProducer` says that the op
     is fused with the op that produces its operand 0 (conv-batch_norm,
@@ -44,6 +49,10 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
       parameters (role `fixed` only)}],
       "std::optional<std::pair<double, double>>", "getFixedRange", (ins), "",
       "return std::nullopt;">,
+    InterfaceMethod<[{Whether the op only moves, selects or repeats operand
+      0's values, so that it runs unchanged on storage integers (role
+      `same_as_input` only)}],
+      "bool", "movesStorage", (ins), "", "return false;">,
     InterfaceMethod<[{Constant operands observed per channel: (operand index,
       channel axis)}],
       "::llvm::SmallVector<std::pair<unsigned, int64_t>>",

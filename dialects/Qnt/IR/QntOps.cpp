@@ -23,6 +23,11 @@ using quant::UniformQuantizedType;
 #include "dialects/Qnt/IR/QntInterfaces.cpp.inc"
 #include "dialects/Qnt/IR/QntOps.cpp.inc"
 
+bool mlir::qnt::movesStorage(Operation *op) {
+  auto q = dyn_cast<QuantizableOpInterface>(op);
+  return q && q.getQuantRole() == QuantRole::same_as_input && q.movesStorage();
+}
+
 SmallVector<std::string> mlir::qnt::getLayerNames(Location loc) {
   SmallVector<std::string> names;
   if (auto name = dyn_cast<NameLoc>(loc)) {

@@ -21,6 +21,10 @@ namespace mlir::qnt {
 /// The names (NameLoc) a location carries, in order. A fused layer's
 /// location lists what was fused, outermost first (e.g. relu1, bn1, conv1).
 SmallVector<std::string> getLayerNames(Location loc);
+
+/// Whether `op` keeps its input's parameters and only moves, selects or
+/// repeats values (QuantizableOpInterface::movesStorage).
+bool movesStorage(Operation *op);
 } // namespace mlir::qnt
 
 #endif // QNT_IR_QNTOPS_H

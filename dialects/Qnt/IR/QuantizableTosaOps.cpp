@@ -31,12 +31,28 @@ struct Observed
   }
 };
 
-/// An op that moves or selects values: the result keeps operand 0's
-/// parameters.
-template <typename OpTy>
+/// An op whose result keeps operand 0's parameters; `moves` when it only
+/// moves, selects or repeats values (it then runs on storage integers).
+template <typename OpTy, bool moves = false>
 struct SameAsInput
-    : QuantizableOpInterface::ExternalModel<SameAsInput<OpTy>, OpTy> {
+    : QuantizableOpInterface::ExternalModel<SameAsInput<OpTy, moves>, OpTy> {
   QuantRole getQuantRole(Operation *) const { return QuantRole::same_as_input; }
+  bool movesStorage(Operation *) const { return moves; }
+};
+
+/// Data movement: keeps the parameters, runs on storage integers.
+template <typename OpTy> using MovesValues = SameAsInput<OpTy, true>;
+
+/// Resize: nearest neighbour selects input values; bilinear interpolates
+/// between them (never leaving the input's range, so the parameters are
+/// shared as in PyTorch) and has no int8 form yet.
+struct ResizeModel
+    : QuantizableOpInterface::ExternalModel<ResizeModel, tosa::ResizeOp> {
+  QuantRole getQuantRole(Operation *) const { return QuantRole::same_as_input; }
+  bool movesStorage(Operation *op) const {
+    return cast<tosa::ResizeOp>(op).getMode() ==
+           tosa::ResizeMode::NEAREST_NEIGHBOR;
+  }
 };
 
 /// Clamp (relu, relu6): observed, and fused into the op before it (the
@@ -63,18 +79,23 @@ struct AddModel : QuantizableOpInterface::ExternalModel<AddModel, tosa::AddOp> {
   }
 };
 
-/// Pad keeps the parameters when it pads with zero (exactly representable:
-/// the zero point); another value needs its own.
+/// Pad keeps the parameters and moves values when it pads with zero
+/// (exactly representable: the zero point); another value needs its own.
+/// Once quantized, its pad value is a storage value of the input's type.
 struct PadModel : QuantizableOpInterface::ExternalModel<PadModel, tosa::PadOp> {
-  QuantRole getQuantRole(Operation *op) const {
+  static bool movesValues(Operation *op) {
+    Value padConst = cast<tosa::PadOp>(op).getPadConst();
+    if (isa<quant::QuantizedType>(getElementTypeOrSelf(padConst.getType())))
+      return true;
     DenseElementsAttr value;
-    auto pad = cast<tosa::PadOp>(op);
-    if (matchPattern(pad.getPadConst(), m_Constant(&value)) &&
-        value.getElementType().isF32() && value.isSplat() &&
-        value.getSplatValue<float>() == 0.0f)
-      return QuantRole::same_as_input;
-    return QuantRole::observed;
+    return matchPattern(padConst, m_Constant(&value)) &&
+           value.getElementType().isF32() && value.isSplat() &&
+           value.getSplatValue<float>() == 0.0f;
   }
+  QuantRole getQuantRole(Operation *op) const {
+    return movesValues(op) ? QuantRole::same_as_input : QuantRole::observed;
+  }
+  bool movesStorage(Operation *op) const { return movesValues(op); }
 };
 
 } // namespace
@@ -101,10 +122,10 @@ void mlir::qnt::attachQuantizableTosaModels(MLIRContext &ctx) {
   tosa::MaxPool2dOp::attachInterface<SameAsInput<tosa::MaxPool2dOp>>(ctx);
   tosa::ReduceMaxOp::attachInterface<SameAsInput<tosa::ReduceMaxOp>>(ctx);
   tosa::ReduceMinOp::attachInterface<SameAsInput<tosa::ReduceMinOp>>(ctx);
-  tosa::ReshapeOp::attachInterface<SameAsInput<tosa::ReshapeOp>>(ctx);
-  tosa::TransposeOp::attachInterface<SameAsInput<tosa::TransposeOp>>(ctx);
-  tosa::SliceOp::attachInterface<SameAsInput<tosa::SliceOp>>(ctx);
-  tosa::TileOp::attachInterface<SameAsInput<tosa::TileOp>>(ctx);
-  tosa::ResizeOp::attachInterface<SameAsInput<tosa::ResizeOp>>(ctx);
+  tosa::ReshapeOp::attachInterface<MovesValues<tosa::ReshapeOp>>(ctx);
+  tosa::TransposeOp::attachInterface<MovesValues<tosa::TransposeOp>>(ctx);
+  tosa::SliceOp::attachInterface<MovesValues<tosa::SliceOp>>(ctx);
+  tosa::TileOp::attachInterface<MovesValues<tosa::TileOp>>(ctx);
+  tosa::ResizeOp::attachInterface<ResizeModel>(ctx);
   tosa::PadOp::attachInterface<PadModel>(ctx);
 }

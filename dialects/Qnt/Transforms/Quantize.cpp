@@ -499,10 +499,13 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   op.erase();
 }
 
-/// An op whose result keeps its input's parameters (role same_as_input):
-/// pooling, reshapes and transposes have int8 forms; the others stay
-/// float between a dequantize and a quantize with the input's parameters
-/// (exact: they only move or select values on the input's grid).
+/// An op whose result keeps its input's parameters (role same_as_input).
+/// Pooling has int8 ops; data movement (QuantizableOpInterface::
+/// movesStorage: reshapes, transposes, slices, tiles, zero padding,
+/// nearest resize) is the same op on the quantized tensor, a zero pad
+/// padding with the zero point; the others stay float between a dequantize
+/// and a quantize with the input's parameters (exact: their values lie on
+/// the input's grid).
 void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
   Value q = quantizedSource(op->getOperand(0));
   if (!q)
@@ -521,12 +524,18 @@ void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
   } else if (auto avg = dyn_cast<tosa::AvgPool2dOp>(op)) {
     result = AvgPool2DOp::create(b, op->getLoc(), qType, q, avg.getKernelAttr(),
                                  avg.getStrideAttr(), avg.getPadAttr());
-  } else if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
-    result = tosa::TransposeOp::create(b, op->getLoc(), qType, q,
-                                       transpose.getPermsAttr());
-  } else if (auto reshape = dyn_cast<tosa::ReshapeOp>(op)) {
-    result =
-        tosa::ReshapeOp::create(b, op->getLoc(), qType, q, reshape.getShape());
+  } else if (movesStorage(op)) {
+    Value padValue;
+    if (isa<tosa::PadOp>(op))
+      padValue = makeQuantizedConstant(b, op->getLoc(),
+                                       RankedTensorType::get({1}, elementOf(q)),
+                                       {paramsOf(elementOf(q)).zeroPoints[0]});
+    Operation *moved = b.clone(*op);
+    moved->setOperand(0, q);
+    moved->getResult(0).setType(qType);
+    if (auto pad = dyn_cast<tosa::PadOp>(moved))
+      pad.getPadConstMutable().assign(padValue);
+    result = moved->getResult(0);
   }
   if (!result) {
     b.setInsertionPointAfter(op);

@@ -10,6 +10,8 @@
 #ifndef QUANTC_CONVERSION_PASSES_H
 #define QUANTC_CONVERSION_PASSES_H
 
+#include "dialects/Qnt/IR/QntDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -33,6 +33,8 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
+    // The quantization roles of TOSA ops (data movement) load with it.
+    "::mlir::qnt::QntDialect",
   ];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"generic\"",

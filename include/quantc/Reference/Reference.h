@@ -220,12 +220,68 @@ Error avgPool2d(const QTensor &input, const Pool2DParams &params,
 /// with one window of H x W (count = H * W).
 Error globalAvgPool2d(const QTensor &input, const QTensor &output);
 
-/// Concatenation along the last (channel) dimension. An input whose scale
-/// and zero point equal the output's is copied (clamped to the output's
-/// [qmin, qmax]); any other is requantized:
+/// Concatenation along `axis` (PyTorch's quantized::cat). An input whose
+/// scale and zero point equal the output's is copied (clamped to the
+/// output's [qmin, qmax]); any other is requantized:
 ///   out = requantize(x - zin, requantMultiplier(sin, 1, sout), zout, qmin,
 ///                    qmax)
-Error concatChannels(const std::vector<QTensor> &inputs, const QTensor &output);
+Error concat(const std::vector<QTensor> &inputs, int64_t axis,
+             const QTensor &output);
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+//
+// Slice, pad, tile, transpose and nearest resize move values and never
+// change them: on a quantized tensor they keep its parameters (a pad value
+// is the zero point, i.e. real 0). Each is an index map: for every output
+// element (row-major), the flat index of the input element it copies, or
+// kPadValue. Any element type applies it (applyIndexMap); the int8
+// reference model does so for the TOSA ops of these names on quantized
+// tensors, whose semantics (TOSA 1.0) these follow.
+
+/// An index map entry that takes the pad value.
+constexpr int64_t kPadValue = -1;
+
+/// `size[d]` elements from `start[d]` along each dimension.
+Error sliceIndexMap(const std::vector<int64_t> &inShape,
+                    const std::vector<int64_t> &start,
+                    const std::vector<int64_t> &size,
+                    std::vector<int64_t> &map);
+
+/// `pads[2 d]` pad values before and `pads[2 d + 1]` after dimension d.
+Error padIndexMap(const std::vector<int64_t> &inShape,
+                  const std::vector<int64_t> &pads, std::vector<int64_t> &map);
+
+/// The input repeated `multiples[d]` times along each dimension.
+Error tileIndexMap(const std::vector<int64_t> &inShape,
+                   const std::vector<int64_t> &multiples,
+                   std::vector<int64_t> &map);
+
+/// Output dimension d is input dimension perms[d].
+Error transposeIndexMap(const std::vector<int64_t> &inShape,
+                        const std::vector<int32_t> &perms,
+                        std::vector<int64_t> &map);
+
+/// TOSA's resize of an NHWC image with nearest neighbour: output (y, x)
+/// reads input row iy = floor(v / n) (+1 when the remainder is at least
+/// n / 2), v = y * d + offset, clamped to [0, H - 1], with (n, d, offset)
+/// = (scale[0], scale[1], offset[0]) for rows and (scale[2], scale[3],
+/// offset[1]) for columns; the output size is ((H - 1) * n - offset +
+/// border) / d + 1.
+Error resizeNearestIndexMap(const std::vector<int64_t> &inShape,
+                            const std::vector<int64_t> &scale,
+                            const std::vector<int64_t> &offset,
+                            const std::vector<int64_t> &border,
+                            std::vector<int64_t> &map);
+
+/// out[i] = map[i] == kPadValue ? padValue : in[map[i]].
+template <typename T>
+void applyIndexMap(const T *in, const std::vector<int64_t> &map, T padValue,
+                   T *out) {
+  for (size_t i = 0; i < map.size(); ++i)
+    out[i] = map[i] == kPadValue ? padValue : in[map[i]];
+}
 
 /// out[i] = quantize(x[i], output.scale, output.zeroPoint, output.qmin,
 /// output.qmax) (PyTorch 1.13's quantize_per_tensor, see Requantize.h).

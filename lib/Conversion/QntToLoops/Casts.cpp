@@ -1,14 +1,17 @@
-//===- Casts.cpp - quant.scast and tosa.reshape on quantized tensors ------===//
+//===- Casts.cpp - Storage casts and data movement on quantized tensors ---===//
 //
 // Ops that do not touch values once quantized types are storage integers:
 // a storage cast is the storage tensor itself (constants stay constants of
 // the storage type, e.g. int8 weights and int32 biases), a reshape is a
 // collapse to one dimension followed by an expansion (views of the same
-// buffer after bufferization).
+// buffer after bufferization), and data movement is the same TOSA op on
+// storage integers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+
+#include "dialects/Qnt/IR/QntOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
@@ -81,18 +84,25 @@ struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
   }
 };
 
-/// A layout transpose keeps the values: the same transpose on the storage
-/// integers (lowered by tosa-to-linalg with the float ops).
-struct TransposeLowering : OpConversionPattern<tosa::TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// Data movement (QuantizableOpInterface::movesStorage: transposes,
+/// slices, tiles, zero pads, nearest resizes) keeps the values: the same op
+/// on the storage integers, lowered by tosa-to-linalg / tosa-to-tensor with
+/// the float ops. Reshapes have their own pattern (views, above).
+struct StorageMovementLowering
+    : OpInterfaceConversionPattern<mlir::qnt::QuantizableOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
   LogicalResult
-  matchAndRewrite(tosa::TransposeOp op, OpAdaptor adaptor,
+  matchAndRewrite(mlir::qnt::QuantizableOpInterface op,
+                  ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Type to = getTypeConverter()->convertType(op.getResult().getType());
-    if (!to)
+    if (!mlir::qnt::movesStorage(op) || isa<tosa::ReshapeOp>(op))
+      return rewriter.notifyMatchFailure(op, "not data movement");
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
       return failure();
-    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, to, adaptor.getInput1(),
-                                                   op.getPermsAttr());
+    OperationState state(op->getLoc(), op->getName(), operands, types,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
     return success();
   }
 };
@@ -101,6 +111,6 @@ struct TransposeLowering : OpConversionPattern<tosa::TransposeOp> {
 
 void quantc::lowering::populateCastPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns) {
-  patterns.add<StorageCastLowering, ReshapeLowering, TransposeLowering>(
+  patterns.add<StorageCastLowering, ReshapeLowering, StorageMovementLowering>(
       typeConverter, patterns.getContext());
 }

@@ -6,8 +6,7 @@
 // Each run is a vector loop (16 lanes, scalar tail); rows are independent
 // (scf.parallel). An input with the
 // output's scale and zero point is copied (clamped to the output's range),
-// any other is requantized: quantc::ref::concatChannels, which the
-// reference defines for the last axis; other axes use the same rule.
+// any other is requantized: quantc::ref::concat.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 // the flattened buffers, 16 lanes at a time (scf.parallel), then a scalar
 // tail; with broadcasting, a loop nest over the leading dimensions around
 // that loop. The formulas are quantc::ref's add, mul, lookup,
-// concatChannels (one input), quantizeTensor and dequantizeTensor.
+// concat (one input), quantizeTensor and dequantizeTensor.
 //
 //===----------------------------------------------------------------------===//
 

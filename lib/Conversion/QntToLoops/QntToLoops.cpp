@@ -87,7 +87,8 @@ void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
 /// Errors for ops on quantized tensors that no pattern lowers (unknown ops,
 /// dynamic shapes, per-axis activations), naming the op; the conversion's
 /// own "failed to legalize" would not say why. `lowered` is the set of op
-/// names the patterns are rooted at, so the patterns are the one list.
+/// names the patterns are rooted at, so the patterns are the one list; data
+/// movement (qnt::movesStorage) has one pattern for all.
 static LogicalResult
 checkLowerable(Operation *root, const TypeConverter &typeConverter,
                const llvm::DenseSet<OperationName> &lowered) {
@@ -96,7 +97,7 @@ checkLowerable(Operation *root, const TypeConverter &typeConverter,
     if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
         typeConverter.isLegal(op))
       return WalkResult::advance();
-    if (!lowered.contains(op->getName())) {
+    if (!lowered.contains(op->getName()) && !qnt::movesStorage(op)) {
       op->emitError() << "'" << op->getName()
                       << "' on quantized tensors has no int8 lowering";
       return WalkResult::interrupt();

@@ -41,3 +41,35 @@ func.func @caller(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.
   %0 = func.call @callee(%x) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// Data movement is the same TOSA op on the storage integers (lowered with
+// the float ops by tosa-to-linalg / tosa-to-tensor): a slice, a tile, a
+// pad whose quantized pad value is the zero point (u8 200: i8 -56), a
+// nearest resize.
+// CHECK-LABEL: func.func @data_movement
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x2xi8>) -> tensor<1x12x12x2xi8>
+// CHECK: %[[S:.*]] = tosa.slice %[[X]], %{{.*}}, %{{.*}} : (tensor<1x4x4x2xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x1xi8>
+// CHECK: %[[T:.*]] = tosa.tile %[[S]], %{{.*}} : (tensor<1x4x4x1xi8>, !tosa.shape<4>) -> tensor<1x4x4x2xi8>
+// CHECK: %[[ZP:.*]] = arith.constant dense<-56> : tensor<1xi8>
+// CHECK: %[[P:.*]] = tosa.pad %[[T]], %{{.*}}, %[[ZP]] : (tensor<1x4x4x2xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x2xi8>
+// CHECK: %[[R:.*]] = tosa.resize %[[P]], {{.*}} {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2xi8>, {{.*}}) -> tensor<1x12x12x2xi8>
+// CHECK: return %[[R]]
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @data_movement(%x: tensor<1x4x4x2x!q>) -> tensor<1x12x12x2x!q> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 4, 4, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.slice %x, %start, %size : (tensor<1x4x4x2x!q>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x1x!q>
+  %m = tosa.const_shape {values = dense<[1, 1, 1, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %t = tosa.tile %s, %m : (tensor<1x4x4x1x!q>, !tosa.shape<4>) -> tensor<1x4x4x2x!q>
+  %pads = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %zp = arith.constant dense<-56> : tensor<1xi8>
+  %zq = quant.scast %zp : tensor<1xi8> to tensor<1x!q>
+  %p = tosa.pad %t, %pads, %zq : (tensor<1x4x4x2x!q>, !tosa.shape<8>, tensor<1x!q>) -> tensor<1x6x6x2x!q>
+  %scale = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.resize %p, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2x!q>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x12x12x2x!q>
+  return %r : tensor<1x12x12x2x!q>
+}

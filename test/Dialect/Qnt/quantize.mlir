@@ -134,6 +134,41 @@ func.func @transpose(%x: tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32> {
 
 // -----
 
+// Data movement runs on the quantized tensor with its input's parameters:
+// slices, tiles and nearest resizes as they are, a zero pad padding with
+// the zero point (128). A bilinear resize has no int8 form: it stays float
+// between a dequantize and a quantize with the input's parameters.
+// CHECK-LABEL: func.func @data_movement
+// CHECK: %[[Q:.*]] = quant.qcast %arg0 : tensor<1x4x4x2xf32> to tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[S:.*]] = tosa.slice %[[Q]], %{{.*}}, %{{.*}} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x1x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[T:.*]] = tosa.tile %[[S]], %{{.*}} : (tensor<1x4x4x1x!quant.uniform<u8:f32, 5.000000e-02:128>>, !tosa.shape<4>) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[ZP:.*]] = arith.constant dense<-128> : tensor<1xi8>
+// CHECK: %[[ZPQ:.*]] = quant.scast %[[ZP]] : tensor<1xi8> to tensor<1x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[P:.*]] = tosa.pad %[[T]], %{{.*}}, %[[ZPQ]] : (tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, !tosa.shape<8>, tensor<1x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[N:.*]] = tosa.resize %[[P]], {{.*}} {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, {{.*}}) -> tensor<1x12x12x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[D:.*]] = quant.dcast %[[N]]
+// CHECK: %[[B:.*]] = tosa.resize %[[D]], {{.*}} {mode = BILINEAR} : (tensor<1x12x12x2xf32>, {{.*}}) -> tensor<1x24x24x2xf32>
+// CHECK: quant.qcast %[[B]] : tensor<1x24x24x2xf32> to tensor<1x24x24x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+func.func @data_movement(%x: tensor<1x4x4x2xf32>) -> tensor<1x24x24x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x4x4x2xf32>
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 4, 4, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.slice %xq, %start, %size : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x1xf32>
+  %m = tosa.const_shape {values = dense<[1, 1, 1, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %t = tosa.tile %s, %m : (tensor<1x4x4x1xf32>, !tosa.shape<4>) -> tensor<1x4x4x2xf32>
+  %pads = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %zero = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %p = tosa.pad %t, %pads, %zero : (tensor<1x4x4x2xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x6x6x2xf32>
+  %scale = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %n = tosa.resize %p, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x12x12x2xf32>
+  %b = tosa.resize %n, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x12x12x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x24x24x2xf32>
+  return %b : tensor<1x24x24x2xf32>
+}
+
+// -----
+
 // A QDQ model's Gemm: the output is quantized after the reshape back to
 // 2-D; the linear layer computes in that type and is reshaped.
 // CHECK-LABEL: func.func @linear_then_reshape

@@ -123,7 +123,9 @@ Error run(const GoldenCase &c, const QTensor &got) {
     std::vector<QTensor> inputs;
     for (int i = 0; c.tensors.count("input" + std::to_string(i)); ++i)
       inputs.push_back(c.view("input" + std::to_string(i)));
-    return concatChannels(inputs, got);
+    return concat(
+        inputs,
+        c.param("axis", {static_cast<int64_t>(got.shape.size()) - 1})[0], got);
   }
   if (c.op == "mul")
     return mul(c.view("lhs"), c.view("rhs"), activationOf(c), got);

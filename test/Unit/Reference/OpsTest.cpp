@@ -300,8 +300,19 @@ TEST(Concat, CopiesOrRequantizes) {
   Owned a({1, 2}, false, 0.5f, 10, {11, 200});
   Owned b({1, 1}, false, 1.0f, 0, {3}); // 3 * 1 / 0.5 = 6 -> 16
   Owned out({1, 3}, false, 0.5f, 10);
-  ASSERT_FALSE(concatChannels({a.t, b.t}, out.t));
+  ASSERT_FALSE(concat({a.t, b.t}, 1, out.t));
   EXPECT_EQ(out.values(), (std::vector<int32_t>{11, 200, 16}));
+}
+
+TEST(Concat, AlongAnyAxis) {
+  // [2, 1, 2] and [2, 2, 2] along axis 1: each of the 2 rows is a's run of
+  // 2 values, then b's run of 4.
+  Owned a({2, 1, 2}, false, 0.5f, 10, {1, 2, 3, 4});
+  Owned b({2, 2, 2}, false, 0.5f, 10, {5, 6, 7, 8, 9, 10, 11, 12});
+  Owned out({2, 3, 2}, false, 0.5f, 10);
+  ASSERT_FALSE(concat({a.t, b.t}, 1, out.t));
+  EXPECT_EQ(out.values(),
+            (std::vector<int32_t>{1, 2, 5, 6, 7, 8, 3, 4, 9, 10, 11, 12}));
 }
 
 TEST(QuantizeTensor, RoundTrip) {
@@ -448,11 +459,13 @@ TEST(Errors, Concat) {
   Owned a({1, 2, 3}, false, 0.1f, 0);
   Owned b({1, 3, 3}, false, 0.1f, 0);
   Owned out({1, 2, 6}, false, 0.1f, 0);
-  expectError(concatChannels({}, out.t), out, "at least one input");
-  expectError(concatChannels({a.t, b.t}, out.t), out,
+  expectError(concat({}, 2, out.t), out, "at least one input");
+  expectError(concat({a.t, b.t}, 2, out.t), out,
               "input 1: expected shape [1, 2, 3], got [1, 3, 3]");
+  expectError(concat({a.t, a.t}, 3, out.t), out, "axis 3 outside [0, 3)");
   Owned out5({1, 2, 5}, false, 0.1f, 0);
-  expectError(concatChannels({a.t, a.t}, out5.t), out5, "expected 6 channels");
+  expectError(concat({a.t, a.t}, 2, out5.t), out5,
+              "expected 6 along axis 2 (the inputs' sum), got 5");
 }
 
 TEST(Lookup, PerTensorAndPerChannel) {
@@ -476,4 +489,61 @@ TEST(Lookup, PerTensorAndPerChannel) {
   t[5] = 300;
   expectError(lookup(in.t, t, untouched.t), untouched,
               "outside the output's [0, 255]");
+}
+
+TEST(Movement, IndexMaps) {
+  std::vector<int64_t> map;
+  // [2, 3]: slice rows 1, columns 1-2.
+  ASSERT_FALSE(sliceIndexMap({2, 3}, {1, 1}, {1, 2}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{4, 5}));
+  // [1, 2]: one pad value before, two after the columns.
+  ASSERT_FALSE(padIndexMap({1, 2}, {0, 0, 1, 2}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{kPadValue, 0, 1, kPadValue, kPadValue}));
+  // [1, 2] tiled twice along columns.
+  ASSERT_FALSE(tileIndexMap({1, 2}, {1, 2}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{0, 1, 0, 1}));
+  // [2, 3] transposed.
+  ASSERT_FALSE(transposeIndexMap({2, 3}, {1, 0}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{0, 3, 1, 4, 2, 5}));
+  std::vector<int32_t> out(map.size());
+  std::vector<int32_t> in{10, 11, 12, 13, 14, 15};
+  applyIndexMap(in.data(), map, -1, out.data());
+  EXPECT_EQ(out, (std::vector<int32_t>{10, 13, 11, 14, 12, 15}));
+}
+
+TEST(Movement, ResizeNearest) {
+  std::vector<int64_t> map;
+  // Rows 2 -> 4 with n / d = 2 / 1, border 1: rounding half up reads rows
+  // 0, 1, 1, 1 (clamped).
+  ASSERT_FALSE(
+      resizeNearestIndexMap({1, 2, 1, 1}, {2, 1, 1, 1}, {0, 0}, {1, 0}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{0, 1, 1, 1}));
+  // PyTorch's nearest (floor of x_out / 2) as the importer writes it:
+  // n / d = 4 / 2, offset -1, border 1: rows 0, 0, 1, 1.
+  ASSERT_FALSE(
+      resizeNearestIndexMap({1, 2, 1, 1}, {4, 2, 1, 1}, {-1, 0}, {1, 0}, map));
+  EXPECT_EQ(map, (std::vector<int64_t>{0, 0, 1, 1}));
+}
+
+TEST(Errors, Movement) {
+  std::vector<int64_t> map;
+  EXPECT_EQ(sliceIndexMap({2, 3}, {1, 2}, {1, 2}, map),
+            std::optional<std::string>(
+                "slice [2, +2) of dimension 1 outside [0, 3)"));
+  EXPECT_EQ(padIndexMap({2}, {-1, 0}, map),
+            std::optional<std::string>(
+                "pads of dimension 0 must be in [0, 2^31) in total"));
+  EXPECT_EQ(tileIndexMap({2}, {0}, map),
+            std::optional<std::string>(
+                "multiple 0 of dimension 0 must be in [1, 2^31 / size]"));
+  EXPECT_EQ(transposeIndexMap({2, 3}, {1, 1}, map),
+            std::optional<std::string>("perms: not a permutation"));
+  EXPECT_EQ(
+      resizeNearestIndexMap({1, 2, 2, 1}, {3, 2, 3, 2}, {0, 0}, {0, 0}, map),
+      std::optional<std::string>(
+          "resize: the output size is not a whole number"));
+  EXPECT_EQ(sliceIndexMap({INT64_MAX, 4}, {0, 0}, {1, 1}, map),
+            std::optional<std::string>(
+                "input: [9223372036854775807, 4] has more elements than "
+                "int64 holds"));
 }
