@@ -200,6 +200,24 @@ QuantRole UnaryOp::getQuantRole() {
   return getFixedRange() ? QuantRole::fixed : QuantRole::observed;
 }
 
+std::optional<std::pair<double, double>> SoftmaxOp::getFixedRange() {
+  if (getLog())
+    return std::nullopt;
+  return std::pair<double, double>{0.0, 1.0};
+}
+
+QuantRole SoftmaxOp::getQuantRole() {
+  return getLog() ? QuantRole::not_quantized : QuantRole::fixed;
+}
+
+LogicalResult SoftmaxOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError() << "axis " << getAxis() << " outside [0, " << rank
+                         << ")";
+  return success();
+}
+
 LogicalResult UnaryOp::verify() {
   UnaryInfo info = unaryInfo(getFn());
   bool takesAlpha = info.takesAlpha, takesBeta = info.takesBeta;

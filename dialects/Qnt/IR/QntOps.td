@@ -254,6 +254,30 @@ def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
   }];
 }
 
+def Qnt_SoftmaxOp : Qnt_Op<"softmax", [Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
+                              ["getFixedRange"]>]> {
+  let summary = "Softmax (or log-softmax) along one dimension";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `axis` (`log`: its logarithm,
+    `x - max - log(sum(exp(x - max)))`). One op, as ONNX and PyTorch have
+    it, so that quantization sees it whole: like PyTorch's `nn.Softmax`, a
+    softmax has fixed output parameters for the range [0, 1] (scale 1/256,
+    zero point 0 for u8), and its int8 form is PyTorch's too: dequantize,
+    float softmax, quantize. A log-softmax stays float. `qnt-lower-softmax`
+    expands it into TOSA ops for the float code.
+
+    Example:
+    ```mlir
+    %p = qnt.softmax %logits {axis = 1 : i64} : tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins Qnt_F32Tensor:$input, I64Attr:$axis, UnitAttr:$log);
+  let results = (outs Qnt_F32Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Other quantized ops
 //===----------------------------------------------------------------------===//

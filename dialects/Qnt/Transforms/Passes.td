@@ -102,6 +102,17 @@ def QntLowerFloatUnary : Pass<"qnt-lower-float-unary", "func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def QntLowerSoftmax : Pass<"qnt-lower-softmax", "func::FuncOp"> {
+  let summary = "Expand float qnt.softmax into TOSA ops";
+  let description = [{
+    Replaces each float `qnt.softmax` by its max-subtracted formula in TOSA
+    ops along the axis: `reduce_max`, `sub`, `exp`, `reduce_sum`, then
+    `reciprocal` and `mul` (softmax) or `log` and `sub` (log-softmax),
+    which `tosa-to-linalg` lowers with the rest of the float model.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def QntLowerFakeQuant : Pass<"qnt-lower-fake-quant", "func::FuncOp"> {
   let summary = "Lower qnt.fake_quant to float quantize-dequantize";
   let description = [{

@@ -304,23 +304,12 @@ LogicalResult prelu(NodeImporter &n) {
 // Softmax
 //===----------------------------------------------------------------------===//
 
-/// softmax / log-softmax of `x` along IR dimension `axis`, max-subtracted.
+/// softmax / log-softmax of `x` along IR dimension `axis`: one qnt.softmax
+/// (expanded by qnt-lower-softmax for the float code).
 Value softmaxAlong(NodeImporter &n, Value x, int64_t axis, bool log) {
   ImplicitLocOpBuilder &b = n.builder();
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> reduced(type.getShape());
-  reduced[axis] = 1;
-  auto reducedType = n.f32(reduced);
-  IntegerAttr axisAttr = b.getI32IntegerAttr(static_cast<int32_t>(axis));
-  Value max = tosa::ReduceMaxOp::create(b, reducedType, x, axisAttr);
-  Value shifted = tosa::SubOp::create(b, type, x, max);
-  Value e = tosa::ExpOp::create(b, type, shifted);
-  Value sum = tosa::ReduceSumOp::create(b, reducedType, e, axisAttr);
-  if (log)
-    return tosa::SubOp::create(b, type, shifted,
-                               tosa::LogOp::create(b, reducedType, sum));
-  Value recip = tosa::ReciprocalOp::create(b, reducedType, sum);
-  return buildBinary(n, Binary::mul, e, recip, type);
+  return qnt::SoftmaxOp::create(b, x, b.getI64IntegerAttr(axis),
+                                log ? b.getUnitAttr() : UnitAttr());
 }
 
 /// Opsets 13+: along one axis (default -1).

@@ -126,7 +126,10 @@ func.func @layout_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32> {
 // Roles come from QuantizableOpInterface: a sigmoid's output has fixed
 // parameters (scale 1/256, zero point 0: no observer); a slice keeps its
 // input's (no observer); the output of a float island (tosa.exp, not
-// quantized) is observed where a quantizable op (the conv) consumes it.
+// quantized) is observed where a quantizable op (the conv) consumes it; a
+// softmax has fixed parameters for [0, 1] like a sigmoid (PyTorch's
+// nn.Softmax), a log-softmax stays float (no observer: nothing quantized
+// consumes it).
 // CHECK-LABEL: func.func @roles
 // CHECK: %[[S:.*]] = qnt.unary sigmoid
 // CHECK-NEXT: qnt.fake_quant %[[S]] to !quant.uniform<u8:f32, 3.906250e-03> {name = "sig", range_max = array<f32: 1.000000e+00>, range_min = array<f32: 0.000000e+00>}
@@ -136,6 +139,12 @@ func.func @layout_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32> {
 // CHECK-NEXT: qnt.observe %[[E]] config <kind = histogram> {name = "exp"}
 // CHECK: qnt.conv2d
 // CHECK: qnt.observe {{.*}} {name = "conv"}
+// CHECK: %[[SM:.*]] = qnt.softmax
+// CHECK-NEXT: qnt.fake_quant %[[SM]] to !quant.uniform<u8:f32, 3.906250e-03> {name = "softmax", range_max = array<f32: 1.000000e+00>, range_min = array<f32: 0.000000e+00>}
+// CHECK: %[[LS:.*]] = qnt.softmax %{{.*}} {axis = 3 : i64, log}
+// CHECK-NOT: qnt.observe
+// CHECK-NOT: qnt.fake_quant
+// CHECK: return %[[LS]]
 // X86-LABEL: func.func @roles
 // X86: qnt.fake_quant %{{.*}} to !quant.uniform<u8<0:127>:f32, 7.812500e-03>
 func.func @roles(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
@@ -146,5 +155,7 @@ func.func @roles(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %e = tosa.exp %sl : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> loc("exp")
   %w = arith.constant dense<0.5> : tensor<2x1x1x2xf32>
   %0 = qnt.conv2d %e, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv")
-  return %0 : tensor<1x4x4x2xf32>
+  %sm = qnt.softmax %0 {axis = 3 : i64} : tensor<1x4x4x2xf32> loc("softmax")
+  %ls = qnt.softmax %sm {axis = 3 : i64, log} : tensor<1x4x4x2xf32> loc("log_softmax")
+  return %ls : tensor<1x4x4x2xf32>
 }

@@ -924,3 +924,11 @@ func.func @unary_finite(%x: tensor<1x4xf32>) {
   %0 = qnt.unary elu %x {alpha = 0x7F800000 : f32} : tensor<1x4xf32>
   return
 }
+
+// -----
+
+func.func @softmax_axis(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'qnt.softmax' op axis 2 outside [0, 2)}}
+  %0 = qnt.softmax %x {axis = 2 : i64} : tensor<1x4xf32>
+  return
+}
