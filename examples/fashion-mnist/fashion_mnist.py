@@ -79,6 +79,90 @@ def make_net():
     return Net()
 
 
+def make_mobile_net():
+    """A mobile-style CNN made of the blocks real exports contain: a
+    ceil-mode max pool, a ShuffleNetV2 unit (channel split by slicing, a
+    depthwise branch, Concat and channel shuffle), squeeze-excitation with
+    HardSigmoid, HardSwish and SiLU activations, nearest upsampling with a
+    skip Concat, a ceil-mode average pool and a final Softmax. The second
+    trained example (examples/fashion-mnist-mobile)."""
+    import torch
+    nn = torch.nn
+
+    def conv_bn(cin, cout, k=1, stride=1, groups=1, act=None):
+        layers = [nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups,
+                            bias=False), nn.BatchNorm2d(cout)]
+        if act is not None:
+            layers.append(act())
+        return nn.Sequential(*layers)
+
+    class SqueezeExcite(nn.Module):
+        def __init__(self, c, squeezed):
+            super().__init__()
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.fc1 = nn.Conv2d(c, squeezed, 1)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Conv2d(squeezed, c, 1)
+            self.gate = nn.Hardsigmoid()
+
+        def forward(self, x):
+            s = self.gate(self.fc2(self.relu(self.fc1(self.pool(x)))))
+            return x * s
+
+    class ShuffleUnit(nn.Module):
+        """ShuffleNetV2's stride-1 unit on `c` channels."""
+
+        def __init__(self, c):
+            super().__init__()
+            h = c // 2
+            self.half = h
+            self.branch = nn.Sequential(
+                conv_bn(h, h, act=nn.ReLU), conv_bn(h, h, 3, groups=h),
+                conv_bn(h, h, act=nn.ReLU))
+
+        def forward(self, x):
+            h = self.half
+            out = torch.cat([x[:, :h], self.branch(x[:, h:])], 1)
+            # Channel shuffle (sizes read one by one: torch 1.13's FX tracer
+            # cannot unpack a shape on Python 3.11).
+            n, y, w = out.size(0), out.size(2), out.size(3)
+            out = out.view(n, 2, h, y, w).transpose(1, 2)
+            return out.reshape(n, 2 * h, y, w)
+
+    class MobileNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = conv_bn(1, 16, 3, act=nn.Hardswish)
+            self.pool1 = nn.MaxPool2d(3, 2, ceil_mode=True)  # 28 -> 14
+            self.shuffle = ShuffleUnit(16)
+            self.expand = conv_bn(16, 32, act=nn.SiLU)
+            self.down = conv_bn(32, 32, 3, stride=2, groups=32, act=nn.SiLU)
+            self.se = SqueezeExcite(32, 8)
+            self.project = conv_bn(32, 48)
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.fuse = conv_bn(80, 64, act=nn.Hardswish)
+            self.pool2 = nn.AvgPool2d(3, 2, ceil_mode=True)  # 14 -> 7
+            self.head = conv_bn(64, 96, act=nn.Hardswish)
+            self.gap = nn.AdaptiveAvgPool2d(1)
+            self.dropout = nn.Dropout(0.2)
+            self.fc = nn.Linear(96, 10)
+            self.softmax = nn.Softmax(dim=1)
+
+        def forward(self, x):
+            x = self.shuffle(self.pool1(self.stem(x)))
+            skip = self.expand(x)
+            x = self.project(self.se(self.down(skip)))
+            x = self.fuse(torch.cat([self.up(x), skip], 1))
+            x = self.head(self.pool2(x))
+            x = torch.flatten(self.gap(x), 1)
+            return self.softmax(self.fc(self.dropout(x)))
+
+    return MobileNet()
+
+
+NETS = {"cnn": make_net, "mobile": make_mobile_net}
+
+
 def load_onnx_weights(net, path):
     """Loads the parameters and batch-norm statistics of an exported model
     back into `net` (initializer names are the state_dict keys)."""

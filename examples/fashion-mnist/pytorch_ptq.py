@@ -33,6 +33,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser()
 parser.add_argument("--dir", default=here,
                     help="where model.onnx and calibration.npy are")
+parser.add_argument("--net", choices=sorted(fm.NETS), default="cnn",
+                    help="the network in model.onnx (train.py --net)")
 parser.add_argument("logits", nargs="*", help="name=test_logits.npy")
 args = parser.parse_args()
 torch.manual_seed(0)
@@ -47,7 +49,7 @@ def predict(model, x):
 
 x_test, y_test = fm.load("test")
 calib = np.load(os.path.join(args.dir, "calibration.npy"))
-net = fm.load_onnx_weights(fm.make_net().eval(),
+net = fm.load_onnx_weights(fm.NETS[args.net]().eval(),
                            os.path.join(args.dir, "model.onnx"))
 float_logits = predict(net, x_test)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trains the example CNN on Fashion-MNIST and exports it.
 
-Writes, next to this script:
+Writes, next to this script (--net mobile: in ../fashion-mnist-mobile):
   model.onnx        the trained float model (opset 13, batch 1, NCHW
                     1x1x28x28 input "image", 10 logits "logits"; batch norms
                     kept as BatchNormalization nodes: quant-compile fuses them)
@@ -30,7 +30,10 @@ here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser()
 parser.add_argument("--epochs", type=int, default=8)
 parser.add_argument("--threads", type=int, default=1)
-parser.add_argument("--out", default=here)
+parser.add_argument("--net", choices=sorted(fm.NETS), default="cnn",
+                    help="cnn: the example CNN (writes here); mobile: the "
+                    "mobile-block CNN (writes ../fashion-mnist-mobile)")
+parser.add_argument("--out", help="output directory")
 args = parser.parse_args()
 
 torch.manual_seed(0)
@@ -39,12 +42,23 @@ torch.set_num_threads(args.threads)
 
 x_train, y_train = fm.load("train")
 x_test, y_test = fm.load("test")
-net = fm.make_net()
+net = fm.NETS[args.net]()
+out_dir = args.out or (here if args.net == "cnn" else
+                       os.path.join(os.path.dirname(here), "fashion-mnist-mobile"))
+os.makedirs(out_dir, exist_ok=True)
+# The mobile net ends in Softmax: its loss is the log-likelihood of it.
+probabilities = args.net == "mobile"
 opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
 steps_per_epoch = (len(x_train) + 127) // 128
 sched = torch.optim.lr_scheduler.OneCycleLR(
     opt, max_lr=4e-3, total_steps=args.epochs * steps_per_epoch)
-loss_fn = torch.nn.CrossEntropyLoss()
+
+
+def loss_fn(output, target):
+    if probabilities:
+        return torch.nn.functional.nll_loss(
+            torch.log(output.clamp_min(1e-12)), target)
+    return torch.nn.functional.cross_entropy(output, target)
 
 
 def evaluate(x, y):
@@ -82,15 +96,16 @@ for epoch in range(args.epochs):
 
 net.eval()
 example = torch.from_numpy(x_test[:1])
-path = os.path.join(args.out, "model.onnx")
+path = os.path.join(out_dir, "model.onnx")
 torch.onnx.export(net, example, path, opset_version=13,
                   training=torch.onnx.TrainingMode.PRESERVE,
-                  input_names=["image"], output_names=["logits"],
+                  input_names=["image"],
+                  output_names=["probabilities" if probabilities else "logits"],
                   do_constant_folding=True)
 calib = x_train[rng.choice(len(x_train), 512, replace=False)]
-np.save(os.path.join(args.out, "calibration.npy"), calib)
+np.save(os.path.join(out_dir, "calibration.npy"), calib)
 with torch.no_grad():
-    np.save(os.path.join(args.out, "calibration_logits.npy"),
+    np.save(os.path.join(out_dir, "calibration_logits.npy"),
             net(torch.from_numpy(calib)).numpy())
 print(f"float test top-1: {100 * evaluate(x_test, y_test):.2f} %")
 print(f"wrote {path} ({os.path.getsize(path)} bytes) and calibration.npy "

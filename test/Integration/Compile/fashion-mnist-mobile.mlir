@@ -1,0 +1,40 @@
+// The second trained example (examples/fashion-mnist-mobile, made by
+// examples/fashion-mnist/train.py --net mobile): ceil-mode pools, a
+// ShuffleNetV2 unit (slices, Concat, channel shuffle), squeeze-excitation,
+// HardSwish, SiLU, nearest upsampling with a skip Concat, a final Softmax.
+// Float reproduces PyTorch's probabilities; the one-command int8 compile
+// (x86-64-v3: AVX2, 7-bit activations) stays close to them, and its
+// quantized IR is int8 from the input's quantize to the softmax (PyTorch's
+// float softmax between a dequantize and a quantize) and nothing else.
+//
+// RUN: rm -rf %t && mkdir -p %t/f %t/q
+// RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist -o %t/f/model.o
+// RUN: cc -I%t/f -DMODEL=fmnist -DMODEL_UPPER=FMNIST %quantc_src_root/examples/common/run_model.c %t/f/model.o -lm -o %t/f/run
+// RUN: %t/f/run %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy %t/f/out.npy
+// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/examples/fashion-mnist-mobile/calibration_logits.npy %t/f/out.npy 100 | FileCheck %s --check-prefix=FLOAT
+// FLOAT: top-1 agreement 100.0 %
+// FLOAT: ACCURATE
+//
+// On the 512 calibration images: >= 20 dB SQNR of the probabilities (which
+// are quantized to 1/256 like PyTorch's) and >= 96 % of PyTorch's float
+// predictions.
+// RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/q/model.o
+// RUN: cc -I%t/q -DMODEL=fmnist -DMODEL_UPPER=FMNIST %quantc_src_root/examples/common/run_model.c %t/q/model.o -lm -o %t/q/run
+// RUN: %t/q/run %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy %t/q/out.npy
+// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/examples/fashion-mnist-mobile/calibration_logits.npy %t/q/out.npy 20 | FileCheck %s --check-prefix=INT8
+// INT8: top-1 agreement {{(9[6-9]\.[0-9]|100\.0)}} %
+// INT8: ACCURATE
+//
+// One float island in the quantized IR: the softmax.
+// RUN: quant-translate --import-onnx %quantc_src_root/examples/fashion-mnist-mobile/model.onnx -o %t/f.mlir
+// RUN: quant-opt --qnt-fuse --qnt-insert-observers %t/f.mlir -o %t/obs.mlir
+// RUN: quant-calibrate %t/obs.mlir --data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/cal.mlir
+// RUN: quant-opt --qnt-fold-observers --qnt-quantize %t/cal.mlir | FileCheck %s --check-prefix=QIR
+// QIR: quant.qcast %{{.*}} {qnt.name = "input0"
+// QIR-NOT: quant.dcast
+// QIR-NOT: quant.qcast
+// QIR: %[[D:.*]] = quant.dcast
+// QIR-NEXT: %[[S:.*]] = qnt.softmax %[[D]]
+// QIR-NEXT: %[[Q:.*]] = quant.qcast %[[S]] {{.*}} to tensor<1x10x!quant.uniform<u8:f32, 3.906250e-03>>
+// QIR-NEXT: %[[P:.*]] = quant.dcast %[[Q]]
+// QIR-NEXT: return %[[P]]
