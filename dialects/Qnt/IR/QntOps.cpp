@@ -227,6 +227,20 @@ LogicalResult UnaryOp::verify() {
   for (std::optional<APFloat> p : {getAlpha(), getBeta()})
     if (p && !p->isFinite())
       return emitOpError() << "alpha and beta must be finite";
+  if (std::optional<ArrayRef<float>> alphas = getAlphas()) {
+    if (getFn() != UnaryFn::leaky_relu || getAlpha())
+      return emitOpError()
+             << "alphas (one per channel) are for leaky_relu without alpha";
+    int64_t channels = getInput().getType().getRank() == 0
+                           ? 1
+                           : getInput().getType().getShape().back();
+    if (static_cast<int64_t>(alphas->size()) != channels)
+      return emitOpError() << "expected " << channels
+                           << " alphas (the last dimension), got "
+                           << alphas->size();
+    if (llvm::any_of(*alphas, [](float a) { return !std::isfinite(a); }))
+      return emitOpError() << "alphas must be finite";
+  }
   return success();
 }
 

@@ -232,17 +232,22 @@ def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
     bounded function (sigmoid, hard_sigmoid, tanh) has fixed output
     parameters, the others are observed.
 
+    `alphas` gives `leaky_relu` one alpha per channel of the last dimension
+    instead of one `alpha`: ONNX's PRelu with a per-channel slope.
+
     Example:
     ```mlir
     %y = qnt.unary hard_sigmoid %x {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32}
       : tensor<1x8x8x16xf32>
+    %z = qnt.unary leaky_relu %x {alphas = array<f32: 0.25, 0.1>} : tensor<1x8x8x2xf32>
     ```
   }];
   let arguments = (ins
     Qnt_F32Tensor:$input,
     Qnt_UnaryFn:$fn,
     OptionalAttr<F32Attr>:$alpha,
-    OptionalAttr<F32Attr>:$beta
+    OptionalAttr<F32Attr>:$beta,
+    OptionalAttr<DenseF32ArrayAttr>:$alphas
   );
   let results = (outs Qnt_F32Tensor:$output);
   let assemblyFormat = "$fn $input attr-dict `:` type($input)";

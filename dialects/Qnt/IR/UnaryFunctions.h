@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace mlir::qnt {
@@ -62,10 +63,17 @@ inline UnaryInfo unaryInfo(UnaryFn fn) {
 
 /// `fn(x)` with parameters `alpha`, `beta`, in the arithmetic of `Ops`,
 /// which provides `V constant(double)`, `add`, `sub`, `mul`, `div`, `max`,
-/// `min`, `abs`, `exp`, `log1p`, `tanh` and `erf`.
-template <typename Ops, typename V>
-V applyUnary(Ops &o, UnaryFn fn, V x, double alpha, double beta) {
-  auto c = [&](double v) { return o.constant(v); };
+/// `min`, `abs`, `exp`, `log1p`, `tanh` and `erf`. The parameters are
+/// numbers (`double`) or values of the arithmetic (`V`: a per-channel alpha
+/// read from a tensor).
+template <typename Ops, typename V, typename P>
+V applyUnary(Ops &o, UnaryFn fn, V x, P alpha, P beta) {
+  auto c = [&](auto v) -> V {
+    if constexpr (std::is_same_v<decltype(v), V>)
+      return v;
+    else
+      return o.constant(v);
+  };
   auto clamp = [&](V v, double lo, double hi) {
     return o.min(o.max(v, c(lo)), c(hi));
   };

@@ -71,12 +71,26 @@ struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
                                                utils::IteratorType::parallel);
     UnaryFn fn = op.getFn();
     double alpha = op.getAlphaOrDefault(), beta = op.getBetaOrDefault();
+    SmallVector<Value> inputs{op.getInput()};
+    SmallVector<AffineMap> maps{id};
+    if (std::optional<ArrayRef<float>> alphas = op.getAlphas()) {
+      // One alpha per channel: a second input read along the last dimension.
+      auto alphaType = RankedTensorType::get(
+          {static_cast<int64_t>(alphas->size())}, type.getElementType());
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(alphaType, *alphas)));
+      maps.push_back(AffineMap::get(
+          rank, 0, rewriter.getAffineDimExpr(rank - 1), getContext()));
+    }
+    maps.push_back(id);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, ValueRange{op.getInput()}, ValueRange{init},
-        ArrayRef<AffineMap>{id, id}, iterators,
+        rewriter, loc, type, inputs, ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           F32ValueOps ops{b, l};
-          Value y = applyUnary(ops, fn, args[0], alpha, beta);
+          Value y =
+              args.size() == 3
+                  ? applyUnary(ops, fn, args[0], args[1], ops.constant(beta))
+                  : applyUnary(ops, fn, args[0], alpha, beta);
           linalg::YieldOp::create(b, l, y);
         });
     rewriter.replaceOp(op, generic.getResults());

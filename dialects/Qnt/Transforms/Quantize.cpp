@@ -439,7 +439,8 @@ template <typename QntOp> void QntQuantizePass::convertBinary(Operation *op) {
 }
 
 /// An element-wise function between quantized tensors: its lookup table,
-/// evaluated once per input value in double (UnaryFunctions.h).
+/// evaluated once per input value in double (UnaryFunctions.h); one table
+/// per channel for per-channel alphas (PReLU).
 void QntQuantizePass::convertUnary(UnaryOp op) {
   Value q = quantizedSource(op.getInput());
   quant::QuantizeCastOp sink = quantizedSink(op.getOutput());
@@ -451,9 +452,17 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
   if (!in || !out)
     return;
   UnaryFn fn = op.getFn();
-  double alpha = op.getAlphaOrDefault(), beta = op.getBetaOrDefault();
-  std::vector<int32_t> table = quantc::ref::lookupTable(
-      [&](double x) { return evalUnary(fn, x, alpha, beta); }, *in, *out);
+  double beta = op.getBetaOrDefault();
+  // One table, or one per channel of the last dimension (per-channel alphas).
+  SmallVector<double> alphas{op.getAlphaOrDefault()};
+  if (std::optional<ArrayRef<float>> perChannel = op.getAlphas())
+    alphas.assign(perChannel->begin(), perChannel->end());
+  std::vector<int32_t> table;
+  for (double alpha : alphas) {
+    std::vector<int32_t> t = quantc::ref::lookupTable(
+        [&](double x) { return evalUnary(fn, x, alpha, beta); }, *in, *out);
+    table.insert(table.end(), t.begin(), t.end());
+  }
   OpBuilder b(sink);
   auto lookup = LookupOp::create(b, op.getLoc(), sink.getType(), q,
                                  b.getDenseI32ArrayAttr(table));

@@ -17,6 +17,7 @@
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cfloat>
 #include <cmath>
@@ -56,8 +57,9 @@ template <qnt::UnaryFn fn> LogicalResult unary(NodeImporter &n) {
       return n.emitError() << "beta must be finite";
     beta = b.getF32FloatAttr(*be);
   }
-  Value y = qnt::UnaryOp::create(
-      b, x->value, qnt::UnaryFnAttr::get(n.context(), fn), alpha, beta);
+  Value y =
+      qnt::UnaryOp::create(b, x->value, qnt::UnaryFnAttr::get(n.context(), fn),
+                           alpha, beta, DenseF32ArrayAttr());
   return n.setOutput({y, x->layout});
 }
 
@@ -231,7 +233,7 @@ Value fuseGatedActivation(NodeImporter &n, const Act &lhs, const Act &rhs) {
       continue;
     return qnt::UnaryOp::create(n.builder(), x.value,
                                 qnt::UnaryFnAttr::get(n.context(), fused),
-                                FloatAttr(), FloatAttr());
+                                FloatAttr(), FloatAttr(), DenseF32ArrayAttr());
   }
   return {};
 }
@@ -278,7 +280,11 @@ LogicalResult binary(NodeImporter &n) {
   return n.setOutput({acc, layout});
 }
 
-/// PRelu: max(x, 0) + slope * min(x, 0), the slope broadcast to x.
+/// PRelu: max(x, 0) + slope * min(x, 0), the slope broadcast to x. A
+/// constant slope that is one number, or one per channel of the input's
+/// last IR dimension (the usual [C, 1, 1] on NCHW), is leaky_relu with
+/// alpha or per-channel alphas (one lookup table per channel in int8);
+/// another slope is the formula in TOSA ops.
 LogicalResult prelu(NodeImporter &n) {
   if (failed(n.checkArity(2, 2)))
     return failure();
@@ -293,6 +299,28 @@ LogicalResult prelu(NodeImporter &n) {
   if (shape != x->onnxShape())
     return n.emitError() << "slope must broadcast to the input's shape";
   RankedTensorType type = n.f32(toIrShape(shape, layout));
+  DenseFPElementsAttr slope;
+  auto slopeType = cast<RankedTensorType>(values[1].getType());
+  ArrayRef<int64_t> slopeShape = slopeType.getShape();
+  if (type.getRank() >= 1 && matchPattern(values[1], m_Constant(&slope)) &&
+      slope.getElementType().isF32() &&
+      llvm::all_of(slopeShape.drop_back(), [](int64_t d) { return d == 1; }) &&
+      (slopeShape.empty() || slopeShape.back() == 1 ||
+       slopeShape.back() == type.getShape().back()) &&
+      llvm::all_of(slope.getValues<float>(),
+                   [](float a) { return std::isfinite(a); })) {
+    ImplicitLocOpBuilder &b = n.builder();
+    SmallVector<float> alphas(slope.getValues<float>());
+    auto fn = qnt::UnaryFnAttr::get(n.context(), qnt::UnaryFn::leaky_relu);
+    Value y =
+        alphas.size() == 1
+            ? qnt::UnaryOp::create(b, values[0], fn,
+                                   b.getF32FloatAttr(alphas[0]), FloatAttr(),
+                                   DenseF32ArrayAttr())
+            : qnt::UnaryOp::create(b, values[0], fn, FloatAttr(), FloatAttr(),
+                                   b.getDenseF32ArrayAttr(alphas));
+    return n.setOutput({y, layout});
+  }
   Value zero = n.splat(0.0f, type.getRank());
   Value pos = buildBinary(n, Binary::max, values[0], zero, type);
   Value neg = buildBinary(n, Binary::min, values[0], zero, type);

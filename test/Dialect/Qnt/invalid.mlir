@@ -932,3 +932,27 @@ func.func @softmax_axis(%x: tensor<1x4xf32>) {
   %0 = qnt.softmax %x {axis = 2 : i64} : tensor<1x4xf32>
   return
 }
+
+// -----
+
+func.func @alphas_fn(%x: tensor<1x2xf32>) {
+  // expected-error @+1 {{'qnt.unary' op alphas (one per channel) are for leaky_relu without alpha}}
+  %0 = qnt.unary elu %x {alphas = array<f32: 1.0, 2.0>} : tensor<1x2xf32>
+  return
+}
+
+// -----
+
+func.func @alphas_count(%x: tensor<1x2xf32>) {
+  // expected-error @+1 {{'qnt.unary' op expected 2 alphas (the last dimension), got 3}}
+  %0 = qnt.unary leaky_relu %x {alphas = array<f32: 1.0, 2.0, 3.0>} : tensor<1x2xf32>
+  return
+}
+
+// -----
+
+func.func @alphas_finite(%x: tensor<1x2xf32>) {
+  // expected-error @+1 {{'qnt.unary' op alphas must be finite}}
+  %0 = qnt.unary leaky_relu %x {alphas = array<f32: 1.0, 0x7FC00000>} : tensor<1x2xf32>
+  return
+}

@@ -36,3 +36,19 @@ func.func @leaky_relu(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = qnt.unary leaky_relu %x : tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// Per-channel alphas (PReLU): a second input, read along the last dimension.
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK: #[[LAST:.*]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func.func @prelu
+// CHECK: %[[A:.*]] = arith.constant dense<[2.500000e-01, -1.000000e+00, 5.000000e-01]> : tensor<3xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[LAST]], #[[ID]]]
+// CHECK-SAME: ins(%arg0, %[[A]] : tensor<1x2x3xf32>, tensor<3xf32>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[ALPHA:.*]]: f32, %{{.*}}: f32):
+// CHECK: arith.mulf %[[ALPHA]]
+func.func @prelu(%x: tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
+  %0 = qnt.unary leaky_relu %x {alphas = array<f32: 0.25, -1.0, 0.5>} : tensor<1x2x3xf32>
+  return %0 : tensor<1x2x3xf32>
+}

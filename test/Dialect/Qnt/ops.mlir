@@ -145,8 +145,19 @@ func.func @pure_intrinsic(%acc: vector<8xi32>, %x: vector<32xi8>, %w: vector<32x
 // CHECK-LABEL: func.func @unary
 // CHECK: qnt.unary hard_sigmoid %{{.*}} {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : tensor<1x4xf32>
 // CHECK: qnt.unary silu %{{.*}} : tensor<1x4xf32>
+// CHECK: qnt.unary leaky_relu %{{.*}} {alphas = array<f32: 2.500000e-01, 1.000000e-01, 0.000000e+00, -1.000000e+00>} : tensor<1x4xf32>
 func.func @unary(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %0 = qnt.unary hard_sigmoid %x {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : tensor<1x4xf32>
   %1 = qnt.unary silu %0 : tensor<1x4xf32>
-  return %1 : tensor<1x4xf32>
+  %2 = qnt.unary leaky_relu %1 {alphas = array<f32: 0.25, 0.1, 0.0, -1.0>} : tensor<1x4xf32>
+  return %2 : tensor<1x4xf32>
+}
+
+// CHECK-LABEL: func.func @softmax
+// CHECK: qnt.softmax %{{.*}} {axis = 1 : i64} : tensor<2x10xf32>
+// CHECK: qnt.softmax %{{.*}} {axis = 0 : i64, log} : tensor<2x10xf32>
+func.func @softmax(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
+  %0 = qnt.softmax %x {axis = 1 : i64} : tensor<2x10xf32>
+  %1 = qnt.softmax %0 {axis = 0 : i64, log} : tensor<2x10xf32>
+  return %1 : tensor<2x10xf32>
 }

@@ -235,6 +235,21 @@ func.func @relu_between_qdq(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
 
 // -----
 
+// PReLU (leaky_relu with one alpha per channel) between quantized tensors:
+// one table per channel, 2 x 256 entries. Entry 0 is x = (0 - 128) * 0.5 =
+// -64: channel 0 gives 0.25 * -64 = -16, i.e. -32 at scale 0.5; channel 1
+// gives 64, i.e. 128, clamped to 127.
+// CHECK-LABEL: func.func @prelu
+// CHECK: qnt.lookup %{{.*}} {table = array<i32: -32, {{.*}}, 127, {{.*}}>} : (tensor<1x2x2x2x!quant.uniform<u8:f32, 5.000000e-01:128>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 5.000000e-01>>
+func.func @prelu(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.5:128> : tensor<1x2x2x2xf32>
+  %p = qnt.unary leaky_relu %xq {alphas = array<f32: 0.25, -1.0>} : tensor<1x2x2x2xf32>
+  %pq = qnt.fake_quant %p to !quant.uniform<i8:f32, 0.5> : tensor<1x2x2x2xf32>
+  return %pq : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // A squeeze-excitation block with hard_swish / hard_sigmoid between
 // quantized tensors: each activation becomes a lookup table evaluated from
 // the input's and the output's parameters (hard_swish of u8 x at 0.05:128:
