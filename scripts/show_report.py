@@ -39,3 +39,7 @@ if summary.get("classifier"):
     line += (f", top-1 equal to float on "
              f"{100 * summary['top1_agreement']:.1f} % of the samples")
 print(line)
+floats = report.get("float_ops") or []
+print("  computed in float: " + (", ".join(
+    f["op"] + (f" ({f['layer']})" if f["layer"] else "") for f in floats)
+    if floats else "nothing (int8 from the input's quantize to the output)"))

@@ -288,6 +288,11 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
                                               " % of " +
                                               std::to_string(r.rows) + " rows");
   row("quantized activations", std::to_string(r.layers.size()));
+  std::string floats = r.floatOps.empty() ? "none" : "";
+  for (const FloatOp &f : r.floatOps)
+    floats += escape(f.op) +
+              (f.layer.empty() ? "" : " (" + escape(f.layer) + ")") + " ";
+  row("ops computed in float", floats);
   std::vector<const LayerReport *> worst = worstLayers(r);
   std::string names;
   for (const LayerReport *l : llvm::ArrayRef(worst).take_front(5)) {

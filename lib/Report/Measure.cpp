@@ -378,6 +378,7 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
       return fail("folding or quantization of the report's int8 model failed "
                   "(see above)");
   }
+  report.floatOps = findFloatOps(int8Ops->first);
   Operation *int8Return = int8Ops->first.getBody().front().getTerminator();
   for (auto [l, r] : llvm::zip(report.layers, int8Result)) {
     Value v = int8Return->getOperand(r);

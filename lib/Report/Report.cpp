@@ -116,6 +116,9 @@ json::Value quantc::toJSON(const ModelReport &r) {
         {"name", l->name},
         {"sqnr_cumulative_db", sqnrValue(l->signal, l->errorCumulative)},
         {"sqnr_alone_db", sqnrValue(l->signal, l->errorAlone)}});
+  json::Array floatOps;
+  for (const FloatOp &f : r.floatOps)
+    floatOps.push_back(json::Object{{"op", f.op}, {"layer", f.layer}});
   return json::Object{
       {"format", kFormat},
       {"version", kVersion},
@@ -138,6 +141,7 @@ json::Value quantc::toJSON(const ModelReport &r) {
            {"worst_layers", std::move(worst)},
        }},
       {"layers", std::move(layers)},
+      {"float_ops", std::move(floatOps)},
   };
 }
 

@@ -209,7 +209,8 @@ int main(int argc, char **argv) {
   importTimer.stop();
 
   bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
-  if (quantc::hasFakeQuant(*module)) {
+  bool qdq = quantc::hasFakeQuant(*module);
+  if (qdq) {
     // A QDQ model: its own scales and zero points, no calibration.
     if (calibrate)
       return error(inputFile +
@@ -262,6 +263,17 @@ int main(int argc, char **argv) {
       };
     if (Error e = quantc::quantizePostTraining(*module, functionName, ptq))
       return error(toString(std::move(e)));
+  }
+
+  if (verbose && (calibrate || (qdq && !keepQdqFloat))) {
+    // What the int8 model still computes in float (float islands, a final
+    // softmax).
+    std::vector<quantc::FloatOp> floats = quantc::findFloatOps(*module);
+    errs() << "quant-compile: " << floats.size() << " op(s) computed in float";
+    for (const quantc::FloatOp &f : floats)
+      errs() << (&f == floats.data() ? ": " : ", ") << f.op
+             << (f.layer.empty() ? "" : " (" + f.layer + ")");
+    errs() << "\n";
   }
 
   Expected<quantc::ModelInterface> model =

@@ -97,6 +97,17 @@ struct LayerReport {
   std::vector<WeightReport> weights;
 };
 
+/// An op of the int8 model that computes in float (its layer name, if the
+/// location has one).
+struct FloatOp {
+  std::string op, layer;
+};
+
+/// The ops of a quantized function (qnt-quantize's output) that compute on
+/// dequantized values: float islands, and the float tail after the last
+/// dequantize, in order.
+std::vector<FloatOp> findFloatOps(mlir::Operation *function);
+
 struct ModelReport {
   std::string function;
   /// How the int8 activations were computed: "reference" (quantc::ref, op
@@ -114,6 +125,8 @@ struct ModelReport {
   bool classifier = false;
   int64_t rows = 0, top1Agree = 0;
   std::vector<LayerReport> layers;
+  /// The ops the int8 model computes in float (findFloatOps).
+  std::vector<FloatOp> floatOps;
 };
 
 /// SQNR in dB of a signal with `signal` energy and `error` noise energy:

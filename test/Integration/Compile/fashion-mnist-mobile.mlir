@@ -18,7 +18,8 @@
 // On the 512 calibration images: >= 20 dB SQNR of the probabilities (which
 // are quantized to 1/256 like PyTorch's) and >= 96 % of PyTorch's float
 // predictions.
-// RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/q/model.o
+// RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/q/model.o -v 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// VERBOSE: quant-compile: 1 op(s) computed in float: qnt.softmax (/softmax/Softmax)
 // RUN: cc -I%t/q -DMODEL=fmnist -DMODEL_UPPER=FMNIST %quantc_src_root/examples/common/run_model.c %t/q/model.o -lm -o %t/q/run
 // RUN: %t/q/run %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy %t/q/out.npy
 // RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/examples/fashion-mnist-mobile/calibration_logits.npy %t/q/out.npy 20 | FileCheck %s --check-prefix=INT8

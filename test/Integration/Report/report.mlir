@@ -94,6 +94,8 @@
 // SAME: [True, True, True, True, True]
 //
 // JSON objects list their keys in sorted order.
+// The small CNN is int8 throughout: no op computed in float.
+// CHECK: "float_ops": []
 // CHECK: "format": "quantc-quantization-report"
 // CHECK: "int8_executor": "reference"
 // CHECK: "layers": [
