@@ -244,11 +244,12 @@ def compile_and_run(args, name, model_dir, test, kind, extra):
     """Compiles <model_dir>/model.onnx into <model_dir>/<kind>/model.o with
     <args.bin>/quant-compile, links it with the C driver and runs it on the
     images in `test` (.npy), each step limited to args.timeout seconds.
-    Returns (compile seconds, object bytes, outputs)."""
+    Returns (compile seconds, object bytes, outputs, latency in ms, the
+    compiler's output)."""
     out = os.path.join(model_dir, kind)
     os.makedirs(out, exist_ok=True)
     obj = os.path.join(out, "model.o")
-    seconds, _ = run([os.path.join(args.bin, "quant-compile"),
+    seconds, log_text = run([os.path.join(args.bin, "quant-compile"),
                    os.path.join(model_dir, "model.onnx"), "-o", obj,
                       "--name", name, f"--cpu={args.cpu}"] + extra,
                      f"{kind} compile", args.timeout)
@@ -262,7 +263,24 @@ def compile_and_run(args, name, model_dir, test, kind, extra):
                   args.timeout)
     found = re.search(r"latency ([0-9.]+) us per sample", text)
     latency = float(found.group(1)) / 1e3 if found else None
-    return seconds, os.path.getsize(obj), np.load(outputs), latency
+    return seconds, os.path.getsize(obj), np.load(outputs), latency, log_text
+
+
+def float_ops(compile_log):
+    """The ops quant-compile -v says the int8 model computes in float, as
+    "N x op" per op kind ("none" for none)."""
+    found = re.search(r"(\d+) op\(s\) computed in float(?:: (.*))?",
+                      compile_log)
+    if not found:
+        return "?"
+    if found.group(1) == "0":
+        return "none"
+    counts = {}
+    for item in found.group(2).split(", "):
+        op = item.split(" (")[0]
+        counts[op] = counts.get(op, 0) + 1
+    return ", ".join(f"{n} x {op}" if n > 1 else op
+                     for op, n in counts.items())
 
 
 def max_relative_error(ours, reference):
@@ -299,7 +317,7 @@ def evaluate(args, name):
         reference = np.load(os.path.join(model_dir, "reference.npy"))
 
         log(f"{name}: float compile")
-        seconds, size_bytes, ours, float_ms = compile_and_run(
+        seconds, size_bytes, ours, float_ms, _ = compile_and_run(
             args, name, model_dir, test, "float", [])
         row["float s"] = f"{seconds:.1f}"
         row["MB"] = f"{size_bytes / 1e6:.1f}"
@@ -319,10 +337,11 @@ def evaluate(args, name):
             calib = os.path.join(data_dir, "calib.npy")
             cached_images(calib, "train", BN_BATCHES * BN_BATCH_SIZE,
                           CALIB_IMAGES, size)
-            seconds, _, int8, int8_ms = compile_and_run(
+            seconds, _, int8, int8_ms, text = compile_and_run(
                 args, name, model_dir, test, "int8",
-                ["--calibration-data", calib])
+                ["--calibration-data", calib, "-v"])
             row["int8 s"] = f"{seconds:.1f}"
+            row["float ops"] = float_ops(text)
             row["SQNR"] = f"{sqnr_db(int8, reference):.1f}"
             if name in CLASSIFIERS:
                 agree = (int8.argmax(1) == reference.argmax(1)).sum()
@@ -371,7 +390,8 @@ def table(args, system, rows):
                     ("int8 top-1", "int8 top-1"),
                     ("FX SQNR", "PyTorch FX SQNR dB"),
                     ("FX top-1", "FX top-1"), ("float ms", "float ms"),
-                    ("int8 ms", "int8 ms"), ("speed-up", "int8 speed-up")]
+                    ("int8 ms", "int8 ms"), ("speed-up", "int8 speed-up"),
+                    ("float ops", "ops computed in float")]
     columns.append(("status", "status"))
     lines = [
         f"### torchvision zoo ({datetime.date.today().isoformat()}, "
