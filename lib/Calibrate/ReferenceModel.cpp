@@ -337,6 +337,15 @@ ref::Error evalResize(tosa::ResizeOp op, Env &env) {
   return move(op, env, map);
 }
 
+ref::Error evalResizeBilinear(qnt::ResizeBilinearOp op, Env &env) {
+  return ref::resizeBilinear(
+      env.in(op.getInput()),
+      std::vector<int64_t>(op.getScale().begin(), op.getScale().end()),
+      std::vector<int64_t>(op.getOffset().begin(), op.getOffset().end()),
+      std::vector<int64_t>(op.getBorder().begin(), op.getBorder().end()),
+      env.out(op.getOutput()));
+}
+
 /// The ops the reference evaluates, by op type: the one list. An op runs in
 /// the reference when it is here (or is a float constant); a new int8 op
 /// adds its ref function and one line.
@@ -371,6 +380,7 @@ struct EvaluatorTable {
     add<qnt::MaxPool2DOp, evalPool<qnt::MaxPool2DOp>>();
     add<qnt::AvgPool2DOp, evalPool<qnt::AvgPool2DOp>>();
     add<qnt::ConcatOp, evalConcat>();
+    add<qnt::ResizeBilinearOp, evalResizeBilinear>();
     add<qnt::RequantizeOp, evalRequantize>();
     add<tosa::ReshapeOp, evalReshape>(/*anyElementType=*/true);
     add<tosa::TransposeOp, evalTranspose>(/*anyElementType=*/true);

@@ -174,31 +174,61 @@ Error quantc::ref::transposeIndexMap(const std::vector<int64_t> &inShape,
       inShape, outShape, inDim, [](size_t, int64_t i) { return i; }, map);
 }
 
-Error quantc::ref::resizeNearestIndexMap(const std::vector<int64_t> &inShape,
-                                         const std::vector<int64_t> &scale,
-                                         const std::vector<int64_t> &offset,
-                                         const std::vector<int64_t> &border,
-                                         std::vector<int64_t> &map) {
+namespace {
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/// Checks TOSA's resize parameters for an NHWC `inShape` and computes the
+/// output's height and width.
+Error resizeOutputSize(const std::vector<int64_t> &inShape,
+                       const std::vector<int64_t> &scale,
+                       const std::vector<int64_t> &offset,
+                       const std::vector<int64_t> &border, int64_t outHW[2]) {
   if (inShape.size() != 4)
     return std::string("resize: expected an NHWC input");
   if (scale.size() != 4 || offset.size() != 2 || border.size() != 2)
     return std::string(
         "resize: expected 4 scale, 2 offset and 2 border values");
-  int64_t outHW[2];
   for (int a = 0; a < 2; ++a) {
     const int64_t n = scale[2 * a], d = scale[2 * a + 1];
     // TOSA's limits: 0 < n, d <= 2^11, |offset| < 16 n, |border| < 16 n.
     if (n < 1 || d < 1 || n > 2048 || d > 2048 || offset[a] <= -16 * n ||
         offset[a] >= 16 * n || border[a] <= -16 * n || border[a] >= 16 * n)
       return std::string("resize: scale, offset or border out of range");
+    if (inShape[1 + a] < 1 || inShape[1 + a] > (int64_t(1) << 20))
+      return std::string("resize: image sizes must be in [1, 2^20]");
     const int64_t span = (inShape[1 + a] - 1) * n - offset[a] + border[a];
     if (span < 0 || span % d != 0)
       return std::string("resize: the output size is not a whole number");
     outHW[a] = span / d + 1;
   }
-  auto floorDiv = [](int64_t a, int64_t b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-  };
+  return std::nullopt;
+}
+
+} // namespace
+
+Error quantc::ref::resizeOutputShape(const std::vector<int64_t> &inShape,
+                                     const std::vector<int64_t> &scale,
+                                     const std::vector<int64_t> &offset,
+                                     const std::vector<int64_t> &border,
+                                     std::vector<int64_t> &outShape) {
+  int64_t outHW[2];
+  if (Error e = resizeOutputSize(inShape, scale, offset, border, outHW))
+    return e;
+  outShape = {inShape[0], outHW[0], outHW[1], inShape[3]};
+  return std::nullopt;
+}
+
+Error quantc::ref::resizeNearestIndexMap(const std::vector<int64_t> &inShape,
+                                         const std::vector<int64_t> &scale,
+                                         const std::vector<int64_t> &offset,
+                                         const std::vector<int64_t> &border,
+                                         std::vector<int64_t> &map) {
+  int64_t outHW[2];
+  if (Error e = resizeOutputSize(inShape, scale, offset, border, outHW))
+    return e;
   return buildMap(
       inShape, {inShape[0], outHW[0], outHW[1], inShape[3]}, identityDims(4),
       [&](size_t dim, int64_t i) -> int64_t {
@@ -213,4 +243,64 @@ Error quantc::ref::resizeNearestIndexMap(const std::vector<int64_t> &inShape,
         return std::max<int64_t>(0, std::min(s, inShape[dim] - 1));
       },
       map);
+}
+
+std::vector<BilinearTap> quantc::ref::bilinearTaps(int64_t inSize,
+                                                   int64_t outSize, int64_t n,
+                                                   int64_t d, int64_t offset) {
+  std::vector<BilinearTap> taps;
+  auto clampIndex = [&](int64_t i) {
+    return std::max<int64_t>(0, std::min(i, inSize - 1));
+  };
+  for (int64_t o = 0; o < outSize; ++o) {
+    const int64_t v = o * d + offset;
+    const int64_t i = floorDiv(v, n), r = v - i * n;
+    taps.push_back({clampIndex(i), clampIndex(i + 1), n - r, r});
+  }
+  return taps;
+}
+
+Error quantc::ref::resizeBilinear(const QTensor &input,
+                                  const std::vector<int64_t> &scale,
+                                  const std::vector<int64_t> &offset,
+                                  const std::vector<int64_t> &border,
+                                  const QTensor &output) {
+  if (Error e = input.validate("input", 4))
+    return e;
+  if (Error e = output.validate("output", 4))
+    return e;
+  int64_t outHW[2];
+  if (Error e = resizeOutputSize(input.shape, scale, offset, border, outHW))
+    return e;
+  if (Error e =
+          checkShape("output", output.shape,
+                     {input.shape[0], outHW[0], outHW[1], input.shape[3]}))
+    return e;
+  if (input.isSigned != output.isSigned || input.scale != output.scale ||
+      input.zeroPoint != output.zeroPoint)
+    return std::string("output: a bilinear resize keeps the input's "
+                       "quantization");
+  const std::vector<BilinearTap> rows =
+      bilinearTaps(input.shape[1], outHW[0], scale[0], scale[1], offset[0]);
+  const std::vector<BilinearTap> cols =
+      bilinearTaps(input.shape[2], outHW[1], scale[2], scale[3], offset[1]);
+  const int64_t total = scale[0] * scale[2];
+  const int64_t h = input.shape[1], w = input.shape[2], c = input.shape[3];
+  int64_t i = 0;
+  for (int64_t b = 0; b < input.shape[0]; ++b)
+    for (const BilinearTap &ty : rows)
+      for (const BilinearTap &tx : cols)
+        for (int64_t ch = 0; ch < c; ++ch, ++i) {
+          auto at = [&](int64_t y, int64_t x) -> int64_t {
+            return input.get(((b * h + y) * w + x) * c + ch);
+          };
+          const int64_t acc = at(ty.i0, tx.i0) * ty.w0 * tx.w0 +
+                              at(ty.i0, tx.i1) * ty.w0 * tx.w1 +
+                              at(ty.i1, tx.i0) * ty.w1 * tx.w0 +
+                              at(ty.i1, tx.i1) * ty.w1 * tx.w1;
+          const int64_t v = floorDiv(acc + total / 2, total);
+          output.set(i, static_cast<int32_t>(std::max<int64_t>(
+                            output.qmin, std::min<int64_t>(output.qmax, v))));
+        }
+  return std::nullopt;
 }

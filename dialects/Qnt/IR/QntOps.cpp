@@ -6,6 +6,7 @@
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
+#include "quantc/Reference/Reference.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
@@ -646,6 +647,30 @@ LogicalResult AvgPool2DOp::verify() {
     return failure();
   return verifyPool(*this, getInput().getType(), getOutput().getType(),
                     getKernel(), getStrides(), getPad());
+}
+
+LogicalResult ResizeBilinearOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getInput().getType().getElementType() !=
+      getOutput().getType().getElementType())
+    return emitOpError() << "result must keep the input's quantized type";
+  // The parameter and shape checks are the reference's.
+  if (!getInput().getType().hasStaticShape() ||
+      !getOutput().getType().hasStaticShape())
+    return emitOpError() << "needs static shapes";
+  std::vector<int64_t> in(getInput().getType().getShape().begin(),
+                          getInput().getType().getShape().end());
+  std::vector<int64_t> scale(getScale().begin(), getScale().end()),
+      offset(getOffset().begin(), getOffset().end()),
+      border(getBorder().begin(), getBorder().end()), out;
+  if (quantc::ref::Error e =
+          quantc::ref::resizeOutputShape(in, scale, offset, border, out))
+    return emitOpError() << *e;
+  if (ArrayRef<int64_t>(out) != getOutput().getType().getShape())
+    return emitOpError() << "result shape must be [" << out[0] << ", " << out[1]
+                         << ", " << out[2] << ", " << out[3] << "]";
+  return success();
 }
 
 LogicalResult ConcatOp::verify() {

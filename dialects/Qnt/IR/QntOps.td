@@ -429,6 +429,29 @@ def Qnt_AvgPool2DOp : Qnt_Op<"avg_pool2d", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Qnt_ResizeBilinearOp : Qnt_Op<"resize_bilinear", [Pure]> {
+  let summary = "Quantized bilinear resize of H and W (NHWC)";
+  let description = [{
+    TOSA's bilinear resize (`scale` = [n_y, d_y, n_x, d_x], `offset`,
+    `border`: the rational map of `tosa.resize`) on the storage values, in
+    integers and rounded once (`quantc::ref::resizeBilinear` defines it):
+    the four neighbours weighted by integer tap weights summing to
+    N = n_y * n_x, then `floor((acc + N / 2) / N)`. The result keeps the
+    input's quantization.
+  }];
+  let arguments = (ins
+    TensorRankOf<[quant_QuantizedType], [4]>:$input,
+    DenseI64ArrayAttr:$scale,
+    DenseI64ArrayAttr:$offset,
+    DenseI64ArrayAttr:$border
+  );
+  let results = (outs TensorRankOf<[quant_QuantizedType], [4]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Qnt_ConcatOp : Qnt_Op<"concat", [Pure]> {
   let summary = "Quantized concatenation";
   let description = [{

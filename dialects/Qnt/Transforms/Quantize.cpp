@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSet.h"
@@ -508,11 +509,30 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   op.erase();
 }
 
+/// A bilinear tosa.resize with constant parameters as qnt.resize_bilinear
+/// on `q` (result type `qType`), or nullopt.
+std::optional<ResizeBilinearOp> bilinearResize(OpBuilder &b, Operation *op,
+                                               Type qType, Value q) {
+  auto resize = dyn_cast<tosa::ResizeOp>(op);
+  SmallVector<int64_t> scale, offset, border;
+  if (!resize || resize.getMode() != tosa::ResizeMode::BILINEAR ||
+      !resize.getScale().getDefiningOp() ||
+      !tosa::getConstShapeValues(resize.getScale().getDefiningOp(), scale) ||
+      !resize.getOffset().getDefiningOp() ||
+      !tosa::getConstShapeValues(resize.getOffset().getDefiningOp(), offset) ||
+      !resize.getBorder().getDefiningOp() ||
+      !tosa::getConstShapeValues(resize.getBorder().getDefiningOp(), border))
+    return std::nullopt;
+  return ResizeBilinearOp::create(
+      b, op->getLoc(), qType, q, b.getDenseI64ArrayAttr(scale),
+      b.getDenseI64ArrayAttr(offset), b.getDenseI64ArrayAttr(border));
+}
+
 /// An op whose result keeps its input's parameters (role same_as_input).
-/// Pooling has int8 ops; data movement (QuantizableOpInterface::
-/// movesStorage: reshapes, transposes, slices, tiles, zero padding,
-/// nearest resize) is the same op on the quantized tensor, a zero pad
-/// padding with the zero point; the others stay float between a dequantize
+/// Pooling and bilinear resizes have int8 ops; data movement
+/// (QuantizableOpInterface:: movesStorage: reshapes, transposes, slices, tiles,
+/// zero padding, nearest resize) is the same op on the quantized tensor, a zero
+/// pad padding with the zero point; the others stay float between a dequantize
 /// and a quantize with the input's parameters (exact: their values lie on
 /// the input's grid).
 void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
@@ -533,6 +553,9 @@ void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
   } else if (auto avg = dyn_cast<tosa::AvgPool2dOp>(op)) {
     result = AvgPool2DOp::create(b, op->getLoc(), qType, q, avg.getKernelAttr(),
                                  avg.getStrideAttr(), avg.getPadAttr());
+  } else if (std::optional<ResizeBilinearOp> bilinear =
+                 bilinearResize(b, op, qType, q)) {
+    result = *bilinear;
   } else if (movesStorage(op)) {
     Value padValue;
     if (isa<tosa::PadOp>(op))

@@ -275,7 +275,39 @@ Error resizeNearestIndexMap(const std::vector<int64_t> &inShape,
                             const std::vector<int64_t> &border,
                             std::vector<int64_t> &map);
 
-/// out[i] = map[i] == kPadValue ? padValue : in[map[i]].
+/// The NHWC output shape of a resize of `inShape` (both modes), or an error
+/// for parameters outside TOSA's limits or a fractional output size.
+Error resizeOutputShape(const std::vector<int64_t> &inShape,
+                        const std::vector<int64_t> &scale,
+                        const std::vector<int64_t> &offset,
+                        const std::vector<int64_t> &border,
+                        std::vector<int64_t> &outShape);
+
+/// One axis of a bilinear resize: output coordinate o reads input
+/// coordinates i0 and i1 with integer weights w0 + w1 = n.
+struct BilinearTap {
+  int64_t i0, i1, w0, w1;
+};
+
+/// The taps of one axis of TOSA's bilinear resize: v = o * d + offset,
+/// i = floor(v / n), r = v - i * n; i0 = clamp(i), i1 = clamp(i + 1) to
+/// [0, inSize - 1], w0 = n - r, w1 = r; for `outSize` outputs.
+std::vector<BilinearTap> bilinearTaps(int64_t inSize, int64_t outSize,
+                                      int64_t n, int64_t d, int64_t offset);
+
+/// Bilinear resize of an NHWC image with the rational maps of
+/// resizeNearestIndexMap, in integers and rounded once: the four
+/// neighbours' storage values weighted by (row tap weight) * (column tap
+/// weight), summed exactly (acc), then out = floor((acc + N / 2) / N) with
+/// N = n_y * n_x, clamped to [qmin, qmax]. The output keeps the input's
+/// scale and zero point (an interpolation never leaves the input's range;
+/// PyTorch's quantized upsampling keeps them too).
+Error resizeBilinear(const QTensor &input, const std::vector<int64_t> &scale,
+                     const std::vector<int64_t> &offset,
+                     const std::vector<int64_t> &border, const QTensor &output);
+
+/// out[i] = map[i] == kPadValue ? padValue : in[map[i]]./// out[i] = map[i] ==
+/// kPadValue ? padValue : in[map[i]].
 template <typename T>
 void applyIndexMap(const T *in, const std::vector<int64_t> &map, T padValue,
                    T *out) {

@@ -21,10 +21,14 @@ void populateElementwisePatterns(mlir::TypeConverter &typeConverter,
 /// qnt.max_pool2d, qnt.avg_pool2d (Pool.cpp).
 void populatePoolPatterns(mlir::TypeConverter &typeConverter,
                           mlir::RewritePatternSet &patterns);
+/// qnt.resize_bilinear (Resize.cpp).
+void populateResizePatterns(mlir::TypeConverter &typeConverter,
+                            mlir::RewritePatternSet &patterns);
 /// qnt.concat (Concat.cpp).
 void populateConcatPatterns(mlir::TypeConverter &typeConverter,
                             mlir::RewritePatternSet &patterns);
-/// quant.scast, tosa.reshape on quantized tensors (Casts.cpp).
+/// quant.scast, tosa.reshape and data movement on quantized tensors
+/// (Casts.cpp).
 void populateCastPatterns(mlir::TypeConverter &typeConverter,
                           mlir::RewritePatternSet &patterns);
 

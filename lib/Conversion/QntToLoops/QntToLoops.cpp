@@ -81,6 +81,7 @@ void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
   lowering::populateElementwisePatterns(typeConverter, patterns);
   lowering::populatePoolPatterns(typeConverter, patterns);
   lowering::populateConcatPatterns(typeConverter, patterns);
+  lowering::populateResizePatterns(typeConverter, patterns);
   lowering::populateCastPatterns(typeConverter, patterns);
 }
 

@@ -956,3 +956,30 @@ func.func @alphas_finite(%x: tensor<1x2xf32>) {
   %0 = qnt.unary leaky_relu %x {alphas = array<f32: 1.0, 0x7FC00000>} : tensor<1x2xf32>
   return
 }
+
+// -----
+
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @bilinear_type(%x: tensor<1x2x2x1x!q>) {
+  // expected-error @+1 {{'qnt.resize_bilinear' op result must keep the input's quantized type}}
+  %0 = qnt.resize_bilinear %x {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x2x2x1x!q>) -> tensor<1x4x4x1x!quant.uniform<u8:f32, 0.1:200>>
+  return
+}
+
+// -----
+
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @bilinear_shape(%x: tensor<1x2x2x1x!q>) {
+  // expected-error @+1 {{'qnt.resize_bilinear' op result shape must be [1, 4, 4, 1]}}
+  %0 = qnt.resize_bilinear %x {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x2x2x1x!q>) -> tensor<1x3x4x1x!q>
+  return
+}
+
+// -----
+
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @bilinear_scale(%x: tensor<1x2x2x1x!q>) {
+  // expected-error @+1 {{'qnt.resize_bilinear' op resize: scale, offset or border out of range}}
+  %0 = qnt.resize_bilinear %x {scale = array<i64: 0, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x2x2x1x!q>) -> tensor<1x4x4x1x!q>
+  return
+}

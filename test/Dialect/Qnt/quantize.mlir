@@ -136,8 +136,8 @@ func.func @transpose(%x: tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32> {
 
 // Data movement runs on the quantized tensor with its input's parameters:
 // slices, tiles and nearest resizes as they are, a zero pad padding with
-// the zero point (128). A bilinear resize has no int8 form: it stays float
-// between a dequantize and a quantize with the input's parameters.
+// the zero point (128). A bilinear resize becomes qnt.resize_bilinear
+// (integer interpolation, the input's parameters).
 // CHECK-LABEL: func.func @data_movement
 // CHECK: %[[Q:.*]] = quant.qcast %arg0 : tensor<1x4x4x2xf32> to tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
 // CHECK: %[[S:.*]] = tosa.slice %[[Q]], %{{.*}}, %{{.*}} : (tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x1x!quant.uniform<u8:f32, 5.000000e-02:128>>
@@ -146,9 +146,9 @@ func.func @transpose(%x: tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32> {
 // CHECK: %[[ZPQ:.*]] = quant.scast %[[ZP]] : tensor<1xi8> to tensor<1x!quant.uniform<u8:f32, 5.000000e-02:128>>
 // CHECK: %[[P:.*]] = tosa.pad %[[T]], %{{.*}}, %[[ZPQ]] : (tensor<1x4x4x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, !tosa.shape<8>, tensor<1x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x6x6x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
 // CHECK: %[[N:.*]] = tosa.resize %[[P]], {{.*}} {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2x!quant.uniform<u8:f32, 5.000000e-02:128>>, {{.*}}) -> tensor<1x12x12x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
-// CHECK: %[[D:.*]] = quant.dcast %[[N]]
-// CHECK: %[[B:.*]] = tosa.resize %[[D]], {{.*}} {mode = BILINEAR} : (tensor<1x12x12x2xf32>, {{.*}}) -> tensor<1x24x24x2xf32>
-// CHECK: quant.qcast %[[B]] : tensor<1x24x24x2xf32> to tensor<1x24x24x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: %[[B:.*]] = qnt.resize_bilinear %[[N]] {border = array<i64: 1, 1>, offset = array<i64: 0, 0>, scale = array<i64: 2, 1, 2, 1>} : (tensor<1x12x12x2x!quant.uniform<u8:f32, 5.000000e-02:128>>) -> tensor<1x24x24x2x!quant.uniform<u8:f32, 5.000000e-02:128>>
+// CHECK: quant.dcast %[[B]]
+// CHECK-NOT: tosa.resize
 func.func @data_movement(%x: tensor<1x4x4x2xf32>) -> tensor<1x24x24x2xf32> {
   %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> : tensor<1x4x4x2xf32>
   %start = tosa.const_shape {values = dense<[0, 0, 0, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>

@@ -525,6 +525,23 @@ TEST(Movement, ResizeNearest) {
   EXPECT_EQ(map, (std::vector<int64_t>{0, 0, 1, 1}));
 }
 
+TEST(Movement, ResizeBilinear) {
+  // One row [10, 20] (u8) to 4 columns with n / d = 4 / 2, offset -1
+  // (PyTorch's half-pixel upsampling by 2; rows 1 / 1): column taps
+  // (i0, i1 | w0, w1) = (0, 0 | 1, 3), (0, 1 | 3, 1), (0, 1 | 1, 3),
+  // (1, 1 | 3, 1), N = 4: 10, (30 + 20) / 4 = 12.5 -> 13, (10 + 60) / 4 =
+  // 17.5 -> 18, 20.
+  Owned in({1, 1, 2, 1}, false, 0.5f, 3, {10, 20});
+  Owned out({1, 1, 4, 1}, false, 0.5f, 3);
+  ASSERT_FALSE(resizeBilinear(in.t, {1, 1, 4, 2}, {0, -1}, {0, 1}, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{10, 13, 18, 20}));
+  // The output keeps the input's quantization.
+  Owned other({1, 1, 4, 1}, false, 0.25f, 3);
+  EXPECT_EQ(resizeBilinear(in.t, {1, 1, 4, 2}, {0, -1}, {0, 1}, other.t),
+            std::optional<std::string>(
+                "output: a bilinear resize keeps the input's quantization"));
+}
+
 TEST(Errors, Movement) {
   std::vector<int64_t> map;
   EXPECT_EQ(sliceIndexMap({2, 3}, {1, 2}, {1, 2}, map),

@@ -10,6 +10,8 @@ keeping its input's parameters:
 * tosa.transpose (a random permutation of H, W, C);
 * tosa.resize nearest with a random rational map (n, d, offset, border as
   the importer writes for ONNX's coordinate modes, and others);
+* qnt.resize_bilinear with the same random maps (integer interpolation,
+  rounded once);
 * qnt.max_pool2d with a ceil-mode extension of the bottom / right padding;
 * qnt.concat of the tensor with a requantized copy of itself (other
   parameters) along a random axis.
@@ -107,14 +109,20 @@ def step(m, x, shape, t, zp, kind):
         y = m.op(f"tosa.transpose {x} {{perms = array<i32: {', '.join(map(str, perm))}>}} : "
                  f"({ts(shape, t)}) -> {ts(new, t)}")
         return y, new, f"transpose {perm}"
-    if kind == "resize":
+    if kind in ("resize", "bilinear"):
         ny, dy, oy, by, oh = resize_map(h)
         nx, dx, ox, bx, ow = resize_map(w)
         new = [1, oh, ow, c]
+        desc = f"{kind} n/d {ny}/{dy},{nx}/{dx} offset {oy},{ox} border {by},{bx}"
+        if kind == "bilinear":
+            y = m.op(f"qnt.resize_bilinear {x} {{scale = array<i64: {ny}, {dy}, {nx}, {dx}>, "
+                     f"offset = array<i64: {oy}, {ox}>, border = array<i64: {by}, {bx}>}} : "
+                     f"({ts(shape, t)}) -> {ts(new, t)}")
+            return y, new, desc
         sc, off, bo = m.shape_const([ny, dy, nx, dx]), m.shape_const([oy, ox]), m.shape_const([by, bx])
         y = m.op(f"tosa.resize {x}, {sc}, {off}, {bo} {{mode = NEAREST_NEIGHBOR}} : "
                  f"({ts(shape, t)}, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> {ts(new, t)}")
-        return y, new, f"resize n/d {ny}/{dy},{nx}/{dx} offset {oy},{ox} border {by},{bx}"
+        return y, new, desc
     if kind == "maxpool":
         kh, kw = int(rng.integers(1, min(h, 3) + 1)), int(rng.integers(1, min(w, 3) + 1))
         sh, sw = int(rng.integers(1, 3)), int(rng.integers(1, 3))
@@ -144,7 +152,8 @@ def step(m, x, shape, t, zp, kind):
 
 
 manifest = []
-kinds = ["slice", "pad", "tile", "transpose", "resize", "maxpool", "concat"]
+kinds = ["slice", "pad", "tile", "transpose", "resize", "bilinear", "maxpool",
+         "concat"]
 for i in range(count):
     shape = [1, int(rng.integers(1, 10)), int(rng.integers(1, 10)), int(rng.integers(1, 41))]
     xt, x_signed, x_scale, x_zp, x_lo, x_hi = rand_type()
@@ -155,7 +164,8 @@ for i in range(count):
         kind = kinds[int(rng.integers(len(kinds)))]
         if kind == "maxpool" and (cur[1] < 1 or cur[2] < 1):
             continue
-        if np.prod(cur) > 20000 and kind in ("tile", "pad", "resize", "concat"):
+        if np.prod(cur) > 20000 and kind in ("tile", "pad", "resize", "bilinear",
+                                              "concat"):
             continue
         y, cur, d = step(m, y, cur, xt, x_zp, kind)
         descs.append(d)
