@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include <cfloat>
 #include <cmath>
 
 using namespace mlir;
@@ -23,6 +24,24 @@ using quant::UniformQuantizedType;
 #define GET_OP_CLASSES
 #include "dialects/Qnt/IR/QntInterfaces.cpp.inc"
 #include "dialects/Qnt/IR/QntOps.cpp.inc"
+
+std::optional<FusedClamp> mlir::qnt::fusedClamp(Operation *op) {
+  auto clamp = dyn_cast_or_null<tosa::ClampOp>(op);
+  if (!clamp)
+    return std::nullopt;
+  auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+  auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+  if (!lo || !hi)
+    return std::nullopt;
+  double min = lo.getValueAsDouble(), max = hi.getValueAsDouble();
+  if (min == 0.0 && max >= FLT_MAX)
+    return FusedClamp{Activation::relu, {}, {}};
+  if (min == 0.0 && max == 6.0)
+    return FusedClamp{Activation::relu6, {}, {}};
+  Builder b(op->getContext());
+  return FusedClamp{Activation::clamp, b.getF32FloatAttr(min),
+                    b.getF32FloatAttr(max)};
+}
 
 bool mlir::qnt::movesStorage(Operation *op) {
   auto q = dyn_cast<QuantizableOpInterface>(op);

@@ -22,6 +22,15 @@ namespace mlir::qnt {
 /// location lists what was fused, outermost first (e.g. relu1, bn1, conv1).
 SmallVector<std::string> getLayerNames(Location loc);
 
+/// The fused activation of a float tosa.clamp `clamp`: relu for [0, +inf),
+/// relu6 for [0, 6], clamp with its bounds otherwise; nullopt for another
+/// op or non-float bounds.
+struct FusedClamp {
+  Activation activation;
+  FloatAttr min, max; ///< Set for Activation::clamp only.
+};
+std::optional<FusedClamp> fusedClamp(Operation *clamp);
+
 /// Whether `op` keeps its input's parameters and only moves, selects or
 /// repeats values (QuantizableOpInterface::movesStorage).
 bool movesStorage(Operation *op);

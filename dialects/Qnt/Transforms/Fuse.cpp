@@ -228,34 +228,45 @@ struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isPlainFloatConv(clamp.getInput(), /*allowResidual=*/true))
       return failure();
-    auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
-    auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
-    if (!lo || !hi)
+    std::optional<FusedClamp> act = fusedClamp(clamp);
+    if (!act)
       return failure();
-    double min = lo.getValueAsDouble(), max = hi.getValueAsDouble();
     auto conv = clamp.getInput().getDefiningOp<Conv2DOp>();
-    Activation activation = Activation::clamp;
-    FloatAttr clampMin, clampMax;
-    if (min == 0.0 && max >= FLT_MAX)
-      activation = Activation::relu;
-    else if (min == 0.0 && max == 6.0)
-      activation = Activation::relu6;
-    else {
-      clampMin = rewriter.getF32FloatAttr(min);
-      clampMax = rewriter.getF32FloatAttr(max);
-    }
     Conv2DOp fused = rebuildConv(
         rewriter, conv,
         FusedLoc::get(getContext(), {clamp.getLoc(), conv.getLoc()}),
         clamp.getType(), conv.getInput(), conv.getFilter(), conv.getBias(),
         conv.getResidual());
-    fused.setActivation(activation);
-    if (clampMin) {
-      fused.setClampMinAttr(clampMin);
-      fused.setClampMaxAttr(clampMax);
+    fused.setActivation(act->activation);
+    if (act->min) {
+      fused.setClampMinAttr(act->min);
+      fused.setClampMaxAttr(act->max);
     }
     rewriter.replaceOp(clamp, fused.getOutput());
     rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+/// clamp(reshape(x)) -> reshape(clamp(x)): an element-wise clamp commutes
+/// with a reshape, and before it the clamp follows the layer it fuses with
+/// (ONNX's Gemm -> Relu is matmul -> bias add -> reshape -> clamp).
+struct HoistClampAboveReshape : public OpRewritePattern<tosa::ClampOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ClampOp clamp,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = clamp.getInput().getDefiningOp<tosa::ReshapeOp>();
+    if (!reshape || !reshape->hasOneUse() ||
+        !isa_and_present<tosa::AddOp, tosa::MatMulOp>(
+            reshape.getInput1().getDefiningOp()))
+      return failure();
+    Value hoisted = tosa::ClampOp::create(
+        rewriter, clamp.getLoc(), reshape.getInput1().getType(),
+        reshape.getInput1(), clamp.getMinValAttr(), clamp.getMaxValAttr(),
+        clamp.getNanModeAttr());
+    rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(clamp, clamp.getType(),
+                                                 hoisted, reshape.getShape());
+    rewriter.eraseOp(reshape);
     return success();
   }
 };
@@ -264,7 +275,8 @@ struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
-                 FuseResidualAdd, FuseClamp>(&getContext());
+                 FuseResidualAdd, FuseClamp, HoistClampAboveReshape>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

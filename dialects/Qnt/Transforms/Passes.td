@@ -168,7 +168,11 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
     * a `tosa.add` of a convolution and another tensor of the same shape
       becomes the convolution's `residual`;
     * a `tosa.clamp` after a convolution becomes its activation (`relu` for
-      [0, +inf), `relu6` for [0, 6], `clamp` otherwise).
+      [0, +inf), `relu6` for [0, 6], `clamp` otherwise);
+    * a `tosa.clamp` after the reshape that follows a matmul or its bias add
+      (ONNX's Gemm -> Relu) moves before the reshape, where it fuses with
+      the linear layer (one observer after it; `qnt-quantize` makes it the
+      `qnt.linear`'s activation).
 
     Only single-use intermediate values are fused. A depthwise filter that
     is a `qnt.fake_quant` of a constant (a QDQ model's weight) is

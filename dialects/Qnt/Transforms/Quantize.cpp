@@ -321,6 +321,14 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
         fb.reset();
       }
     }
+  // A fused activation (qnt-fuse moves a Gemm's relu before the reshape).
+  std::optional<FusedClamp> act;
+  Operation *clamp = nullptr;
+  if (result.hasOneUse())
+    if ((act = fusedClamp(*result.getUsers().begin()))) {
+      clamp = *result.getUsers().begin();
+      result = clamp->getResult(0);
+    }
   quant::QuantizeCastOp sink = quantizedSink(result);
   // A QDQ model (ONNX Gemm) quantizes the output after the reshape back to
   // 2-D: the layer computes in that quantized type and is reshaped.
@@ -378,9 +386,12 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   for (int64_t o = 0; o < n; ++o)
     multipliers.push_back(
         quantc::ref::requantMultiplier(in.scales[0], wScale(o), out.scales[0]));
-  Location loc =
-      biasAdd ? FusedLoc::get(&getContext(), {biasAdd->getLoc(), op.getLoc()})
-              : op.getLoc();
+  SmallVector<Location> locs{op.getLoc()};
+  if (biasAdd)
+    locs.insert(locs.begin(), biasAdd->getLoc());
+  if (clamp)
+    locs.insert(locs.begin(), clamp->getLoc());
+  Location loc = FusedLoc::get(&getContext(), locs);
   Type outType =
       reshape
           ? RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
@@ -388,8 +399,10 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
           : sink.getType();
   auto linear = LinearOp::create(
       b, loc, outType, qa, weight, bias,
-      ActivationAttr::get(&getContext(), Activation::none), FloatAttr(),
-      FloatAttr(), b.getDenseF32ArrayAttr(multipliers));
+      ActivationAttr::get(&getContext(),
+                          act ? act->activation : Activation::none),
+      act ? act->min : FloatAttr(), act ? act->max : FloatAttr(),
+      b.getDenseF32ArrayAttr(multipliers));
   Value output = linear.getOutput();
   if (reshape)
     output = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(),
@@ -399,6 +412,10 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   if (reshape) {
     consumed.insert(reshape);
     reshape->erase();
+  }
+  if (clamp) {
+    consumed.insert(clamp);
+    clamp->erase();
   }
   if (biasAdd) {
     consumed.insert(biasAdd);

@@ -103,3 +103,24 @@ func.func @depthwise_fake_quant_multiplier(%x: tensor<1x3x3x1xf32>) -> tensor<1x
   %c = tosa.depthwise_conv2d %x, %wq, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x3x1xf32>, tensor<1x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
   return %c : tensor<1x3x3x2xf32>
 }
+
+// -----
+
+// A relu after a Gemm's reshape moves before the reshape, next to the
+// layer it fuses with (matmul + bias add).
+// CHECK-LABEL: func.func @gemm_relu
+// CHECK: %[[A:.*]] = tosa.add
+// CHECK: %[[C:.*]] = tosa.clamp %[[A]] {{.*}} : (tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+// CHECK: %[[R:.*]] = tosa.reshape %[[C]]
+// CHECK: return %[[R]]
+func.func @gemm_relu(%x: tensor<1x1x2xf32>) -> tensor<1x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = arith.constant dense<0.5> : tensor<1x2x3xf32>
+  %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32>
+  %b = arith.constant dense<0.1> : tensor<1x1x3xf32>
+  %l = tosa.add %m, %b : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+  %s = tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %l, %s : (tensor<1x1x3xf32>, !tosa.shape<2>) -> tensor<1x3xf32>
+  %c = tosa.clamp %r {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<1x3xf32>) -> tensor<1x3xf32>
+  return %c : tensor<1x3xf32>
+}

@@ -192,6 +192,30 @@ func.func @linear_then_reshape(%x: tensor<1x1x2xf32>) -> tensor<1x3xf32> {
 
 // -----
 
+// A Gemm with its Relu (qnt-fuse moved the clamp before the reshape): one
+// qnt.linear with the fused relu, quantized once after it.
+// CHECK-LABEL: func.func @linear_relu_then_reshape
+// CHECK: %[[L:.*]] = qnt.linear %{{.*}} {activation = #qnt<activation relu>, {{.*}}} : {{.*}} -> tensor<1x1x3x!quant.uniform<u8:f32, 5.000000e-01>>
+// CHECK: %[[R:.*]] = tosa.reshape %[[L]]
+// CHECK: quant.dcast %[[R]]
+// CHECK-NOT: tosa.clamp
+func.func @linear_relu_then_reshape(%x: tensor<1x1x2xf32>) -> tensor<1x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.1> : tensor<1x1x2xf32>
+  %w = arith.constant dense<[[[0.2, 0.6, 1.0], [0.4, 0.8, 1.2]]]> : tensor<1x2x3xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32, 0.02> : tensor<1x2x3xf32>
+  %m = tosa.matmul %xq, %wq, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32>
+  %b = arith.constant dense<[[[0.3, 0.0, -0.1]]]> : tensor<1x1x3xf32>
+  %l = tosa.add %m, %b : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+  %c = tosa.clamp %l {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.5> : tensor<1x1x3xf32>
+  %s = tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %cq, %s : (tensor<1x1x3xf32>, !tosa.shape<2>) -> tensor<1x3xf32>
+  return %r : tensor<1x3xf32>
+}
+
+// -----
+
 // A quantized weight left to a float op (a matmul whose input has no
 // quantization) becomes the float constant of its dequantized values:
 // round(0.21 / 0.02) = 10 -> 10 * 0.02f = 0.199999988 (float32), round(0.59
