@@ -56,16 +56,18 @@ Files:
   goldens.txt  text manifest:
     case <op> <name> <source>       op: conv2d matmul add maxpool avgpool
                                         gavgpool concat quantize dequantize
+                                        mul lookup batchnorm
     t <role> <u8|i8|i32|f32> <byte offset> <rank> <dims...>
     q <role> <scale bits> <zero point> <qmin> <qmax>
     ws <n> <scale bits...>          weight scales (1 or one per channel)
     p <key> <ints...>               stride, pad (t b l r), dilation, groups,
                                     kernel, act (0 none 1 relu 2 relu6 3 clamp),
                                     axis (concat, NHWC; default the last)
-    f <key> <float bits...>         clamp (min max)
+    f <key> <float bits...>         clamp (min max), eps (batch norm)
     end
   Float32 values are written as 8 hex digits of their bit pattern. Roles:
-  input, weights, bias, residual, output (expected), lhs, rhs, input0..
+  input, weights, bias, residual, output (expected), lhs, rhs, input0..,
+  gamma, beta, mean, var (batch norm, f32)
 """
 import argparse
 import os
@@ -568,6 +570,37 @@ def concat_axis_cases(wr, rng):
         wr.end()
 
 
+def batch_norm_cases(wr, rng):
+    """PyTorch's quantized batch norm (quint8), with and without its fused
+    relu: a batch norm that follows no convolution."""
+    for i, relu in enumerate([False, True, True]):
+        c = int(rng.integers(1, 20))
+        x, s, z = rand_qtensor(rng, (2, c, 5, 4), False)
+        gamma = rng.uniform(-2, 2, c).astype(np.float32)
+        beta = rng.uniform(-1, 1, c).astype(np.float32)
+        mean = rng.uniform(-1, 1, c).astype(np.float32)
+        var = rng.uniform(0.05, 3, c).astype(np.float32)
+        eps = 1e-5
+        so = rand_scale(rng, 0.005, 0.2)
+        zo = int(rng.integers(0, 256))
+        fn = (torch.ops.quantized.batch_norm2d_relu if relu
+              else torch.ops.quantized.batch_norm2d)
+        y = fn(qtensor(x, s, z, False), torch.from_numpy(gamma),
+               torch.from_numpy(beta), torch.from_numpy(mean),
+               torch.from_numpy(var), eps, so, zo)
+        wr.case("batchnorm", "batchnorm%d" % i, "torch")
+        wr.param("act", 1 if relu else 0)
+        wr.fparam("eps", eps)
+        wr.tensor("input", nhwc(x.astype(np.uint8)))
+        wr.qparams("input", s, z, 0, 255)
+        for role, v in (("gamma", gamma), ("beta", beta), ("mean", mean),
+                        ("var", var)):
+            wr.tensor(role, v)
+        wr.tensor("output", nhwc(ints_of(y, False)))
+        wr.qparams("output", so, zo, 0, 255)
+        wr.end()
+
+
 def quantize_cases(wr, rng):
     for i, (signed, scale, zp) in enumerate([(False, 0.1, 3), (True, 0.1, -5),
                                              (False, 0.0372, 128),
@@ -740,6 +773,7 @@ def main():
     broadcast_add_cases(wr, rng)
     unary_cases(wr, rng)
     concat_axis_cases(wr, rng)
+    batch_norm_cases(wr, rng)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "tensors.bin"), "wb") as f:
         f.write(bytes(wr.blob))

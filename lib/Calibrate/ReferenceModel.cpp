@@ -337,6 +337,15 @@ ref::Error evalResize(tosa::ResizeOp op, Env &env) {
   return move(op, env, map);
 }
 
+ref::Error evalChannelAffine(qnt::ChannelAffineOp op, Env &env) {
+  return ref::channelAffine(
+      env.in(op.getInput()),
+      std::vector<float>(op.getMultiplier().begin(), op.getMultiplier().end()),
+      std::vector<float>(op.getOffset().begin(), op.getOffset().end()),
+      activationOf(op.getActivation(), op.getClampMin(), op.getClampMax()),
+      env.out(op.getOutput()));
+}
+
 ref::Error evalResizeBilinear(qnt::ResizeBilinearOp op, Env &env) {
   return ref::resizeBilinear(
       env.in(op.getInput()),
@@ -381,6 +390,7 @@ struct EvaluatorTable {
     add<qnt::AvgPool2DOp, evalPool<qnt::AvgPool2DOp>>();
     add<qnt::ConcatOp, evalConcat>();
     add<qnt::ResizeBilinearOp, evalResizeBilinear>();
+    add<qnt::ChannelAffineOp, evalChannelAffine>();
     add<qnt::RequantizeOp, evalRequantize>();
     add<tosa::ReshapeOp, evalReshape>(/*anyElementType=*/true);
     add<tosa::TransposeOp, evalTranspose>(/*anyElementType=*/true);

@@ -76,6 +76,70 @@ Error quantc::ref::mul(const QTensor &a, const QTensor &b,
   return std::nullopt;
 }
 
+Error quantc::ref::channelAffine(const QTensor &input,
+                                 const std::vector<float> &multipliers,
+                                 const std::vector<float> &offsets,
+                                 const FusedActivation &activation,
+                                 const QTensor &output) {
+  const size_t rank = output.shape.size();
+  if (rank < 1)
+    return std::string("output: channel_affine needs rank >= 1");
+  if (Error e = input.validate("input", rank))
+    return e;
+  if (Error e = output.validate("output", rank))
+    return e;
+  if (Error e = checkShape("input", input.shape, output.shape))
+    return e;
+  const int64_t channels = output.shape.back();
+  if (static_cast<int64_t>(multipliers.size()) != channels ||
+      static_cast<int64_t>(offsets.size()) != channels)
+    return "expected " + std::to_string(channels) +
+           " multipliers and offsets, got " +
+           std::to_string(multipliers.size()) + " and " +
+           std::to_string(offsets.size());
+  for (size_t c = 0; c < multipliers.size(); ++c) {
+    if (Error e = checkMultiplier("multiplier", multipliers[c]))
+      return e;
+    if (Error e = checkMultiplier("offset", offsets[c]))
+      return e;
+  }
+  Bounds bounds;
+  if (Error e = outputBounds(activation, output, bounds))
+    return e;
+  const int64_t count = output.numElements();
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t c = i % channels;
+    output.set(i,
+               requantize2(input.get(i) - input.zeroPoint, multipliers[c], 1,
+                           offsets[c], output.zeroPoint, bounds.lo, bounds.hi));
+  }
+  return std::nullopt;
+}
+
+Error quantc::ref::batchNormAffine(
+    const std::vector<float> &gamma, const std::vector<float> &beta,
+    const std::vector<float> &mean, const std::vector<float> &var,
+    double epsilon, float inScale, float outScale,
+    std::vector<float> &multipliers, std::vector<float> &offsets) {
+  const size_t channels = gamma.size();
+  if (beta.size() != channels || mean.size() != channels ||
+      var.size() != channels)
+    return std::string("batch norm: gamma, beta, mean and var sizes differ");
+  multipliers.clear();
+  offsets.clear();
+  for (size_t c = 0; c < channels; ++c) {
+    const double a = double(gamma[c]) / std::sqrt(double(var[c]) + epsilon);
+    const double b = double(beta[c]) - double(mean[c]) * a;
+    multipliers.push_back(
+        static_cast<float>(double(inScale) * a / double(outScale)));
+    offsets.push_back(static_cast<float>(b / double(outScale)));
+    if (!std::isfinite(multipliers.back()) || !std::isfinite(offsets.back()))
+      return "batch norm: channel " + std::to_string(c) +
+             " has a non-finite scale or shift";
+  }
+  return std::nullopt;
+}
+
 int32_t quantc::ref::lookupEntry(double y, const QTensor &output) {
   double v = std::nearbyint(y / double(output.scale));
   if (std::isnan(v))

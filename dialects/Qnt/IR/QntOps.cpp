@@ -618,6 +618,23 @@ LogicalResult LookupOp::verify() {
   return success();
 }
 
+LogicalResult ChannelAffineOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  if (getInput().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError() << "input and result must have the same shape";
+  ArrayRef<int64_t> shape = getOutput().getType().getShape();
+  int64_t channels = shape.empty() ? 1 : shape.back();
+  if (static_cast<int64_t>(getMultiplier().size()) != channels ||
+      static_cast<int64_t>(getOffset().size()) != channels)
+    return emitOpError() << "expected " << channels
+                         << " multipliers and offsets (the last dimension)";
+  for (float v : llvm::concat<const float>(getMultiplier(), getOffset()))
+    if (!std::isfinite(v))
+      return emitOpError() << "multipliers and offsets must be finite";
+  return verifyActivation(*this, getActivation(), getClampMin(), getClampMax());
+}
+
 /// Checks kernel / strides / pad and the NHWC result shape of a pooling op.
 static LogicalResult verifyPool(Operation *op, ShapedType in, ShapedType out,
                                 ArrayRef<int64_t> kernel,

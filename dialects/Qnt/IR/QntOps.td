@@ -385,6 +385,33 @@ def Qnt_LookupOp : Qnt_Op<"lookup", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Qnt_ChannelAffineOp : Qnt_Op<"channel_affine", [Pure]> {
+  let summary = "Per-channel affine map of a quantized tensor (batch norm)";
+  let description = [{
+    `output = activation(input * a[c] + b[c])` in real values, `c` the
+    index along the last dimension: a batch norm that follows no
+    convolution (DenseNet's pre-activation), with its relu. In storage
+    values, as `quantc::ref::channelAffine` defines it:
+    `requantize2(q - zp_in, multiplier[c], 1, offset[c], zp_out, lo, hi)`
+    with `multiplier[c] = s_in * a[c] / s_out` and `offset[c] = b[c] / s_out`
+    (f32, computed in double by `qnt-quantize`) and [lo, hi] the
+    activation's bounds.
+  }];
+  let arguments = (ins
+    Qnt_QTensor:$input,
+    DenseF32ArrayAttr:$multiplier,
+    DenseF32ArrayAttr:$offset,
+    DefaultValuedAttr<Qnt_ActivationAttr, "::mlir::qnt::Activation::none">:$activation,
+    OptionalAttr<F32Attr>:$clamp_min,
+    OptionalAttr<F32Attr>:$clamp_max
+  );
+  let results = (outs Qnt_QTensor:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 class Qnt_Pool2DOp<string mnemonic> : Qnt_Op<mnemonic, [Pure]> {
   let arguments = (ins
     TensorRankOf<[quant_QuantizedType], [4]>:$input,

@@ -177,6 +177,7 @@ private:
   template <typename QntOp> void convertBinary(Operation *op);
   void convertUnary(UnaryOp op);
   void convertAvgPool(tosa::AvgPool2dOp op);
+  void convertBatchNorm(BatchNormOp op);
   void convertConcat(tosa::ConcatOp op);
   /// With `keepFloat` (an excluded layer), the op stays float and only its
   /// result is quantized with the input's parameters.
@@ -489,6 +490,60 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
   op.erase();
 }
 
+/// A batch norm between quantized tensors (one that follows no
+/// convolution), with the clamp after it: qnt.channel_affine with
+/// quantc::ref::batchNormAffine's parameters.
+void QntQuantizePass::convertBatchNorm(BatchNormOp op) {
+  Value q = quantizedSource(op.getInput());
+  RankedTensorType type = op.getInput().getType();
+  if (!q || type.getRank() < 1 ||
+      (op.getAxis() != -1 && op.getAxis() != type.getRank() - 1))
+    return;
+  Value result = op.getOutput();
+  std::optional<FusedClamp> act;
+  Operation *clamp = nullptr;
+  if (result.hasOneUse())
+    if ((act = fusedClamp(*result.getUsers().begin()))) {
+      clamp = *result.getUsers().begin();
+      result = clamp->getResult(0);
+    }
+  quant::QuantizeCastOp sink = quantizedSink(result);
+  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
+                                      out = sink ? refView(elementOf(
+                                                       sink.getResult()))
+                                                 : std::nullopt;
+  std::optional<SmallVector<float>> gamma = floatConstant(op.getGamma()),
+                                    beta = floatConstant(op.getBeta()),
+                                    mean = floatConstant(op.getMean()),
+                                    var = floatConstant(op.getVar());
+  if (!in || !out || !gamma || !beta || !mean || !var)
+    return;
+  std::vector<float> multipliers, offsets;
+  if (quantc::ref::batchNormAffine(
+          {gamma->begin(), gamma->end()}, {beta->begin(), beta->end()},
+          {mean->begin(), mean->end()}, {var->begin(), var->end()},
+          op.getEpsilon().convertToDouble(), in->scale, out->scale, multipliers,
+          offsets))
+    return;
+  OpBuilder b(sink);
+  SmallVector<Location> locs{op.getLoc()};
+  if (clamp)
+    locs.insert(locs.begin(), clamp->getLoc());
+  auto affine = ChannelAffineOp::create(
+      b, FusedLoc::get(&getContext(), locs), sink.getType(), q,
+      b.getDenseF32ArrayAttr(multipliers), b.getDenseF32ArrayAttr(offsets),
+      ActivationAttr::get(&getContext(),
+                          act ? act->activation : Activation::none),
+      act ? act->min : FloatAttr(), act ? act->max : FloatAttr());
+  sink.replaceAllUsesWith(affine.getOutput());
+  sink.erase();
+  if (clamp) {
+    consumed.insert(clamp);
+    clamp->erase();
+  }
+  op.erase();
+}
+
 /// An average pool quantizes to the parameters of the qcast after it (a
 /// QDQ model's), else it keeps its input's (its role, as in PyTorch).
 void QntQuantizePass::convertAvgPool(tosa::AvgPool2dOp op) {
@@ -708,8 +763,8 @@ void QntQuantizePass::runOnOperation() {
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {
     auto q = dyn_cast<QuantizableOpInterface>(op);
-    if (isa<Conv2DOp, UnaryOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
-            tosa::MulOp, tosa::AvgPool2dOp, tosa::ConcatOp>(op) ||
+    if (isa<Conv2DOp, UnaryOp, BatchNormOp, tosa::MatMulOp, tosa::AddOp,
+            tosa::SubOp, tosa::MulOp, tosa::AvgPool2dOp, tosa::ConcatOp>(op) ||
         (q && q.getQuantRole() == QuantRole::same_as_input))
       ops.push_back(op);
   });
@@ -739,6 +794,8 @@ void QntQuantizePass::runOnOperation() {
       convertUnary(unary);
     } else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
       convertAvgPool(pool);
+    } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
+      convertBatchNorm(bn);
     } else if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {
       convertConcat(concat);
     } else {

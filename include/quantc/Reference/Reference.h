@@ -228,6 +228,28 @@ Error globalAvgPool2d(const QTensor &input, const QTensor &output);
 Error concat(const std::vector<QTensor> &inputs, int64_t axis,
              const QTensor &output);
 
+/// A per-channel affine map (a batch norm without a convolution before it),
+/// channel c = the index along the last dimension:
+///   out = requantize2(x - zin, multipliers[c], 1, offsets[c], zout, lo, hi)
+/// i.e. clamp(roundHalfEven(float(x - zin) * m[c] + o[c]) + zout, lo, hi)
+/// with [lo, hi] the activation's bounds (activationBounds).
+Error channelAffine(const QTensor &input, const std::vector<float> &multipliers,
+                    const std::vector<float> &offsets,
+                    const FusedActivation &activation, const QTensor &output);
+
+/// The channelAffine parameters of an inference batch norm from an input of
+/// scale `inScale` to an output of scale `outScale`, in double, rounded to
+/// f32 once: a = gamma / sqrt(var + eps), b = beta - mean * a,
+/// multiplier = inScale * a / outScale, offset = b / outScale. Error when
+/// the sizes differ or a result is not finite.
+Error batchNormAffine(const std::vector<float> &gamma,
+                      const std::vector<float> &beta,
+                      const std::vector<float> &mean,
+                      const std::vector<float> &var, double epsilon,
+                      float inScale, float outScale,
+                      std::vector<float> &multipliers,
+                      std::vector<float> &offsets);
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

@@ -306,6 +306,53 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
   }
 };
 
+/// qnt.channel_affine: the per-channel multipliers and offsets as constant
+/// globals, loaded at the lanes' channels (runs of channels are the inner
+/// loop); then quantc::ref::channelAffine's requantize2 with the constant 1.
+struct ChannelAffineLowering : OpConversionPattern<mlir::qnt::ChannelAffineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(mlir::qnt::ChannelAffineOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<QInfo> in = getQInfo(op.getInput().getType());
+    std::optional<QInfo> out = getQInfo(op.getOutput().getType());
+    if (!in || !out)
+      return rewriter.notifyMatchFailure(op, "needs per-tensor 8-bit types");
+    std::optional<APFloat> lo = op.getClampMin(), hi = op.getClampMax();
+    ref::Bounds bounds = ref::activationBounds(
+        static_cast<ref::Activation>(static_cast<int>(op.getActivation())),
+        lo ? lo->convertToFloat() : 0.0f, hi ? hi->convertToFloat() : 0.0f,
+        out->scale, out->zeroPoint, out->qmin, out->qmax);
+    if (bounds.lo > bounds.hi)
+      return op->emitError() << "int8 lowering: the clamp range misses the "
+                                "output's quantized range";
+    Location loc = op.getLoc();
+    auto constants = [&](ArrayRef<float> values) {
+      auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                        rewriter.getF32Type());
+      return globalConstant(rewriter, loc, "__qnt_channel_affine",
+                            DenseElementsAttr::get(type, values));
+    };
+    Value multipliers = constants(op.getMultiplier());
+    Value offsets = constants(op.getOffset());
+    auto type = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    Value result = buildBroadcast(
+        rewriter, loc, {adaptor.getInput()}, type,
+        [&](Lanes &l, ArrayRef<Value> v, Value channel) {
+          Value x = centered(l, v[0], *in);
+          Value m = l.load(multipliers, {channel});
+          Value one = l.i32(1);
+          Value o = l.load(offsets, {channel});
+          return l.narrow(l.requantize2(x, m, one, o, out->zeroPoint, bounds.lo,
+                                        bounds.hi));
+        },
+        /*maxInnerDims=*/1);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct RequantizeLowering : OpConversionPattern<mlir::qnt::RequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -383,7 +430,7 @@ void quantc::lowering::populateElementwisePatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns
       .add<BinaryLowering<mlir::qnt::AddOp>, BinaryLowering<mlir::qnt::SubOp>,
-           BinaryLowering<mlir::qnt::MulOp>, LookupLowering, RequantizeLowering,
-           QuantizeCastLowering, DequantizeCastLowering>(typeConverter,
-                                                         patterns.getContext());
+           BinaryLowering<mlir::qnt::MulOp>, LookupLowering,
+           ChannelAffineLowering, RequantizeLowering, QuantizeCastLowering,
+           DequantizeCastLowering>(typeConverter, patterns.getContext());
 }

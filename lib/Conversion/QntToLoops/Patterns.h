@@ -15,7 +15,8 @@ class TypeConverter;
 
 namespace quantc::lowering {
 
-/// qnt.add, qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp).
+/// qnt.add, qnt.sub, qnt.mul, qnt.lookup, qnt.channel_affine,
+/// qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp).
 void populateElementwisePatterns(mlir::TypeConverter &typeConverter,
                                  mlir::RewritePatternSet &patterns);
 /// qnt.max_pool2d, qnt.avg_pool2d (Pool.cpp).

@@ -161,3 +161,13 @@ func.func @softmax(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
   %1 = qnt.softmax %0 {axis = 0 : i64, log} : tensor<2x10xf32>
   return %1 : tensor<2x10xf32>
 }
+
+// CHECK-LABEL: func.func @int8_data_ops
+// CHECK: qnt.channel_affine %{{.*}} {activation = #qnt<activation relu6>, multiplier = array<f32: 1.500000e+00, 2.000000e+00>, offset = array<f32: -3.000000e+00, 0.000000e+00>}
+// CHECK: qnt.resize_bilinear %{{.*}} {border = array<i64: 1, 1>, offset = array<i64: 0, 0>, scale = array<i64: 2, 1, 2, 1>}
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @int8_data_ops(%x: tensor<1x2x2x2x!q>) -> tensor<1x4x4x2x!q> {
+  %0 = qnt.channel_affine %x {multiplier = array<f32: 1.5, 2.0>, offset = array<f32: -3.0, 0.0>, activation = #qnt<activation relu6>} : (tensor<1x2x2x2x!q>) -> tensor<1x2x2x2x!q>
+  %1 = qnt.resize_bilinear %0 {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x2x2x2x!q>) -> tensor<1x4x4x2x!q>
+  return %1 : tensor<1x4x4x2x!q>
+}

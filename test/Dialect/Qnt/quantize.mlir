@@ -274,6 +274,29 @@ func.func @prelu(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 
 // -----
 
+// A batch norm that follows no convolution (DenseNet) with its relu,
+// between quantized tensors: qnt.channel_affine. Channel 0: a = 2 /
+// sqrt(3 + 1) = 1, b = 0.5 - 1 * 1 = -0.5: multiplier 0.1 * 1 / 0.05 = 2,
+// offset -0.5 / 0.05 = -10; channel 1: a = 1 / sqrt(0 + 1) = 1, b = 0:
+// multiplier 2, offset 0.
+// CHECK-LABEL: func.func @batch_norm_relu
+// CHECK: qnt.channel_affine %{{.*}} {activation = #qnt<activation relu>, multiplier = array<f32: 2.000000e+00, 2.000000e+00>, offset = array<f32: -1.000000e+01, 0.000000e+00>} : (tensor<1x2x2x2x!quant.uniform<u8:f32, 1.000000e-01:128>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 5.000000e-02>>
+// CHECK-NOT: qnt.batch_norm
+// CHECK-NOT: tosa.clamp
+func.func @batch_norm_relu(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.1:128> : tensor<1x2x2x2xf32>
+  %gamma = arith.constant dense<[2.0, 1.0]> : tensor<2xf32>
+  %beta = arith.constant dense<[0.5, 0.0]> : tensor<2xf32>
+  %mean = arith.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %var = arith.constant dense<[3.0, 0.0]> : tensor<2xf32>
+  %bn = qnt.batch_norm %xq, %gamma, %beta, %mean, %var {epsilon = 1.0 : f32} : tensor<1x2x2x2xf32>, tensor<2xf32>
+  %r = tosa.clamp %bn {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %rq = qnt.fake_quant %r to !quant.uniform<u8:f32, 0.05> : tensor<1x2x2x2xf32>
+  return %rq : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // A squeeze-excitation block with hard_swish / hard_sigmoid between
 // quantized tensors: each activation becomes a lookup table evaluated from
 // the input's and the output's parameters (hard_swish of u8 x at 0.05:128:

@@ -1,7 +1,8 @@
 // Element-wise int8 ops against the int8 reference on 60 random
 // configurations (Inputs/random_elementwise.py: qnt.lookup with random
-// per-tensor and per-channel tables; qnt.add / qnt.sub / qnt.mul with every
-// broadcast pattern on either side, relu; u8 / i8, narrowed ranges, 16-lane
+// per-tensor and per-channel tables; qnt.channel_affine with random
+// per-channel multipliers, offsets and activations; qnt.add / qnt.sub /
+// qnt.mul with every broadcast pattern on either side, relu; u8 / i8, narrowed ranges, 16-lane
 // bodies and scalar tails): JIT-compiled for the portable and AVX2 code and
 // ahead of time through the C driver. AVX-512 and AArch64: the
 // random-elementwise-*.mlir tests.

@@ -139,6 +139,23 @@ Error run(const GoldenCase &c, const QTensor &got) {
         c.view("input"), got);
     return lookup(c.view("input"), table, got);
   }
+  if (c.op == "batchnorm") {
+    // qnt-quantize's parameters (ref::batchNormAffine) and the op.
+    auto floats = [&](const char *role) {
+      const std::vector<uint8_t> &bytes = c.tensors.at(role).bytes;
+      std::vector<float> v(bytes.size() / sizeof(float));
+      std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+      return v;
+    };
+    std::vector<float> multipliers, offsets;
+    QTensor in = c.view("input");
+    if (Error e =
+            batchNormAffine(floats("gamma"), floats("beta"), floats("mean"),
+                            floats("var"), c.floatParams.at("eps")[0], in.scale,
+                            got.scale, multipliers, offsets))
+      return e;
+    return channelAffine(in, multipliers, offsets, activationOf(c), got);
+  }
   if (c.op == "quantize")
     return quantizeTensor(
         reinterpret_cast<const float *>(c.tensors.at("input").bytes.data()),
@@ -186,6 +203,7 @@ TEST(ReferenceGolden, MaxPool) { checkFamily("maxpool", true); }
 TEST(ReferenceGolden, AvgPool) { checkFamily("avgpool", false); }
 TEST(ReferenceGolden, GlobalAvgPool) { checkFamily("gavgpool", false); }
 TEST(ReferenceGolden, Concat) { checkFamily("concat", false); }
+TEST(ReferenceGolden, BatchNorm) { checkFamily("batchnorm", false); }
 TEST(ReferenceGolden, Quantize) { checkFamily("quantize", true); }
 
 // Dequantize produces float32: compared bit for bit.

@@ -6,6 +6,8 @@ Each model is one of:
 * qnt.lookup with a random table (every entry a random output storage
   value, so any wrong gather index shows), one per tensor or one per channel
   (1-40 channels);
+* qnt.channel_affine with random per-channel multipliers and offsets and
+  no activation, relu, relu6 or a random clamp;
 * qnt.add / qnt.sub / qnt.mul, with or without relu, whose operands are the
   input or broadcast views of it made by average pools (and reshapes):
   [1, 1, 1, C] (a squeeze-excitation scale), [1, H, W, 1], [1, 1, W, C],
@@ -104,7 +106,7 @@ for i in range(count):
     shape = [1, h, w, c]
     m = Model(shape)
     xt, x_signed, x_scale, x_zp, x_lo, x_hi = rand_type()
-    kind = ["lookup", "add", "sub", "mul"][int(rng.integers(4))]
+    kind = ["lookup", "affine", "add", "sub", "mul"][int(rng.integers(5))]
     q = m.op(f"quant.qcast %x : {ts(shape, 'f32')} to {ts(shape, xt)}")
     if kind == "lookup":
         yt, _, _, _, lo, hi = rand_type()
@@ -115,6 +117,19 @@ for i in range(count):
                  f"({ts(shape, xt)}) -> {ts(shape, yt)}")
         out_shape = shape
         desc = f"lookup {'per-channel' if per_channel else 'per-tensor'}"
+    elif kind == "affine":
+        yt, _, y_scale, _, _, _ = rand_type()
+        mult = [f32(v) for v in rng.uniform(-3, 3, c) * x_scale / y_scale]
+        off = [f32(v) for v in rng.uniform(-40, 40, c)]
+        act = ["none", "relu", "relu6", "clamp"][int(rng.integers(4))]
+        attrs = f"multiplier = array<f32: {', '.join(map(repr, mult))}>, offset = array<f32: {', '.join(map(repr, off))}>"
+        if act != "none":
+            attrs += f", activation = #qnt<activation {act}>"
+        if act == "clamp":
+            attrs += f", clamp_min = {f32(-y_scale * 20)!r} : f32, clamp_max = {f32(y_scale * 30)!r} : f32"
+        y = m.op(f"qnt.channel_affine {q} {{{attrs}}} : ({ts(shape, xt)}) -> {ts(shape, yt)}")
+        out_shape = shape
+        desc = f"channel_affine {act}"
     else:
         kinds = ["full", "full", "c", "hw", "w", "h", "scalar"]
         lk, rk = kinds[int(rng.integers(len(kinds)))], kinds[int(rng.integers(len(kinds)))]
