@@ -128,6 +128,19 @@ bool isRelu(tosa::ClampOp clamp) {
          hi.getValueAsDouble() >= FLT_MAX;
 }
 
+/// The clamp that is the only user of `result`, with its fused activation;
+/// `result` moves to the clamp's result. {nullptr, nullopt} otherwise.
+std::pair<Operation *, std::optional<FusedClamp>> clampAfter(Value &result) {
+  if (!result.hasOneUse())
+    return {nullptr, std::nullopt};
+  Operation *user = *result.getUsers().begin();
+  std::optional<FusedClamp> act = fusedClamp(user);
+  if (!act)
+    return {nullptr, std::nullopt};
+  result = user->getResult(0);
+  return {user, act};
+}
+
 /// The int8 reference's view of a per-tensor 8-bit quantized element type
 /// (no data: scale, zero point, range), or nullopt.
 std::optional<quantc::ref::QTensor> refView(Type elementType) {
@@ -323,13 +336,7 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
       }
     }
   // A fused activation (qnt-fuse moves a Gemm's relu before the reshape).
-  std::optional<FusedClamp> act;
-  Operation *clamp = nullptr;
-  if (result.hasOneUse())
-    if ((act = fusedClamp(*result.getUsers().begin()))) {
-      clamp = *result.getUsers().begin();
-      result = clamp->getResult(0);
-    }
+  auto [clamp, act] = clampAfter(result);
   quant::QuantizeCastOp sink = quantizedSink(result);
   // A QDQ model (ONNX Gemm) quantizes the output after the reshape back to
   // 2-D: the layer computes in that quantized type and is reshaped.
@@ -500,13 +507,7 @@ void QntQuantizePass::convertBatchNorm(BatchNormOp op) {
       (op.getAxis() != -1 && op.getAxis() != type.getRank() - 1))
     return;
   Value result = op.getOutput();
-  std::optional<FusedClamp> act;
-  Operation *clamp = nullptr;
-  if (result.hasOneUse())
-    if ((act = fusedClamp(*result.getUsers().begin()))) {
-      clamp = *result.getUsers().begin();
-      result = clamp->getResult(0);
-    }
+  auto [clamp, act] = clampAfter(result);
   quant::QuantizeCastOp sink = quantizedSink(result);
   std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
                                       out = sink ? refView(elementOf(
