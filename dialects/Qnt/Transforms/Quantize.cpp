@@ -188,6 +188,7 @@ private:
   LogicalResult convertConv(Conv2DOp op);
   LogicalResult convertMatmul(tosa::MatMulOp op);
   template <typename QntOp> void convertBinary(Operation *op);
+  void convertConstantBinary(Operation *op);
   void convertUnary(UnaryOp op);
   void convertAvgPool(tosa::AvgPool2dOp op);
   void convertBatchNorm(BatchNormOp op);
@@ -438,8 +439,10 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
 template <typename QntOp> void QntQuantizePass::convertBinary(Operation *op) {
   Value qa = quantizedSource(op->getOperand(0)),
         qb = quantizedSource(op->getOperand(1));
-  if (!qa || !qb)
+  if (!qa && !qb)
     return;
+  if (!qa || !qb)
+    return convertConstantBinary(op);
   Value result = op->getResult(0);
   Operation *relu = nullptr;
   if (result.hasOneUse())
@@ -461,6 +464,74 @@ template <typename QntOp> void QntQuantizePass::convertBinary(Operation *op) {
   sink.erase();
   if (relu)
     relu->erase();
+  op->erase();
+}
+
+/// `x op k` (or `k op x`) with `x` quantized and `k` a float constant that
+/// is one number or one per channel of the last dimension (x * 0.5, a
+/// per-channel scale or shift, a division by a constant as the importer's
+/// multiplication by its reciprocal), with a clamp after it: an
+/// element-wise function of x, i.e. one lookup table per distinct constant
+/// (UnaryFunctions' tables, evaluated in double).
+void QntQuantizePass::convertConstantBinary(Operation *op) {
+  bool xFirst = static_cast<bool>(quantizedSource(op->getOperand(0)));
+  Value q = quantizedSource(op->getOperand(xFirst ? 0 : 1));
+  Value other = op->getOperand(xFirst ? 1 : 0);
+  std::optional<SmallVector<float>> k = floatConstant(other);
+  if (!k)
+    if (auto recip = other.getDefiningOp<tosa::ReciprocalOp>())
+      if ((k = floatConstant(recip.getInput1())))
+        for (float &v : *k)
+          v = 1.0f / v;
+  auto xType = cast<RankedTensorType>(q.getType());
+  auto kType = cast<RankedTensorType>(other.getType());
+  Value result = op->getResult(0);
+  if (!k || xType.getRank() < 1 || kType.getRank() != xType.getRank() ||
+      cast<ShapedType>(result.getType()).getShape() != xType.getShape() ||
+      !llvm::all_of(kType.getShape().drop_back(),
+                    [](int64_t d) { return d == 1; }) ||
+      (k->size() != 1 &&
+       static_cast<int64_t>(k->size()) != xType.getShape().back()))
+    return;
+  auto [clamp, act] = clampAfter(result);
+  quant::QuantizeCastOp sink = quantizedSink(result);
+  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
+                                      out = sink ? refView(elementOf(
+                                                       sink.getResult()))
+                                                 : std::nullopt;
+  if (!in || !out)
+    return;
+  double lo = -INFINITY, hi = INFINITY;
+  if (act) {
+    lo = act->activation == Activation::clamp ? act->min.getValueAsDouble()
+                                              : 0.0;
+    hi = act->activation == Activation::relu6   ? 6.0
+         : act->activation == Activation::clamp ? act->max.getValueAsDouble()
+                                                : INFINITY;
+  }
+  std::vector<int32_t> table;
+  for (float c : *k) {
+    auto f = [&](double x) {
+      double y = isa<tosa::MulOp>(op)   ? x * double(c)
+                 : isa<tosa::AddOp>(op) ? x + double(c)
+                 : xFirst               ? x - double(c)
+                                        : double(c) - x;
+      return std::clamp(y, lo, hi);
+    };
+    std::vector<int32_t> t = quantc::ref::lookupTable(f, *in, *out);
+    table.insert(table.end(), t.begin(), t.end());
+  }
+  OpBuilder b(sink);
+  SmallVector<Location> locs{op->getLoc()};
+  if (clamp)
+    locs.insert(locs.begin(), clamp->getLoc());
+  auto lookup =
+      LookupOp::create(b, FusedLoc::get(&getContext(), locs), sink.getType(), q,
+                       b.getDenseI32ArrayAttr(table));
+  sink.replaceAllUsesWith(lookup.getOutput());
+  sink.erase();
+  if (clamp)
+    clamp->erase();
   op->erase();
 }
 

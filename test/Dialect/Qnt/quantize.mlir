@@ -297,6 +297,30 @@ func.func @batch_norm_relu(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 
 // -----
 
+// An element-wise op with a constant is a function of the quantized
+// operand: x * 0.5 (entry 0: 0 -> zero point 10; entry 1: 0.1 * 0.5 /
+// 0.05 = 1 -> 11; entry 255: 12.75 / 0.05 + 10 = 265 -> 255), and k - y
+// with one k per channel (y's entry 0 is -0.5: 1.5 / 0.1 = 15 for k = 1,
+// 25 for k = 2, one table per channel).
+// CHECK-LABEL: func.func @constant_operand
+// CHECK: %[[M:.*]] = qnt.lookup %{{.*}} {table = array<i32: 10, 11, {{.*}}, 255>} : (tensor<1x2x2x2x!quant.uniform<u8:f32, 1.000000e-01>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 5.000000e-02:10>>
+// CHECK: qnt.lookup %[[M]] {table = array<i32: 15, {{.*}}, 25, {{.*}}>} : (tensor<1x2x2x2x!quant.uniform<u8:f32, 5.000000e-02:10>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 1.000000e-01>>
+// CHECK-NOT: tosa.mul
+// CHECK-NOT: tosa.sub
+func.func @constant_operand(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.1> : tensor<1x2x2x2xf32>
+  %half = arith.constant dense<0.5> : tensor<1x1x1x1xf32>
+  %m = tosa.mul %xq, %half, %shift : (tensor<1x2x2x2xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x2x2xf32>
+  %mq = qnt.fake_quant %m to !quant.uniform<u8:f32, 0.05:10> : tensor<1x2x2x2xf32>
+  %k = arith.constant dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf32>
+  %d = tosa.sub %k, %mq : (tensor<1x1x1x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %dq = qnt.fake_quant %d to !quant.uniform<i8:f32, 0.1> : tensor<1x2x2x2xf32>
+  return %dq : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // A squeeze-excitation block with hard_swish / hard_sigmoid between
 // quantized tensors: each activation becomes a lookup table evaluated from
 // the input's and the output's parameters (hard_swish of u8 x at 0.05:128:
