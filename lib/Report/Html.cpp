@@ -209,14 +209,22 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
      << escape(llvm::join(
             llvm::map_range(l.shape,
                             [](int64_t d) { return std::to_string(d); }),
-            "x"))
-     << "; observer <code>" << calib::toString(l.config.kind) << "</code> ("
-     << calib::toString(l.config.dtype) << ", "
-     << calib::toString(l.config.qscheme) << ", [" << l.qmin << ", " << l.qmax
-     << "]";
-  if (calib::usesHistogram(l.config.kind))
-    os << ", " << l.config.bins << " bins";
-  os << ")</p>\n<table>\n<tbody>\n";
+            "x"));
+  if (l.fixedRange)
+    os << "; no observer: parameters fixed by the function's range ["
+       << num(l.fixedRange->first) << ", " << num(l.fixedRange->second) << "] ("
+       << calib::toString(l.config.dtype) << ", [" << l.qmin << ", " << l.qmax
+       << "])";
+  else {
+    os << "; observer <code>" << calib::toString(l.config.kind) << "</code> ("
+       << calib::toString(l.config.dtype) << ", "
+       << calib::toString(l.config.qscheme) << ", [" << l.qmin << ", " << l.qmax
+       << "]";
+    if (calib::usesHistogram(l.config.kind))
+      os << ", " << l.config.bins << " bins";
+    os << ")";
+  }
+  os << "</p>\n<table>\n<tbody>\n";
   auto row = [&](const char *what, const std::string &value) {
     os << "<tr><td class=\"name\">" << what << "</td><td>" << value
        << "</td></tr>\n";
@@ -327,7 +335,8 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
     os << "<tr><td>" << i << "</td><td class=\"name\"><a href=\"#layer-" << i
        << "\">" << escape(l.name) << "</a></td><td class=\"name\">"
        << escape(l.op) << "</td><td class=\"name\">" << escape(l.int8Op)
-       << "</td><td class=\"name\">" << calib::toString(l.config.kind)
+       << "</td><td class=\"name\">"
+       << (l.fixedRange ? "fixed" : calib::toString(l.config.kind))
        << "</td><td>" << num(l.min) << "</td><td>" << num(l.max) << "</td><td>"
        << num(l.clipMin) << "</td><td>" << num(l.clipMax) << "</td><td>"
        << num(l.scale) << "</td><td>" << l.zeroPoint << "</td><td>"

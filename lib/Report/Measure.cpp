@@ -54,14 +54,42 @@ int64_t product(ArrayRef<int64_t> shape) {
 
 bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
 
-/// The activation observers of `fn`, in walk order.
-SmallVector<qnt::ObserveOp> activationObservers(func::FuncOp fn) {
-  SmallVector<qnt::ObserveOp> ops;
-  fn.walk([&](qnt::ObserveOp op) {
-    if (!isConstant(op.getInput()))
+/// The quantized activations of `fn`, in walk order: its activation
+/// observers, and the fake_quants of activations with fixed parameters
+/// (sigmoid-like functions and softmax: no observer).
+SmallVector<Operation *> activationObservers(func::FuncOp fn) {
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (isa<qnt::ObserveOp, qnt::FakeQuantOp>(op) &&
+        !isConstant(op->getOperand(0)))
       ops.push_back(op);
   });
   return ops;
+}
+
+/// The report of an activation with fixed parameters (a fake_quant after
+/// a sigmoid-like function): its type's scale and zero point, the
+/// function's range as the clipping range.
+LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
+  LayerReport l;
+  l.name = name;
+  auto q = cast<quant::UniformQuantizedType>(op.getQtype());
+  l.config.dtype = q.isSigned() ? calib::Dtype::QInt8 : calib::Dtype::QUInt8;
+  l.qmin = q.getStorageTypeMin();
+  l.qmax = q.getStorageTypeMax();
+  l.scale = static_cast<float>(q.getScale());
+  l.zeroPoint = static_cast<int32_t>(q.getZeroPoint());
+  l.gridMin =
+      ref::dequantize(static_cast<int32_t>(l.qmin), l.scale, l.zeroPoint);
+  l.gridMax =
+      ref::dequantize(static_cast<int32_t>(l.qmax), l.scale, l.zeroPoint);
+  std::optional<ArrayRef<float>> lo = op.getRangeMin(), hi = op.getRangeMax();
+  l.clipMin = lo && !lo->empty() ? lo->front() : l.gridMin;
+  l.clipMax = hi && !hi->empty() ? hi->front() : l.gridMax;
+  l.observerMin = l.clipMin;
+  l.observerMax = l.clipMax;
+  l.fixedRange = std::pair<double, double>{l.clipMin, l.clipMax};
+  return l;
 }
 
 /// The observer library's view of `op` (a constant without state is
@@ -148,12 +176,12 @@ void collectWeights(Operation *op, int depth,
   }
 }
 
-/// The static part of a layer's report: names, configuration, qparams.
-Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
-                                                   size_t index) {
+/// The observer's part of a layer's report: configuration and qparams;
+/// nullopt for a per-channel activation.
+Expected<std::optional<LayerReport>> describeObserved(qnt::ObserveOp op,
+                                                      const std::string &name) {
   LayerReport l;
-  l.name =
-      op.getName() ? op.getName()->str() : "activation" + std::to_string(index);
+  l.name = name;
   Expected<calib::Observer> observer = loadObserver(op, l.name);
   if (!observer)
     return observer.takeError();
@@ -181,19 +209,45 @@ Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
       ref::dequantize(static_cast<int32_t>(l.qmin), l.scale, l.zeroPoint);
   l.gridMax =
       ref::dequantize(static_cast<int32_t>(l.qmax), l.scale, l.zeroPoint);
-  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+  return std::optional<LayerReport>(std::move(l));
+}
+
+/// The static part of a layer's report (an observer or a fixed-parameter
+/// fake_quant): names, configuration, qparams.
+Expected<std::optional<LayerReport>> describeLayer(Operation *op,
+                                                   size_t index) {
+  auto nameAttr = op->getAttrOfType<StringAttr>("name");
+  std::string name =
+      nameAttr ? nameAttr.str() : "activation" + std::to_string(index);
+  std::optional<LayerReport> described;
+  if (auto fixed = dyn_cast<qnt::FakeQuantOp>(op)) {
+    if (!isa<quant::UniformQuantizedType>(fixed.getQtype()))
+      return std::optional<LayerReport>();
+    described = describeFixed(fixed, name);
+  } else {
+    Expected<std::optional<LayerReport>> observed =
+        describeObserved(cast<qnt::ObserveOp>(op), name);
+    if (!observed)
+      return observed.takeError();
+    if (!*observed)
+      return std::optional<LayerReport>();
+    described = std::move(**observed);
+  }
+  LayerReport &l = *described;
+  Value input = op->getOperand(0);
+  ArrayRef<int64_t> shape = cast<ShapedType>(input.getType()).getShape();
   l.shape.assign(shape.begin(), shape.end());
 
-  Operation *def = op.getInput().getDefiningOp();
+  Operation *def = input.getDefiningOp();
   l.op = def ? def->getName().getStringRef().str() : "input";
   if (def)
     if (auto act = def->getAttrOfType<qnt::ActivationAttr>("activation"))
       if (act.getValue() != qnt::Activation::none)
         l.op += " " + qnt::stringifyActivation(act.getValue()).str();
-  Location loc = def ? def->getLoc() : op.getLoc();
+  Location loc = def ? def->getLoc() : op->getLoc();
   for (const std::string &n : qnt::getLayerNames(loc))
     l.fusedLayers.push_back(n);
-  op.getLoc()->walk([&](Location inner) {
+  op->getLoc()->walk([&](Location inner) {
     if (auto file = dyn_cast<FileLineColLoc>(inner)) {
       l.location =
           (file.getFilename().getValue() + ":" + llvm::Twine(file.getLine()) +
@@ -213,7 +267,7 @@ Expected<std::optional<LayerReport>> describeLayer(qnt::ObserveOp op,
       return weight.takeError();
     l.weights.push_back(std::move(*weight));
   }
-  return std::optional<LayerReport>(std::move(l));
+  return described;
 }
 
 /// Quantize-dequantize with the int8 reference's arithmetic.
@@ -244,13 +298,13 @@ std::vector<int64_t> returnAlso(func::FuncOp fn, ArrayRef<Value> values) {
 }
 
 /// The reported activation observers of the clone `probe` of the model.
-Expected<std::pair<func::FuncOp, SmallVector<qnt::ObserveOp>>>
+Expected<std::pair<func::FuncOp, SmallVector<Operation *>>>
 probeObservers(ModuleOp probe, StringRef function, ArrayRef<size_t> reported) {
   Expected<Operation *> fn = findModelFunction(probe, function);
   if (!fn)
     return fn.takeError();
   auto func = cast<func::FuncOp>(*fn);
-  SmallVector<qnt::ObserveOp> all = activationObservers(func), picked;
+  SmallVector<Operation *> all = activationObservers(func), picked;
   for (size_t i : reported)
     picked.push_back(all[i]);
   return std::make_pair(func, picked);
@@ -317,7 +371,7 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
 
   // The layers, from the observers and their state.
   SmallVector<size_t> reported;
-  SmallVector<qnt::ObserveOp> observers = activationObservers(fn);
+  SmallVector<Operation *> observers = activationObservers(fn);
   for (auto [i, op] : llvm::enumerate(observers)) {
     Expected<std::optional<LayerReport>> layer = describeLayer(op, i);
     if (!layer)
@@ -339,11 +393,15 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   // an argument would not bufferize into an output buffer). Observers go
   // first, so that a layer that is a model result is returned once.
   SmallVector<Value> floatValues, inputs;
-  for (qnt::ObserveOp op : floatOps->second)
-    inputs.push_back(op.getInput());
-  floatProbe->walk([](qnt::ObserveOp op) {
-    op.replaceAllUsesWith(op.getInput());
-    op.erase();
+  // The float model: no observers, and no fixed-parameter fake_quants.
+  for (Operation *op : floatOps->second)
+    inputs.push_back(op->getOperand(0));
+  floatProbe->walk([](Operation *op) {
+    if (isa<qnt::ObserveOp>(op) ||
+        (isa<qnt::FakeQuantOp>(op) && !isConstant(op->getOperand(0)))) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
   });
   for (Value v : inputs)
     if (!isa<BlockArgument>(v))
@@ -365,8 +423,8 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   if (!int8Ops)
     return int8Ops.takeError();
   SmallVector<Value> int8Values;
-  for (qnt::ObserveOp op : int8Ops->second)
-    int8Values.push_back(op.getOutput());
+  for (Operation *op : int8Ops->second)
+    int8Values.push_back(op->getResult(0));
   std::vector<int64_t> int8Result = returnAlso(int8Ops->first, int8Values);
   {
     PassManager pm(calibrated.getContext());

@@ -63,7 +63,12 @@ static json::Value toJSON(const LayerReport &l) {
       {"fused_layers", toArray(l.fusedLayers)},
       {"location", l.location},
       {"shape", toArray(l.shape)},
-      {"observer", toJSON(l.config)},
+      {"observer", l.fixedRange
+                       ? json::Value(json::Object{
+                             {"kind", "fixed"},
+                             {"range", json::Array{l.fixedRange->first,
+                                                   l.fixedRange->second}}})
+                       : toJSON(l.config)},
       {"dtype", calib::toString(l.config.dtype)},
       {"quant_min", l.qmin},
       {"quant_max", l.qmax},

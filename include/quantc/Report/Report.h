@@ -69,6 +69,10 @@ struct LayerReport {
   std::string location;
   std::vector<int64_t> shape;
   calib::ObserverConfig config;
+  /// Set for an activation whose parameters are fixed by its function's
+  /// range (sigmoid-like functions, softmax: PyTorch's fixed-qparams ops),
+  /// which has no observer: that range (also clipMin / clipMax).
+  std::optional<std::pair<double, double>> fixedRange;
   int64_t qmin = 0, qmax = 0;
   /// The observer's own min/max statistics (running averages for the
   /// moving-average kinds).

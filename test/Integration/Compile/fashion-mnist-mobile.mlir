@@ -20,6 +20,17 @@
 // predictions.
 // RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/q/model.o -v 2>&1 | FileCheck %s --check-prefix=VERBOSE
 // VERBOSE: quant-compile: 1 op(s) computed in float: qnt.softmax (/softmax/Softmax)
+// The report has a line for each fixed-parameter activation too (the
+// squeeze-excitation's HardSigmoid and the softmax: no observer).
+// RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy --max-samples 64 -o %t/q/r.o --report %t/q/report
+// RUN: FileCheck %s --check-prefix=REPORT --input-file %t/q/report/report.json
+// REPORT: "name": "/se/gate/HardSigmoid"
+// REPORT: "kind": "fixed"
+// REPORT: "name": "/softmax/Softmax"
+// REPORT: "kind": "fixed"
+// REPORT-NEXT: "range": [
+// REPORT-NEXT: 0,
+// REPORT-NEXT: 1
 // RUN: cc -I%t/q -DMODEL=fmnist -DMODEL_UPPER=FMNIST %quantc_src_root/examples/common/run_model.c %t/q/model.o -lm -o %t/q/run
 // RUN: %t/q/run %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy %t/q/out.npy
 // RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/examples/fashion-mnist-mobile/calibration_logits.npy %t/q/out.npy 20 | FileCheck %s --check-prefix=INT8
