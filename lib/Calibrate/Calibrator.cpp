@@ -139,6 +139,8 @@ Calibrator::create(ModuleOp module, StringRef function,
                    const CalibrationOptions &options) {
   if (options.batchSize < 1)
     return fail("batch size must be positive");
+  if (options.maxSamples < 0)
+    return fail("the maximum number of samples must be >= 0 (0: all)");
   Expected<Operation *> fn = findModelFunction(module, function);
   if (!fn)
     return fn.takeError();

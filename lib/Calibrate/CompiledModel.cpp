@@ -128,6 +128,10 @@ CompiledModel::create(ModuleOp module, StringRef function,
       makeOptimizingTransformer(3, 0, nullptr);
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // No debugger or perf registration: the perf listener writes a jitdump
+  // directory under .debug/jit for every compiled model, left behind.
+  options.enableGDBNotificationListener = false;
+  options.enablePerfNotificationListener = false;
   // memrefCopy & co. come from MLIR's C runner utilities; the __kmpc_*
   // calls of OpenMP parallel regions (pipelines with parallel=omp) from
   // LLVM's OpenMP runtime.

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 
@@ -101,6 +102,12 @@ Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
     if (dim.getAsInteger(10, value) || value < 0)
       return fail(path, "malformed shape '" + *shapeText + "'");
     array.shape.push_back(value);
+    // The element count (checked: a shape whose product overflows is no
+    // array this file can hold).
+    if (value != 0 && count > std::numeric_limits<int64_t>::max() /
+                                  static_cast<int64_t>(sizeof(float)) / value)
+      return fail(path, "shape '" + *shapeText +
+                            "' has more elements than memory can hold");
     count *= value;
   }
   size_t dataStart = headerStart + headerLen;

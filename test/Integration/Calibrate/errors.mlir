@@ -19,6 +19,17 @@
 // RUN: not quant-calibrate %s --data %t/truncated.npy -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=TRUNC
 // TRUNC: quant-calibrate: error: {{.*}}truncated.npy: truncated data: expected 12288 bytes, found 6080
 //
+// RUN: not quant-calibrate %s --data %t/overflow.npy -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// OVERFLOW: quant-calibrate: error: {{.*}}overflow.npy: shape '(4294967296, 4294967296, 4)' has more elements than memory can hold
+//
+// RUN: not quant-calibrate %s --data %t/data.npy --max-samples -5 -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: quant-calibrate: error: the maximum number of samples must be >= 0 (0: all)
+//
+// Calibration leaves no perf jitdump directory behind (JITDUMPDIR is where
+// LLVM's perf listener would write one per compiled model).
+// RUN: env JITDUMPDIR=%t/dump quant-calibrate %s --data %t/data.npy --quiet -o %t/ok.mlir
+// RUN: not ls %t/dump/.debug
+//
 // RUN: not quant-calibrate %s --data %t/missing.npy -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: quant-calibrate: error: {{.*}}missing.npy: cannot read: No such file or directory
 //

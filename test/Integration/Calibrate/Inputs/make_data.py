@@ -3,7 +3,8 @@
 Writes into the directory given as argv[1]:
   data.npy, part1.npy, part2.npy  samples for ranges.mlir's model (seeded)
   expected.json                   numpy min/max of every observed tensor
-  nan.npy, f64.npy, shape.npy, empty.npy, truncated.npy   bad inputs
+  nan.npy, f64.npy, shape.npy, empty.npy, truncated.npy,
+  overflow.npy                                             bad inputs
 The model (ranges.mlir) is y = relu(bn(conv1x1(x, w) + b)) followed by
 y + x; its weights and batch-norm parameters are repeated here.
 """
@@ -49,3 +50,10 @@ with open(os.path.join(out, "data.npy"), "rb") as f:
     blob = f.read()
 with open(os.path.join(out, "truncated.npy"), "wb") as f:
     f.write(blob[: len(blob) // 2])
+# A header whose shape product wraps around int64 (no data follows).
+header = ("{'descr': '<f4', 'fortran_order': False, "
+          "'shape': (4294967296, 4294967296, 4), }")
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(os.path.join(out, "overflow.npy"), "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+            + header.encode())
