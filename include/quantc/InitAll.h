@@ -15,6 +15,10 @@
 #include <memory>
 #include <string>
 
+namespace llvm {
+class ToolOutputFile;
+} // namespace llvm
+
 namespace mlir {
 class DialectRegistry;
 class SourceMgrDiagnosticHandler;
@@ -26,6 +30,13 @@ namespace quantc {
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// Registers the qnt passes, our pipelines and every upstream pass.
 void registerAllPasses();
+
+/// An output file of a tool (`-` for stdout), its parent directory created
+/// first, as every output of the tools does (-o, --header, --report,
+/// --save-profile). Deleted unless the caller keep()s it; nullptr with
+/// `error` set on failure.
+std::unique_ptr<llvm::ToolOutputFile> openToolOutput(llvm::StringRef path,
+                                                     std::string &error);
 
 /// What a command-line tool needs to read a model: a context with every
 /// dialect loaded and diagnostics that quote the source file.

@@ -96,6 +96,10 @@ json::Value quantc::toJSON(const Profile &profile) {
 }
 
 Error quantc::writeProfile(StringRef path, const Profile &profile) {
+  StringRef dir = sys::path::parent_path(path);
+  if (!dir.empty())
+    if (std::error_code ec = sys::fs::create_directories(dir))
+      return fail(path + ": cannot create its directory: " + ec.message());
   SmallString<128> tmp(path);
   tmp += ".tmp";
   {

@@ -14,6 +14,10 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::qnt::QntDialect>();
@@ -26,6 +30,21 @@ void quantc::registerAllPasses() {
   mlir::qnt::registerQntPasses();
   quantc::registerQuantcConversionPasses();
   quantc::registerPipelines();
+}
+
+std::unique_ptr<llvm::ToolOutputFile>
+quantc::openToolOutput(llvm::StringRef path, std::string &error) {
+  if (path != "-") {
+    llvm::StringRef dir = llvm::sys::path::parent_path(path);
+    if (!dir.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+        error = ("cannot create the directory '" + dir + "' of '" + path +
+                 "': " + ec.message())
+                    .str();
+        return nullptr;
+      }
+  }
+  return mlir::openOutputFile(path, &error);
 }
 
 quantc::ToolContext::ToolContext() {

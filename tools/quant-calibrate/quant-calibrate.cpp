@@ -247,7 +247,7 @@ int main(int argc, char **argv) {
   quantc::Profile profile = (*calibrator)->profile();
   std::string errorMessage;
   std::unique_ptr<ToolOutputFile> output =
-      openOutputFile(outputFile, &errorMessage);
+      quantc::openToolOutput(outputFile, errorMessage);
   if (!output)
     return error(errorMessage);
   if (!saveProfile.empty())

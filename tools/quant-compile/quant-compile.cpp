@@ -289,7 +289,7 @@ int main(int argc, char **argv) {
   }
 
   std::string errorMessage;
-  auto output = mlir::openOutputFile(outputFile, &errorMessage);
+  auto output = quantc::openToolOutput(outputFile, errorMessage);
   if (!output)
     return error(errorMessage);
   if (emit == Emit::MLIR) {
@@ -310,10 +310,7 @@ int main(int argc, char **argv) {
     headerPath = std::string(path);
   }
   if (!headerPath.empty()) {
-    StringRef dir = sys::path::parent_path(headerPath);
-    if (!dir.empty())
-      (void)sys::fs::create_directories(dir);
-    auto header = mlir::openOutputFile(headerPath, &errorMessage);
+    auto header = quantc::openToolOutput(headerPath, errorMessage);
     if (!header)
       return error(errorMessage);
     quantc::emitHeader(*model, *target, sys::path::filename(inputFile),

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Import/OnnxImporter.h"
+#include "quantc/InitAll.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -67,7 +68,7 @@ int main(int argc, char **argv) {
   if (failed(verify(*module)))
     return error("'" + inputFile + "': the imported module does not verify");
   std::string errorMessage;
-  auto output = openOutputFile(outputFile, &errorMessage);
+  auto output = quantc::openToolOutput(outputFile, errorMessage);
   if (!output)
     return error(errorMessage);
   OpPrintingFlags flags;

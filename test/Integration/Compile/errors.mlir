@@ -30,3 +30,13 @@
 // RUN: not quant-run %S/Inputs/ops.mlir --reference --num-threads=2 --input %t/in.npy -o %t/a.npy 2>&1 | FileCheck %s --check-prefix=REFTHREADS
 // REFTHREADS: quant-run: error: --num-threads applies to compiled models, not to --reference
 // RUN: not ls %t/a.o %t/a.h %t/a.npy
+//
+// Every output creates its parent directories (-o, the header beside it,
+// quant-translate's -o, a profile); a path that cannot be a directory is a
+// clear error.
+// RUN: quant-compile %S/Inputs/ops.mlir -o %t/new/obj/a.o
+// RUN: ls %t/new/obj/a.o %t/new/obj/a.h
+// RUN: quant-translate --import-onnx %quantc_src_root/examples/fashion-mnist/model.onnx -o %t/new/mlir/a.mlir
+// RUN: ls %t/new/mlir/a.mlir
+// RUN: not quant-compile %S/Inputs/ops.mlir -o %t/new/obj/a.o/b.o 2>&1 | FileCheck %s --check-prefix=NOTDIR
+// NOTDIR: quant-compile: error: cannot open output file '{{.*}}a.o/b.o': Not a directory
