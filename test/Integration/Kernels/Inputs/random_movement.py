@@ -23,31 +23,16 @@ import sys
 
 import numpy as np
 
+import random_types
+from random_types import f32, ts
+
 out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
 
-def f32(v):
-    return float(np.float32(v))
-
-
-def rand_type(signed=None):
-    """A random per-tensor 8-bit type: (text, signed, scale, zp, lo, hi)."""
-    if signed is None:
-        signed = bool(rng.integers(2))
-    smin, smax = (-128, 127) if signed else (0, 255)
-    lo, hi = smin, smax
-    if rng.integers(4) == 0:
-        lo, hi = smin + int(rng.integers(0, 40)), smax - int(rng.integers(0, 40))
-    scale = f32(np.exp(rng.uniform(np.log(0.003), np.log(0.3))))
-    zp = int(rng.integers(lo, hi + 1))
-    st = ("i8" if signed else "u8") + (f"<{lo}:{hi}>" if (lo, hi) != (smin, smax) else "")
-    return f"!quant.uniform<{st}:f32, {scale!r}:{zp}>", signed, scale, zp, lo, hi
-
-
-def ts(shape, elt):
-    return f"tensor<{'x'.join(map(str, shape))}x{elt}>"
+def rand_type(signed=None, narrow=None):
+    return random_types.rand_type(rng, signed, narrow)
 
 
 class Model:
