@@ -518,6 +518,25 @@ def pool_cases(wr, rng):
             wr.end()
 
 
+def write_concat(wr, name, ins, dim, so, zo, signed):
+    """One concat case: PyTorch's quantized cat of `ins` ((ints, scale, zp)
+    NCHW) along NCHW `dim` to (so, zo); the axis parameter (NHWC) is written
+    unless it is the channel axis (the test's default)."""
+    zo_t = zo + 128 if signed else zo
+    y = torch.ops.quantized.cat(
+        [qtensor(x, s, z, signed) for x, s, z in ins], dim, so, zo_t)
+    dt = np.int8 if signed else np.uint8
+    wr.case("concat", name, "torch")
+    if dim != 1:
+        wr.param("axis", {2: 1, 3: 2}[dim])
+    for j, (x, s, z) in enumerate(ins):
+        wr.tensor("input%d" % j, nhwc(x.astype(dt)))
+        wr.qparams("input%d" % j, s, z, *storage(signed))
+    wr.tensor("output", nhwc(ints_of(y, signed)))
+    wr.qparams("output", so, zo, *storage(signed))
+    wr.end()
+
+
 def concat_cases(wr, rng):
     for i, (nin, same, signed) in enumerate([(2, False, False),
                                              (3, False, False),
@@ -533,17 +552,7 @@ def concat_cases(wr, rng):
         else:
             so, zo = rand_scale(rng, 0.005, 0.2), int(
                 rng.integers(*storage(signed)))
-        zo_t = zo + 128 if signed else zo
-        y = torch.ops.quantized.cat(
-            [qtensor(x, s, z, signed) for x, s, z in ins], 1, so, zo_t)
-        dt = np.int8 if signed else np.uint8
-        wr.case("concat", "concat%d" % i, "torch")
-        for j, (x, s, z) in enumerate(ins):
-            wr.tensor("input%d" % j, nhwc(x.astype(dt)))
-            wr.qparams("input%d" % j, s, z, *storage(signed))
-        wr.tensor("output", nhwc(ints_of(y, signed)))
-        wr.qparams("output", so, zo, *storage(signed))
-        wr.end()
+        write_concat(wr, "concat%d" % i, ins, 1, so, zo, signed)
 
 
 def concat_axis_cases(wr, rng):
@@ -556,18 +565,7 @@ def concat_axis_cases(wr, rng):
             shape[dim] = int(rng.integers(1, 6))
             ins.append(rand_qtensor(rng, tuple(shape), signed))
         so, zo = rand_scale(rng, 0.005, 0.2), int(rng.integers(*storage(signed)))
-        zo_t = zo + 128 if signed else zo
-        y = torch.ops.quantized.cat(
-            [qtensor(x, s, z, signed) for x, s, z in ins], dim, so, zo_t)
-        dt = np.int8 if signed else np.uint8
-        wr.case("concat", "concat_axis%d" % i, "torch")
-        wr.param("axis", {2: 1, 3: 2}[dim])
-        for j, (x, s, z) in enumerate(ins):
-            wr.tensor("input%d" % j, nhwc(x.astype(dt)))
-            wr.qparams("input%d" % j, s, z, *storage(signed))
-        wr.tensor("output", nhwc(ints_of(y, signed)))
-        wr.qparams("output", so, zo, *storage(signed))
-        wr.end()
+        write_concat(wr, "concat_axis%d" % i, ins, dim, so, zo, signed)
 
 
 def batch_norm_cases(wr, rng):
