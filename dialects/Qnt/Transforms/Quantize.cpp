@@ -156,6 +156,21 @@ std::optional<quantc::ref::QTensor> refView(Type elementType) {
   return t;
 }
 
+/// The reference views of an element-wise op's quantized input `q` and of
+/// the qcast `sink` of its result, when both are per-tensor 8-bit; nullopt
+/// otherwise (or when either is missing).
+std::optional<std::pair<quantc::ref::QTensor, quantc::ref::QTensor>>
+elementwiseViews(Value q, quant::QuantizeCastOp sink) {
+  if (!q || !sink)
+    return std::nullopt;
+  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
+                                      out =
+                                          refView(elementOf(sink.getResult()));
+  if (!in || !out)
+    return std::nullopt;
+  return std::make_pair(*in, *out);
+}
+
 /// The layer name of `op` for messages: its first name.
 std::string layerName(Operation *op) {
   SmallVector<std::string> names = getLayerNames(op->getLoc());
@@ -495,11 +510,8 @@ void QntQuantizePass::convertConstantBinary(Operation *op) {
     return;
   auto [clamp, act] = clampAfter(result);
   quant::QuantizeCastOp sink = quantizedSink(result);
-  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
-                                      out = sink ? refView(elementOf(
-                                                       sink.getResult()))
-                                                 : std::nullopt;
-  if (!in || !out)
+  auto views = elementwiseViews(q, sink);
+  if (!views)
     return;
   double lo = -INFINITY, hi = INFINITY;
   if (act) {
@@ -518,7 +530,8 @@ void QntQuantizePass::convertConstantBinary(Operation *op) {
                                         : double(c) - x;
       return std::clamp(y, lo, hi);
     };
-    std::vector<int32_t> t = quantc::ref::lookupTable(f, *in, *out);
+    std::vector<int32_t> t =
+        quantc::ref::lookupTable(f, views->first, views->second);
     table.insert(table.end(), t.begin(), t.end());
   }
   OpBuilder b(sink);
@@ -541,12 +554,8 @@ void QntQuantizePass::convertConstantBinary(Operation *op) {
 void QntQuantizePass::convertUnary(UnaryOp op) {
   Value q = quantizedSource(op.getInput());
   quant::QuantizeCastOp sink = quantizedSink(op.getOutput());
-  if (!q || !sink)
-    return;
-  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
-                                      out =
-                                          refView(elementOf(sink.getResult()));
-  if (!in || !out)
+  auto views = elementwiseViews(q, sink);
+  if (!views)
     return;
   UnaryFn fn = op.getFn();
   double beta = op.getBetaOrDefault();
@@ -557,7 +566,8 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
   std::vector<int32_t> table;
   for (double alpha : alphas) {
     std::vector<int32_t> t = quantc::ref::lookupTable(
-        [&](double x) { return evalUnary(fn, x, alpha, beta); }, *in, *out);
+        [&](double x) { return evalUnary(fn, x, alpha, beta); }, views->first,
+        views->second);
     table.insert(table.end(), t.begin(), t.end());
   }
   OpBuilder b(sink);
@@ -580,22 +590,19 @@ void QntQuantizePass::convertBatchNorm(BatchNormOp op) {
   Value result = op.getOutput();
   auto [clamp, act] = clampAfter(result);
   quant::QuantizeCastOp sink = quantizedSink(result);
-  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
-                                      out = sink ? refView(elementOf(
-                                                       sink.getResult()))
-                                                 : std::nullopt;
+  auto views = elementwiseViews(q, sink);
   std::optional<SmallVector<float>> gamma = floatConstant(op.getGamma()),
                                     beta = floatConstant(op.getBeta()),
                                     mean = floatConstant(op.getMean()),
                                     var = floatConstant(op.getVar());
-  if (!in || !out || !gamma || !beta || !mean || !var)
+  if (!views || !gamma || !beta || !mean || !var)
     return;
   std::vector<float> multipliers, offsets;
   if (quantc::ref::batchNormAffine(
           {gamma->begin(), gamma->end()}, {beta->begin(), beta->end()},
           {mean->begin(), mean->end()}, {var->begin(), var->end()},
-          op.getEpsilon().convertToDouble(), in->scale, out->scale, multipliers,
-          offsets))
+          op.getEpsilon().convertToDouble(), views->first.scale,
+          views->second.scale, multipliers, offsets))
     return;
   OpBuilder b(sink);
   SmallVector<Location> locs{op.getLoc()};
