@@ -67,6 +67,14 @@ SmallVector<Operation *> activationObservers(func::FuncOp fn) {
   return ops;
 }
 
+/// The real values of qmin and qmax (`l`'s quantization grid).
+void setGrid(LayerReport &l) {
+  l.gridMin =
+      ref::dequantize(static_cast<int32_t>(l.qmin), l.scale, l.zeroPoint);
+  l.gridMax =
+      ref::dequantize(static_cast<int32_t>(l.qmax), l.scale, l.zeroPoint);
+}
+
 /// The report of an activation with fixed parameters (a fake_quant after
 /// a sigmoid-like function): its type's scale and zero point, the
 /// function's range as the clipping range.
@@ -79,10 +87,7 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
   l.qmax = q.getStorageTypeMax();
   l.scale = static_cast<float>(q.getScale());
   l.zeroPoint = static_cast<int32_t>(q.getZeroPoint());
-  l.gridMin =
-      ref::dequantize(static_cast<int32_t>(l.qmin), l.scale, l.zeroPoint);
-  l.gridMax =
-      ref::dequantize(static_cast<int32_t>(l.qmax), l.scale, l.zeroPoint);
+  setGrid(l);
   std::optional<ArrayRef<float>> lo = op.getRangeMin(), hi = op.getRangeMax();
   l.clipMin = lo && !lo->empty() ? lo->front() : l.gridMin;
   l.clipMax = hi && !hi->empty() ? hi->front() : l.gridMax;
@@ -205,10 +210,7 @@ Expected<std::optional<LayerReport>> describeObserved(qnt::ObserveOp op,
   l.clipMax = range->second.front();
   l.scale = qp->scale.front();
   l.zeroPoint = qp->zeroPoint.front();
-  l.gridMin =
-      ref::dequantize(static_cast<int32_t>(l.qmin), l.scale, l.zeroPoint);
-  l.gridMax =
-      ref::dequantize(static_cast<int32_t>(l.qmax), l.scale, l.zeroPoint);
+  setGrid(l);
   return std::optional<LayerReport>(std::move(l));
 }
 
