@@ -113,10 +113,9 @@ Error quantc::ref::padIndexMap(const std::vector<int64_t> &inShape,
                                const std::vector<int64_t> &pads,
                                std::vector<int64_t> &map) {
   const size_t rank = inShape.size();
-  if (Error e = checkRank("pads", pads.size() / 2, rank))
-    return e;
   if (pads.size() != 2 * rank)
-    return std::string("pads: expected two values per dimension");
+    return "pads: expected " + std::to_string(2 * rank) +
+           " values (two per dimension), got " + std::to_string(pads.size());
   std::vector<int64_t> outShape(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (pads[2 * d] < 0 || pads[2 * d + 1] < 0 ||
