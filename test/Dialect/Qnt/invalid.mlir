@@ -1001,3 +1001,12 @@ func.func @channel_affine_finite(%x: tensor<1x2x!q>) {
   %0 = qnt.channel_affine %x {multiplier = array<f32: 1.0, 0x7F800000>, offset = array<f32: 0.0, 1.0>} : (tensor<1x2x!q>) -> tensor<1x2x!q>
   return
 }
+
+// -----
+
+!q = !quant.uniform<u8:f32, 0.05:200>
+func.func @bilinear_dynamic(%x: tensor<1x?x2x1x!q>) {
+  // expected-error @+1 {{'qnt.resize_bilinear' op needs static shapes}}
+  %0 = qnt.resize_bilinear %x {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x?x2x1x!q>) -> tensor<1x4x4x1x!q>
+  return
+}
