@@ -27,6 +27,7 @@ static constexpr const char *kFloatToBuffers =
     "loop-invariant-subset-hoisting,canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    "func.func(quantc-distinct-results),"
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"

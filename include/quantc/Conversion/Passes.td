@@ -43,6 +43,22 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
   ];
 }
 
+def DistinctResults
+    : Pass<"quantc-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "Give every memref a function returns its own buffer";
+  let description = [{
+    A model may return one value under two names (an ONNX graph listing an
+    output twice, or `Identity` outputs of one tensor), which bufferizes to
+    `return %alloc, %alloc`. `buffer-results-to-out-params` with
+    `hoist-static-allocs` then replaces the allocation by the first out
+    parameter and crashes on the second. This pass, run between
+    bufferization and `buffer-results-to-out-params`, returns a copy in a
+    new allocation for every result that repeats an earlier one, so that
+    each out parameter receives the value.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MemRefCopyToLinalg : Pass<"quantc-memref-copy-to-linalg"> {
   let summary = "Turn memref.copy into linalg.copy (loops, no runtime call)";
   let description = [{
