@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -156,7 +157,8 @@ FailureOr<const ConstTensor *> NodeImporter::optionalConstant(int i) {
   return t;
 }
 
-FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i) {
+FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i,
+                                                        OutOfRange outOfRange) {
   const ConstTensor *t = constant(i);
   if (!t)
     return failure();
@@ -166,8 +168,17 @@ FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i) {
       t->dtype != onnx::TensorProto::INT32)
     return emitError() << "input " << i << " must hold integers";
   SmallVector<int64_t> values;
-  for (double v : t->data)
-    values.push_back(saturatingInt64(v));
+  for (double v : t->data) {
+    int64_t value = saturatingInt64(v);
+    if (std::abs(v) > kMaxIntValue) {
+      if (outOfRange == OutOfRange::Refuse)
+        return emitError() << "input " << i << " holds " << value
+                           << ", out of range (allowed: " << -kMaxIntValue
+                           << " to " << kMaxIntValue << ")";
+      value = v < 0 ? -kMaxIntValue : kMaxIntValue;
+    }
+    values.push_back(value);
+  }
   return values;
 }
 
@@ -225,16 +236,24 @@ FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
   if (!hasType(*a, onnx::AttributeProto::INT))
     return emitError() << "attribute '" << name << "' must be "
                        << typeName(onnx::AttributeProto::INT);
+  if (a->i() < -kMaxIntValue || a->i() > kMaxIntValue)
+    return emitError() << "attribute '" << name << "' is " << a->i()
+                       << ", out of range (allowed: " << -kMaxIntValue << " to "
+                       << kMaxIntValue << ")";
   return a->i();
 }
 
-FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt) const {
+FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt,
+                                         bool allowInfinite) const {
   const onnx::AttributeProto *a = attr(name);
   if (!a)
     return dflt;
   if (!hasType(*a, onnx::AttributeProto::FLOAT))
     return emitError() << "attribute '" << name << "' must be "
                        << typeName(onnx::AttributeProto::FLOAT);
+  if (std::isnan(a->f()) || (!allowInfinite && std::isinf(a->f())))
+    return emitError() << "attribute '" << name << "' is " << a->f()
+                       << "; it must be a finite number";
   return a->f();
 }
 
@@ -250,14 +269,26 @@ FailureOr<std::string> NodeImporter::stringAttr(StringRef name,
 }
 
 FailureOr<SmallVector<int64_t>>
-NodeImporter::intsAttr(StringRef name, ArrayRef<int64_t> dflt) const {
+NodeImporter::intsAttr(StringRef name, ArrayRef<int64_t> dflt,
+                       OutOfRange outOfRange) const {
   const onnx::AttributeProto *a = attr(name);
   if (!a)
     return SmallVector<int64_t>(dflt);
   if (!hasType(*a, onnx::AttributeProto::INTS))
     return emitError() << "attribute '" << name << "' must be "
                        << typeName(onnx::AttributeProto::INTS);
-  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+  SmallVector<int64_t> values;
+  for (int64_t v : a->ints()) {
+    if (v < -kMaxIntValue || v > kMaxIntValue) {
+      if (outOfRange == OutOfRange::Refuse)
+        return emitError() << "attribute '" << name << "' holds " << v
+                           << ", out of range (allowed: " << -kMaxIntValue
+                           << " to " << kMaxIntValue << ")";
+      v = v < 0 ? -kMaxIntValue : kMaxIntValue;
+    }
+    values.push_back(v);
+  }
+  return values;
 }
 
 FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis,
@@ -283,11 +314,31 @@ NodeImporter::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) const {
   return result;
 }
 
+LogicalResult NodeImporter::checkConstantShape(ArrayRef<int64_t> dims,
+                                               StringRef what) const {
+  if (auto err = onnx_import::checkConstantShape(dims))
+    return emitError() << what << ": " << *err;
+  return success();
+}
+
 LogicalResult NodeImporter::setOutput(int i, Act a) {
   if (i >= n.output_size())
     return emitError() << "missing output " << i;
   if (a.rank() == 0)
     return emitError() << "scalar (rank 0) activations are not supported";
+  int64_t count = 1;
+  for (int64_t d : a.irShape()) {
+    if (d > kMaxActivationElements)
+      return emitError() << "the result has a dimension of size " << d
+                         << " (at most " << kMaxActivationElements << ")";
+    if (d < 1)
+      return emitError() << "the result has a dimension of size " << d
+                         << "; empty activations are not supported";
+    count *= d; // each factor <= kMaxIntValue, the running count <= 2^31
+    if (count > kMaxActivationElements)
+      return emitError() << "the result has more than "
+                         << kMaxActivationElements << " elements";
+  }
   g.acts[n.output(i)] = std::move(a);
   return success();
 }
@@ -295,6 +346,8 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
 LogicalResult NodeImporter::setOutput(int i, ConstTensor t) {
   if (i >= n.output_size())
     return emitError() << "missing output " << i;
+  if (failed(checkConstantShape(t.dims, "the result")))
+    return failure();
   g.consts[n.output(i)] = std::move(t);
   return success();
 }

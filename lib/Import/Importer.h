@@ -82,6 +82,11 @@ struct GraphState {
   llvm::StringMap<PendingQuant> constQdq;
 };
 
+/// What reading an integer beyond +-kMaxIntValue does: an error naming the
+/// attribute or input, or (Slice's starts and ends, where exporters write
+/// INT64_MAX for "to the end") clamping, which keeps the meaning.
+enum class OutOfRange { Refuse, Clamp };
+
 /// One node being imported: its inputs, attributes and outputs, and the IR
 /// helpers op handlers share.
 class NodeImporter {
@@ -125,8 +130,10 @@ public:
   /// not constant.
   mlir::FailureOr<const ConstTensor *> optionalConstant(int i);
   /// A constant input holding integers (axes, pads, sizes, ...), checked to
-  /// be of rank <= 1.
-  mlir::FailureOr<llvm::SmallVector<int64_t>> intsInput(int i);
+  /// be of rank <= 1 and, as every integer the importer reads, to lie in
+  /// [-kMaxIntValue, kMaxIntValue] (or clamped into it, see OutOfRange).
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  intsInput(int i, OutOfRange outOfRange = OutOfRange::Refuse);
   /// As intsInput, empty when input `i` is absent.
   mlir::FailureOr<llvm::SmallVector<int64_t>> optionalIntsInput(int i) {
     return hasInput(i) ? intsInput(i) : llvm::SmallVector<int64_t>{};
@@ -138,11 +145,15 @@ public:
 
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
   mlir::FailureOr<int64_t> intAttr(llvm::StringRef name, int64_t dflt) const;
-  mlir::FailureOr<float> floatAttr(llvm::StringRef name, float dflt) const;
+  /// A float attribute; NaN is refused, and so are infinities unless
+  /// `allowInfinite` (Clip's bounds).
+  mlir::FailureOr<float> floatAttr(llvm::StringRef name, float dflt,
+                                   bool allowInfinite = false) const;
   mlir::FailureOr<std::string> stringAttr(llvm::StringRef name,
                                           llvm::StringRef dflt) const;
   mlir::FailureOr<llvm::SmallVector<int64_t>>
-  intsAttr(llvm::StringRef name, llvm::ArrayRef<int64_t> dflt) const;
+  intsAttr(llvm::StringRef name, llvm::ArrayRef<int64_t> dflt,
+           OutOfRange outOfRange = OutOfRange::Refuse) const;
   /// A list of axes (attribute or input, as the opset has it), normalized
   /// into [0, rank) and checked: in range and without duplicates.
   mlir::FailureOr<llvm::SmallVector<int64_t>>
@@ -153,12 +164,19 @@ public:
   // Outputs
   //===--------------------------------------------------------------------===//
 
+  /// Records output `i`; an activation must have between 1 and
+  /// kMaxActivationElements elements, a constant a shape checkConstantShape
+  /// accepts.
   mlir::LogicalResult setOutput(int i, Act a);
   mlir::LogicalResult setOutput(int i, ConstTensor t);
   mlir::LogicalResult setOutput(Act a) { return setOutput(0, std::move(a)); }
   mlir::LogicalResult setOutput(ConstTensor t) {
     return setOutput(0, std::move(t));
   }
+  /// Fails with "<what> has too many elements" unless a constant of shape
+  /// `dims` is within the limits (checked before computing one).
+  mlir::LogicalResult checkConstantShape(llvm::ArrayRef<int64_t> dims,
+                                         llvm::StringRef what) const;
 
   //===--------------------------------------------------------------------===//
   // IR helpers

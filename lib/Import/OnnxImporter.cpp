@@ -103,8 +103,15 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
                              "' is not a float32 tensor"),
              nullptr;
     SmallVector<int64_t> shape;
+    int64_t count = 1;
     for (const auto &dim : in.type().tensor_type().shape().dim()) {
-      if (dim.has_dim_value() && dim.dim_value() > 0) {
+      if (dim.has_dim_value() && dim.dim_value() > kMaxIntValue) {
+        return (void)emitError("graph input '" + in.name() +
+                               "' has a dimension of size " +
+                               Twine(dim.dim_value()) + " (at most " +
+                               Twine(kMaxIntValue) + ")"),
+               nullptr;
+      } else if (dim.has_dim_value() && dim.dim_value() > 0) {
         shape.push_back(dim.dim_value());
       } else if (dim.has_dim_value()) {
         return (void)emitError("graph input '" + in.name() +
@@ -127,6 +134,12 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       return (void)emitError("graph input '" + in.name() +
                              "' is a scalar; inputs must be tensors"),
              nullptr;
+    for (int64_t d : shape)
+      if ((count *= d) > kMaxActivationElements) // each d <= 2^30
+        return (void)emitError("graph input '" + in.name() +
+                               "' has more than " +
+                               Twine(kMaxActivationElements) + " elements"),
+               nullptr;
     argTypes.push_back(RankedTensorType::get(shape, b.getF32Type()));
     argLocs.push_back(NameLoc::get(b.getStringAttr(in.name())));
     argNames.push_back(in.name());
@@ -212,6 +225,12 @@ OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
                                          const OnnxImportOptions &options) {
   registerOnnxImportDialects(context);
   onnx::ModelProto model;
+  if (bytes.size() > static_cast<size_t>(INT_MAX)) {
+    emitError(UnknownLoc::get(&context),
+              "the model is larger than 2 GiB (external data is not "
+              "supported)");
+    return nullptr;
+  }
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     emitError(UnknownLoc::get(&context),
               "cannot parse the ONNX protobuf (corrupt or truncated file)");

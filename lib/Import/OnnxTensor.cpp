@@ -2,13 +2,29 @@
 
 #include "OnnxTensor.h"
 
-#include "llvm/Support/CheckedArithmetic.h"
-
 #include <climits>
 #include <cmath>
 #include <cstring>
 
 using namespace quantc::onnx_import;
+
+std::optional<std::string>
+quantc::onnx_import::checkConstantShape(llvm::ArrayRef<int64_t> dims) {
+  int64_t nonZero = 1;
+  for (int64_t d : dims) {
+    if (d < 0)
+      return "negative dimension " + std::to_string(d);
+    if (d > kMaxIntValue)
+      return "dimension " + std::to_string(d) + " is too large (at most " +
+             std::to_string(kMaxIntValue) + ")";
+    if (d > 0)
+      nonZero *= d; // both factors <= 2^30
+    if (nonZero > kMaxConstantElements)
+      return "too many elements (a constant has at most " +
+             std::to_string(kMaxConstantElements) + ")";
+  }
+  return std::nullopt;
+}
 
 int64_t ConstTensor::numElements() const {
   int64_t n = 1;
@@ -115,21 +131,23 @@ quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
   return out;
 }
 
-std::optional<ConstTensor> quantc::onnx_import::broadcastBinary(
-    const ConstTensor &a, const ConstTensor &b,
+std::optional<std::string> quantc::onnx_import::broadcastBinary(
+    const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
     llvm::function_ref<double(double, double)> fn) {
   size_t rank = std::max(a.dims.size(), b.dims.size());
   llvm::SmallVector<int64_t> da(rank - a.dims.size(), 1),
       db(rank - b.dims.size(), 1);
   da.append(a.dims.begin(), a.dims.end());
   db.append(b.dims.begin(), b.dims.end());
-  ConstTensor out;
+  out = ConstTensor();
   out.dtype = a.dtype;
   for (size_t i = 0; i < rank; ++i) {
     if (da[i] != db[i] && da[i] != 1 && db[i] != 1)
-      return std::nullopt;
+      return std::string("input shapes do not broadcast");
     out.dims.push_back(da[i] == 1 ? db[i] : da[i]);
   }
+  if (auto err = checkConstantShape(out.dims))
+    return "the result: " + *err;
   // Strides of each input in the output's index space (0 where broadcast).
   llvm::SmallVector<int64_t> sa(rank, 0), sb(rank, 0);
   for (int64_t i = static_cast<int64_t>(rank) - 1, pa = 1, pb = 1; i >= 0;
@@ -155,7 +173,7 @@ std::optional<ConstTensor> quantc::onnx_import::broadcastBinary(
       idx[i] = 0;
     }
   }
-  return out;
+  return std::nullopt;
 }
 
 int64_t quantc::onnx_import::saturatingInt64(double v) {
@@ -175,11 +193,11 @@ double quantc::onnx_import::castTo(double v, int32_t dtype) {
   case onnx::TensorProto::INT64:
     return static_cast<double>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::INT32:
-    return static_cast<int32_t>(static_cast<int64_t>(std::trunc(v)));
+    return static_cast<int32_t>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::INT8:
-    return static_cast<int8_t>(static_cast<int64_t>(std::trunc(v)));
+    return static_cast<int8_t>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::UINT8:
-    return static_cast<uint8_t>(static_cast<int64_t>(std::trunc(v)));
+    return static_cast<uint8_t>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::BOOL:
     return v != 0.0 ? 1.0 : 0.0;
   default:
@@ -204,15 +222,8 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return "tensor '" + t.name() + "' uses external data (not supported)";
   out.dims.assign(t.dims().begin(), t.dims().end());
-  int64_t count = 1;
-  for (int64_t d : out.dims) {
-    if (d < 0)
-      return "tensor '" + t.name() + "' has a negative dimension";
-    std::optional<int64_t> product = llvm::checkedMul(count, d);
-    if (!product || *product > (int64_t(1) << 40))
-      return "tensor '" + t.name() + "' has too many elements";
-    count = *product;
-  }
+  if (auto err = checkConstantShape(out.dims))
+    return "tensor '" + t.name() + "': " + *err;
   out.dtype = t.data_type();
   const std::string &raw = t.raw_data();
   bool hasRaw = t.has_raw_data();
@@ -269,32 +280,4 @@ quantc::onnx_import::findAttr(const onnx::NodeProto &node,
     if (a.name() == name)
       return &a;
   return nullptr;
-}
-
-int64_t quantc::onnx_import::attrInt(const onnx::NodeProto &node,
-                                     llvm::StringRef name, int64_t dflt) {
-  const onnx::AttributeProto *a = findAttr(node, name);
-  return a ? a->i() : dflt;
-}
-
-float quantc::onnx_import::attrFloat(const onnx::NodeProto &node,
-                                     llvm::StringRef name, float dflt) {
-  const onnx::AttributeProto *a = findAttr(node, name);
-  return a ? a->f() : dflt;
-}
-
-std::string quantc::onnx_import::attrString(const onnx::NodeProto &node,
-                                            llvm::StringRef name,
-                                            llvm::StringRef dflt) {
-  const onnx::AttributeProto *a = findAttr(node, name);
-  return a ? a->s() : dflt.str();
-}
-
-llvm::SmallVector<int64_t>
-quantc::onnx_import::attrInts(const onnx::NodeProto &node, llvm::StringRef name,
-                              llvm::ArrayRef<int64_t> dflt) {
-  const onnx::AttributeProto *a = findAttr(node, name);
-  if (!a)
-    return llvm::SmallVector<int64_t>(dflt);
-  return llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end());
 }

@@ -22,6 +22,21 @@
 
 namespace quantc::onnx_import {
 
+/// The limits that keep the importer's shape arithmetic inside int64: every
+/// integer it reads (attributes, shape / pads / repeats inputs, dimensions)
+/// has a magnitude of at most kMaxIntValue, an activation at most
+/// kMaxActivationElements elements, and a constant at most
+/// kMaxConstantElements (2 GiB as doubles; VGG-16's largest weight has
+/// 103M) counting the product of its non-zero dimensions, so that no
+/// partial product of a shape overflows either.
+constexpr int64_t kMaxIntValue = int64_t(1) << 30;
+constexpr int64_t kMaxActivationElements = int64_t(1) << 31;
+constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
+
+/// Checks a constant's shape against the limits above; on failure returns a
+/// message ("negative dimension", "too many elements").
+std::optional<std::string> checkConstantShape(llvm::ArrayRef<int64_t> dims);
+
 /// A constant tensor (initializer or Constant node) in ONNX's layout.
 struct ConstTensor {
   llvm::SmallVector<int64_t> dims;
@@ -45,10 +60,11 @@ struct ConstTensor {
 /// Concatenation along `axis` (shapes checked by the caller).
 ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 
-/// `fn(a, b)` element-wise with ONNX broadcasting; none when the shapes do
-/// not broadcast. The result has `a`'s element type.
-std::optional<ConstTensor>
-broadcastBinary(const ConstTensor &a, const ConstTensor &b,
+/// `fn(a, b)` element-wise with ONNX broadcasting into `out`, which has
+/// `a`'s element type; a message when the shapes do not broadcast or the
+/// result would be too large.
+std::optional<std::string>
+broadcastBinary(const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
                 llvm::function_ref<double(double, double)> fn);
 
 /// `v` as an int64, saturated (INT64_MAX, as ONNX exporters write for "to
@@ -63,17 +79,9 @@ double castTo(double v, int32_t dtype);
 std::optional<std::string> decodeTensor(const onnx::TensorProto &t,
                                         ConstTensor &out);
 
-/// Node attributes with defaults.
+/// The attribute `name` of `node`, or null.
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
                                      llvm::StringRef name);
-int64_t attrInt(const onnx::NodeProto &node, llvm::StringRef name,
-                int64_t dflt);
-float attrFloat(const onnx::NodeProto &node, llvm::StringRef name, float dflt);
-std::string attrString(const onnx::NodeProto &node, llvm::StringRef name,
-                       llvm::StringRef dflt);
-llvm::SmallVector<int64_t> attrInts(const onnx::NodeProto &node,
-                                    llvm::StringRef name,
-                                    llvm::ArrayRef<int64_t> dflt);
 
 } // namespace quantc::onnx_import
 

@@ -40,6 +40,6 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/cast_undefined.onnx 2>&1 | FileCheck %s --check-prefix=CASTU
 // CASTU: error: '{{.*}}cast_undefined.onnx': node 'cast' (Cast): input 'nope' is not defined
 // RUN: not quant-translate --import-onnx %S/Inputs/constant_of_shape_negative.onnx 2>&1 | FileCheck %s --check-prefix=COSN
-// COSN: error: '{{.*}}constant_of_shape_negative.onnx': node 'fill' (ConstantOfShape): negative dimension
+// COSN: error: '{{.*}}constant_of_shape_negative.onnx': node 'fill' (ConstantOfShape): the shape: negative dimension -1
 // RUN: not quant-translate --import-onnx %S/Inputs/constant_of_shape_value.onnx 2>&1 | FileCheck %s --check-prefix=COSV
 // COSV: error: '{{.*}}constant_of_shape_value.onnx': node 'fill' (ConstantOfShape): value must have one element

@@ -66,15 +66,10 @@ LogicalResult constantOfShape(NodeImporter &n) {
     t.dtype = v.dtype;
     value = v.data[0];
   }
-  int64_t count = 1;
-  for (int64_t d : *shape) {
-    if (d < 0)
-      return n.emitError() << "negative dimension";
-    if (d > (int64_t(1) << 31) || (count *= d) > (int64_t(1) << 31))
-      return n.emitError() << "shape too large";
-    t.dims.push_back(d);
-  }
-  t.data.assign(count, value);
+  if (failed(n.checkConstantShape(*shape, "the shape")))
+    return failure();
+  t.dims.assign(shape->begin(), shape->end());
+  t.data.assign(t.numElements(), value);
   return n.setOutput(std::move(t));
 }
 

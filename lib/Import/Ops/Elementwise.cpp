@@ -88,8 +88,8 @@ LogicalResult clip(NodeImporter &n) {
     return failure();
   float bounds[2] = {-FLT_MAX, FLT_MAX};
   if (!fromInputs) {
-    FailureOr<float> lo = n.floatAttr("min", -FLT_MAX),
-                     hi = n.floatAttr("max", FLT_MAX);
+    FailureOr<float> lo = n.floatAttr("min", -FLT_MAX, /*allowInfinite=*/true),
+                     hi = n.floatAttr("max", FLT_MAX, /*allowInfinite=*/true);
     if (failed(lo) || failed(hi))
       return failure();
     bounds[0] = *lo;
@@ -204,13 +204,12 @@ LogicalResult foldConstants(NodeImporter &n, Binary kind) {
     if (!next)
       return failure();
     bool integer = acc.isInteger();
-    std::optional<ConstTensor> r =
-        broadcastBinary(acc, *next, [&](double a, double b) {
+    ConstTensor r;
+    if (auto err = broadcastBinary(acc, *next, r, [&](double a, double b) {
           return foldBinary(kind, a, b, integer);
-        });
-    if (!r)
-      return n.emitError() << "input shapes do not broadcast";
-    acc = std::move(*r);
+        }))
+      return n.emitError() << *err;
+    acc = std::move(r);
   }
   return n.setOutput(std::move(acc));
 }

@@ -199,6 +199,8 @@ LogicalResult concatOp(NodeImporter &n) {
     outShape[*axis] += s[*axis];
   }
   if (base < 0) {
+    if (failed(n.checkConstantShape(outShape, "the result")))
+      return failure();
     SmallVector<const ConstTensor *> parts;
     for (int i = 0; i < n.numInputs(); ++i)
       parts.push_back(n.constant(i));
@@ -285,8 +287,8 @@ LogicalResult sliceOp(NodeImporter &n) {
   };
   SmallVector<int64_t> allAxes = identityLayout(rank);
   if (fromInputs) {
-    starts = n.intsInput(1);
-    ends = n.intsInput(2);
+    starts = n.intsInput(1, OutOfRange::Clamp);
+    ends = n.intsInput(2, OutOfRange::Clamp);
     if (failed(starts) || failed(ends))
       return failure();
     axes = optionalInts(
@@ -295,8 +297,8 @@ LogicalResult sliceOp(NodeImporter &n) {
                                     std::min<int64_t>(rank, starts->size())));
     steps = optionalInts(4, SmallVector<int64_t>(starts->size(), 1));
   } else {
-    starts = n.intsAttr("starts", {});
-    ends = n.intsAttr("ends", {});
+    starts = n.intsAttr("starts", {}, OutOfRange::Clamp);
+    ends = n.intsAttr("ends", {}, OutOfRange::Clamp);
     if (failed(starts) || failed(ends))
       return failure();
     axes = n.intsAttr(
@@ -428,14 +430,20 @@ LogicalResult gatherOp(NodeImporter &n) {
   int64_t dim = (*in)[*axis];
   SmallVector<int64_t> idx;
   for (double v : indices->data) {
-    int64_t i = static_cast<int64_t>(v);
+    int64_t i = saturatingInt64(v);
     if (i < -dim || i >= dim)
       return n.emitError() << "index " << i << " is out of range for a "
                            << "dimension of " << dim;
     idx.push_back(i < 0 ? i + dim : i);
   }
-  if (!n.isActivation(0))
+  if (!n.isActivation(0)) {
+    SmallVector<int64_t> outShape(in->begin(), in->begin() + *axis);
+    llvm::append_range(outShape, indices->dims);
+    outShape.append(in->begin() + *axis + 1, in->end());
+    if (failed(n.checkConstantShape(outShape, "the result")))
+      return failure();
     return n.setOutput(n.constant(0)->gathered(*axis, idx, indices->dims));
+  }
   if (indices->dims.size() > 1)
     return n.emitError() << "indices of rank > 1 on an activation are not "
                             "supported";
