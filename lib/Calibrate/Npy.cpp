@@ -53,7 +53,10 @@ Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
                             /*RequiresNullTerminator=*/false);
   if (!file)
     return fail(path, "cannot read: " + file.getError().message());
-  StringRef bytes = (*file)->getBuffer();
+  return parseNpy((*file)->getBuffer(), path);
+}
+
+Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
     return fail(path, "not a .npy file (bad magic)");
   uint8_t major = bytes[6];

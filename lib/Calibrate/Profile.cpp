@@ -219,7 +219,11 @@ Expected<Profile> quantc::readProfile(StringRef path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return fail(path + ": cannot read: " + buffer.getError().message());
-  Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  return parseProfile((*buffer)->getBuffer(), path);
+}
+
+Expected<Profile> quantc::parseProfile(StringRef text, StringRef path) {
+  Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return fail(path + ": invalid JSON: " + toString(parsed.takeError()));
   Reader r(parsed->getAsObject(), path.str());

@@ -260,6 +260,19 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
       else
         fromRaw<uint8_t>(raw, out.data);
     } else {
+      // int32_data holds every narrower integer type; its values must fit.
+      int64_t lo = INT32_MIN, hi = INT32_MAX;
+      if (t.data_type() == onnx::TensorProto::INT8)
+        lo = -128, hi = 127;
+      else if (t.data_type() == onnx::TensorProto::UINT8)
+        lo = 0, hi = 255;
+      else if (t.data_type() == onnx::TensorProto::BOOL)
+        lo = 0, hi = 1;
+      for (int32_t v : t.int32_data())
+        if (v < lo || v > hi)
+          return "tensor '" + t.name() + "' holds " + std::to_string(v) +
+                 ", out of range for its type (" + std::to_string(lo) + " to " +
+                 std::to_string(hi) + ")";
       out.data.assign(t.int32_data().begin(), t.int32_data().end());
     }
     break;

@@ -25,6 +25,9 @@ struct NpyArray {
 /// Reads `path`. Errors name the file and the problem: unreadable, not a
 /// .npy file, truncated, a dtype other than float32 ('<f4'), Fortran order.
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
+/// As readNpy, from the file's bytes; `source` names it in messages.
+llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes,
+                                  llvm::StringRef source);
 
 /// Checks that `samples` holds model inputs of shape `input`: N inputs
 /// stacked along the first dimension ([N * input[0], input[1:]...]) or, for

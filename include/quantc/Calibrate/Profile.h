@@ -61,6 +61,9 @@ llvm::json::Value toJSON(const Profile &profile);
 /// Reads and checks a profile file: format, version, every observer's
 /// config and state (against the observer library's own checks).
 llvm::Expected<Profile> readProfile(llvm::StringRef path);
+/// As readProfile, from the file's text; `source` names it in messages.
+llvm::Expected<Profile> parseProfile(llvm::StringRef text,
+                                     llvm::StringRef source);
 
 /// Writes `profile` to `path` through a temporary file and a rename, so a
 /// failure never leaves a half-written profile behind.

@@ -163,27 +163,41 @@ LogicalResult castOp(NodeImporter &n) {
   return n.setOutput(std::move(t));
 }
 
-/// Identity, and Dropout at inference (its optional mask output is not
-/// supported).
-LogicalResult identity(NodeImporter &n) {
-  if (failed(n.checkArity(1, 3)))
-    return failure();
-  if (n.node().output_size() > 1 && !n.node().output(1).empty())
-    return n.emitError() << "the mask output is not supported";
+/// Output 0 is input 0, whatever kind of value it is.
+LogicalResult forwardInput(NodeImporter &n) {
   const std::string &in = n.inputName(0);
   GraphState &g = n.graph();
   const std::string &out = n.node().output(0);
-  if (g.acts.count(in))
-    g.acts[out] = g.acts[in];
-  else if (g.consts.count(in))
-    g.consts[out] = g.consts[in];
-  else if (g.quants.count(in))
-    g.quants[out] = g.quants[in];
-  else if (g.constQdq.count(in))
-    g.constQdq[out] = g.constQdq[in];
-  else
-    return n.emitError() << "input '" << in << "' is not defined";
-  return success();
+  if (auto it = g.acts.find(in); it != g.acts.end())
+    return n.setOutput(Act(it->second));
+  if (auto it = g.consts.find(in); it != g.consts.end())
+    return n.setOutput(ConstTensor(it->second));
+  if (auto it = g.quants.find(in); it != g.quants.end()) {
+    PendingQuant q = it->second;
+    g.quants[out] = std::move(q);
+    return success();
+  }
+  if (auto it = g.constQdq.find(in); it != g.constQdq.end()) {
+    PendingQuant q = it->second;
+    g.constQdq[out] = std::move(q);
+    return success();
+  }
+  return n.emitError() << "input '" << in << "' is not defined";
+}
+
+LogicalResult identity(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  return forwardInput(n);
+}
+
+/// Dropout at inference (its optional mask output is not supported).
+LogicalResult dropout(NodeImporter &n) {
+  if (failed(n.checkArity(1, 3, 1, 2)))
+    return failure();
+  if (n.node().output_size() > 1 && !n.node().output(1).empty())
+    return n.emitError() << "the mask output is not supported";
+  return forwardInput(n);
 }
 
 } // namespace
@@ -195,5 +209,5 @@ void quantc::onnx_import::registerConstantOps(OpRegistry &r) {
   r.add("Size", sizeOp);
   r.add("Cast", castOp);
   r.add("Identity", identity);
-  r.add("Dropout", identity);
+  r.add("Dropout", dropout);
 }

@@ -12,6 +12,9 @@
 
 #include "dialects/Qnt/IR/QntOps.h"
 
+#include <cfloat>
+#include <cmath>
+
 using namespace mlir;
 using namespace quantc::onnx_import;
 
@@ -56,10 +59,13 @@ Value quantc::onnx_import::fakeQuant(NodeImporter &n, Value v,
 namespace {
 
 /// The scale (input 1) and optional zero point (input 2, null when absent)
-/// of a QuantizeLinear / DequantizeLinear node, checked: finite positive
-/// scales, 8-bit zero points in range, as many zero points as scales.
+/// of a QuantizeLinear / DequantizeLinear node, checked against the ONNX
+/// spec: a scalar or 1-D float scale, each finite and positive (and a
+/// normal float32, so that requantization multipliers stay finite); a zero
+/// point of the same shape, int8 / uint8 (or int32 for `int32Allowed`, a
+/// bias), each inside its type's range.
 LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
-                          const ConstTensor *&zp) {
+                          const ConstTensor *&zp, bool int32Allowed = false) {
   scale = n.constant(1);
   if (!scale)
     return failure();
@@ -67,13 +73,42 @@ LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
   if (failed(z))
     return failure();
   zp = *z;
+  if (scale->dtype != onnx::TensorProto::FLOAT)
+    return n.emitError() << "the scale must be float32";
+  if (scale->dims.size() > 1)
+    return n.emitError() << "the scale must be a scalar or 1-D";
   if (scale->data.empty())
     return n.emitError() << "the scale is empty";
   for (double s : scale->data)
-    if (!(s > 0.0) || !std::isfinite(s))
-      return n.emitError() << "scale " << s << " must be finite and positive";
-  if (zp && zp->data.size() != scale->data.size())
-    return n.emitError() << "scale and zero point sizes differ";
+    if (!std::isfinite(s) || s < FLT_MIN)
+      return n.emitError() << "scale " << s
+                           << " is out of range (a finite float32 >= "
+                           << FLT_MIN << ")";
+  if (!zp)
+    return success();
+  if (zp->dims != scale->dims)
+    return n.emitError() << "the zero point's shape differs from the scale's";
+  int64_t lo, hi;
+  switch (zp->dtype) {
+  case onnx::TensorProto::INT8:
+    lo = -128, hi = 127;
+    break;
+  case onnx::TensorProto::UINT8:
+    lo = 0, hi = 255;
+    break;
+  case onnx::TensorProto::INT32:
+    if (int32Allowed) {
+      lo = INT32_MIN, hi = INT32_MAX;
+      break;
+    }
+    [[fallthrough]];
+  default:
+    return n.emitError() << "only int8 / uint8 zero points are supported";
+  }
+  for (double v : zp->data)
+    if (v < lo || v > hi || v != std::trunc(v))
+      return n.emitError() << "zero point " << v << " is out of range for its "
+                           << "type (" << lo << " to " << hi << ")";
   return success();
 }
 
@@ -86,9 +121,6 @@ LogicalResult quantizeLinear(NodeImporter &n) {
   const ConstTensor *scale, *zp;
   if (failed(quantParams(n, scale, zp)))
     return failure();
-  if (zp && zp->dtype != onnx::TensorProto::INT8 &&
-      zp->dtype != onnx::TensorProto::UINT8)
-    return n.emitError() << "only int8 / uint8 quantization is supported";
   PendingQuant q;
   q.input = n.inputName(0);
   q.scales = scale->data;
@@ -99,6 +131,19 @@ LogicalResult quantizeLinear(NodeImporter &n) {
   if (failed(axis))
     return failure();
   q.axis = *axis;
+  if (q.scales.size() > 1) {
+    // Per axis: the axis must exist and have one scale per index.
+    SmallVector<int64_t> shape =
+        n.isActivation(0) ? n.act(0)->onnxShape()
+                          : SmallVector<int64_t>(n.constant(0)->dims);
+    FailureOr<int64_t> normalized = n.normalizeAxis(*axis, shape.size());
+    if (failed(normalized))
+      return failure();
+    if (shape[*normalized] != static_cast<int64_t>(q.scales.size()))
+      return n.emitError() << "per-axis scale does not match the input's axis "
+                           << *normalized;
+    q.axis = *normalized;
+  }
   n.graph().quants[n.node().output(0)] = std::move(q);
   return success();
 }
@@ -117,7 +162,7 @@ LogicalResult dequantizeConstant(NodeImporter &n) {
     return n.emitError() << "only int8, uint8 and int32 initializers can be "
                             "dequantized";
   const ConstTensor *scale, *zp;
-  if (failed(quantParams(n, scale, zp)))
+  if (failed(quantParams(n, scale, zp, /*int32Allowed=*/!is8Bit)))
     return failure();
   if (zp && zp->dtype != q.dtype)
     return n.emitError() << "zero point type differs from the input's";
@@ -173,31 +218,38 @@ LogicalResult dequantizeLinear(NodeImporter &n) {
                             "are supported (input does not come from "
                             "QuantizeLinear)";
   PendingQuant q = it->second;
-  const ConstTensor *scale = n.constant(1);
-  if (!scale)
+  const ConstTensor *scale, *zp;
+  if (failed(quantParams(n, scale, zp)))
     return failure();
   if (scale->data != q.scales)
     return n.emitError() << "scale differs from its QuantizeLinear's";
+  SmallVector<int64_t> zeroPoints;
+  for (size_t i = 0; i < q.scales.size(); ++i)
+    zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[i]) : 0);
+  bool isSigned = zp && zp->dtype == onnx::TensorProto::INT8;
+  if (zeroPoints != ArrayRef<int64_t>(q.zeroPoints) || isSigned != q.isSigned)
+    return n.emitError() << "zero point differs from its QuantizeLinear's";
+  FailureOr<int64_t> axis = n.intAttr("axis", 1);
+  if (failed(axis))
+    return failure();
+  if (q.scales.size() > 1) {
+    auto act = g.acts.find(q.input);
+    int64_t rank =
+        act != g.acts.end()
+            ? act->second.rank()
+            : static_cast<int64_t>(g.consts.find(q.input)->second.dims.size());
+    FailureOr<int64_t> dqAxis = n.normalizeAxis(*axis, rank);
+    if (failed(dqAxis))
+      return failure();
+    if (*dqAxis != q.axis)
+      return n.emitError() << "axis differs from its QuantizeLinear's";
+  }
   if (g.consts.count(q.input)) {
-    if (q.scales.size() > 1) {
-      int64_t rank = g.consts.find(q.input)->second.dims.size();
-      if (q.axis < 0)
-        q.axis += rank;
-    }
     g.constQdq[n.node().output(0)] = std::move(q);
     return success();
   }
   Act x = g.acts.find(q.input)->second;
-  int64_t irAxis = 0;
-  if (q.scales.size() > 1) {
-    FailureOr<int64_t> axis = n.normalizeAxis(q.axis, x.rank());
-    if (failed(axis))
-      return failure();
-    if (x.onnxShape()[*axis] != static_cast<int64_t>(q.scales.size()))
-      return n.emitError() << "per-axis scale does not match the input's axis "
-                           << *axis;
-    irAxis = x.irAxis(*axis);
-  }
+  int64_t irAxis = q.scales.size() > 1 ? x.irAxis(q.axis) : 0;
   return n.setOutput(
       {fakeQuant(n, x.value, quantType(n, q, irAxis), n.node().name()),
        x.layout});

@@ -1,0 +1,307 @@
+"""Generates the invalid ONNX models of test/Import/invalid-models.mlir: one
+small model per check the importer makes where input enters (node arity,
+attribute types and ranges, shapes, constants, QDQ parameters, graph inputs
+and outputs), each with the message quant-translate must print, and the lit
+test itself (its RUN lines come from the table below, so a new check is one
+entry here).
+
+  /usr/bin/python3 scripts/gen_invalid_models.py
+
+writes test/Import/Inputs/invalid/*.onnx and test/Import/invalid-models.mlir,
+and test/Integration/Compile/Inputs/duplicate_outputs.onnx (a valid model
+that returns one value three times).
+Needs the onnx package (Debian python3-onnx); the test does not.
+"""
+
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "test", "Import", "Inputs", "invalid")
+TEST = os.path.join(ROOT, "test", "Import", "invalid-models.mlir")
+INT64_MAX = 2**63 - 1
+
+
+def vi(name, shape, dtype=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+X4 = [vi("x", [1, 2, 6, 6])]
+W = init("w", np.ones([4, 2, 3, 3], np.float32))
+
+
+def unary(op, out_shape, inputs=("x",), **attrs):
+    """One node on x: [1, 2, 6, 6]."""
+    return model([helper.make_node(op, list(inputs), ["y"], name="n", **attrs)],
+                 X4, [vi("y", out_shape)])
+
+
+def conv(inits=(W,), **attrs):
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="n", **attrs)],
+                 X4, [vi("y", None)], inits)
+
+
+def qdq(scale, zp, axis=None, dq_scale=None, dq_zp=None, x_shape=(1, 2, 6, 6)):
+    """x -> QuantizeLinear -> DequantizeLinear -> y."""
+    inits = [init("s", np.asarray(scale, np.float32))]
+    q_in, dq_in = ["x", "s"], ["q", "s"]
+    if zp is not None:
+        inits.append(zp)
+        q_in.append(zp.name)
+        dq_in.append(zp.name)
+    if dq_scale is not None:
+        inits.append(init("s2", np.asarray(dq_scale, np.float32)))
+        dq_in[1] = "s2"
+    if dq_zp is not None:
+        inits.append(dq_zp)
+        dq_in[2] = dq_zp.name
+    kw = {} if axis is None else {"axis": axis}
+    return model([helper.make_node("QuantizeLinear", q_in, ["q"], name="q", **kw),
+                  helper.make_node("DequantizeLinear", dq_in, ["y"], name="dq",
+                                   **kw)],
+                 [vi("x", list(x_shape))], [vi("y", list(x_shape))], inits)
+
+
+def u8_tensor(name, values, dims):
+    """A uint8 tensor written through int32_data, which can hold any value."""
+    t = TensorProto()
+    t.name, t.data_type = name, TensorProto.UINT8
+    t.dims.extend(dims)
+    t.int32_data.extend(values)
+    return t
+
+
+def huge_initializer():
+    t = TensorProto()
+    t.name, t.data_type = "big", TensorProto.FLOAT
+    t.dims.extend([0, 2**40, 2**40])
+    return model([helper.make_node("Add", ["x", "big"], ["y"], name="n")],
+                 X4, [vi("y", None)], [t])
+
+
+def no_outputs():
+    return model([helper.make_node("Relu", ["x"], ["y"], name="n")], X4, [])
+
+
+def graph_input_dim(d):
+    return model([helper.make_node("Relu", ["x"], ["y"], name="n")],
+                 [vi("x", [1, d, 4, 4])], [vi("y", None)])
+
+
+def reshape(shape):
+    return model([helper.make_node("Reshape", ["x", "s"], ["y"], name="n")],
+                 X4, [vi("y", None)], [init("s", np.asarray(shape, np.int64))])
+
+
+def gather(index):
+    return model([helper.make_node("Gather", ["x", "i"], ["y"], name="n", axis=1)],
+                 X4, [vi("y", None)], [init("i", np.asarray([index], np.int64))])
+
+
+def slice_step(step):
+    ins = [init(n, np.asarray([v], np.int64))
+           for n, v in (("st", 0), ("en", 4), ("ax", 2), ("sp", step))]
+    return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"],
+                                   name="n")], X4, [vi("y", None)], ins)
+
+
+def resize_scales(scales):
+    ins = [init("roi", np.zeros([0], np.float32)),
+           init("sc", np.asarray(scales, np.float32))]
+    return model([helper.make_node("Resize", ["x", "roi", "sc"], ["y"], name="n",
+                                   mode="nearest")], X4, [vi("y", None)], ins)
+
+
+def constant_of_shape(shape):
+    return model([helper.make_node("ConstantOfShape", ["s"], ["c"], name="n"),
+                  helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+                 X4, [vi("y", None)], [init("s", np.asarray(shape, np.int64))])
+
+
+# (file name, model, the message after "node 'n' (Op): " or the file name).
+CASES = [
+    # Node arity.
+    ("add_one_input", unary("Add", [1, 2, 6, 6]),
+     "node 'n' (Add): expected 2 inputs, got 1"),
+    ("identity_no_input", unary("Identity", [1, 2, 6, 6], inputs=()),
+     "node 'n' (Identity): expected 1 input, got 0"),
+    ("relu_two_outputs",
+     model([helper.make_node("Relu", ["x"], ["y", "z"], name="n")], X4,
+           [vi("y", None)]),
+     "node 'n' (Relu): expected 1 output, got 2"),
+    # Attribute types and ranges.
+    ("conv_strides_zero", conv(strides=[0, 1]),
+     "node 'n' (Conv): strides must be >= 1"),
+    ("conv_same_strides_zero", conv(strides=[0, 0], auto_pad="SAME_UPPER"),
+     "node 'n' (Conv): strides must be >= 1"),
+    ("conv_strides_float",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="n")], X4,
+           [vi("y", None)], [W]),
+     None),  # replaced below: an attribute of the wrong type
+    ("conv_pads_huge", conv(pads=[INT64_MAX, 0, 0, 0]),
+     "node 'n' (Conv): attribute 'pads' holds 9223372036854775807, out of "
+     "range (allowed: -1073741824 to 1073741824)"),
+    ("conv_group_zero", conv(group=0),
+     "node 'n' (Conv): weight shape does not match input channels and group 0"),
+    ("conv_kernel_shape", conv(kernel_shape=[5, 5]),
+     "node 'n' (Conv): kernel_shape does not match the weight"),
+    ("maxpool_strides_zero",
+     unary("MaxPool", None, kernel_shape=[2, 2], strides=[2, 0]),
+     "node 'n' (MaxPool): strides must be >= 1"),
+    ("avgpool_kernel_zero", unary("AveragePool", None, kernel_shape=[0, 2]),
+     "node 'n' (AveragePool): kernel sizes must be >= 1"),
+    ("flatten_axis", unary("Flatten", None, axis=7),
+     "node 'n' (Flatten): axis 7 is out of range"),
+    ("concat_axis",
+     model([helper.make_node("Concat", ["x", "x"], ["y"], name="n", axis=-9)],
+           X4, [vi("y", None)]),
+     "node 'n' (Concat): axis -9 is out of range for rank 4 (allowed: -4 to 3)"),
+    ("transpose_perm", unary("Transpose", None, perm=[0, 1, 1, 2]),
+     "node 'n' (Transpose): perm is not a permutation of the 4 dimensions"),
+    ("leaky_relu_nan", unary("LeakyRelu", None, alpha=float("nan")),
+     "node 'n' (LeakyRelu): attribute 'alpha' is nan; it must be a finite "
+     "number"),
+    ("softmax_axis", unary("Softmax", None, axis=4),
+     "node 'n' (Softmax): axis 4 is out of range for rank 4"),
+    # Shapes and constants.
+    ("reshape_huge", reshape([1, INT64_MAX]),
+     "node 'n' (Reshape): input 1 holds 9223372036854775807, out of range"),
+    ("reshape_count", reshape([5, -1]),
+     "node 'n' (Reshape): cannot infer the -1 dimension"),
+    ("gather_index", gather(2),
+     "node 'n' (Gather): index 2 is out of range for a dimension of 2"),
+    ("slice_step_zero", slice_step(0),
+     "node 'n' (Slice): steps must not be 0"),
+    ("resize_scale_zero", resize_scales([1, 1, 0, 2]),
+     "node 'n' (Resize): scales must be finite and positive"),
+    ("resize_scale_nan", resize_scales([1, 1, float("nan"), 2]),
+     "node 'n' (Resize): scales must be finite and positive"),
+    ("constant_of_shape_huge", constant_of_shape([2**20, 2**20]),
+     "node 'n' (ConstantOfShape): the shape: too many elements"),
+    ("initializer_huge", huge_initializer(),
+     "initializer: tensor 'big': dimension 1099511627776 is too large"),
+    ("initializer_u8_range",
+     model([helper.make_node("Add", ["x", "c"], ["y"], name="n")], X4,
+           [vi("y", None)], [u8_tensor("c", [1000], [1])]),
+     "initializer: tensor 'c' holds 1000, out of range for its type (0 to "
+     "255)"),
+    # QDQ parameters.
+    ("qdq_scale_zero", qdq(0.0, init("z", np.uint8(0))),
+     "node 'q' (QuantizeLinear): scale 0.000000e+00 is out of range (a finite "
+     "float32 >= 1.175494e-38)"),
+    ("qdq_scale_negative", qdq(-0.5, init("z", np.uint8(0))),
+     "node 'q' (QuantizeLinear): scale -5.000000e-01 is out of range"),
+    ("qdq_scale_inf", qdq(float("inf"), init("z", np.uint8(0))),
+     "node 'q' (QuantizeLinear): scale INF is out of range"),
+    ("qdq_scale_nan", qdq(float("nan"), init("z", np.uint8(0))),
+     "node 'q' (QuantizeLinear): scale nan is out of range"),
+    ("qdq_scale_2d", qdq(np.full([1, 2], 0.1), None),
+     "node 'q' (QuantizeLinear): the scale must be a scalar or 1-D"),
+    ("qdq_zero_point_range", qdq(0.1, u8_tensor("z", [1000], [])),
+     "initializer: tensor 'z' holds 1000, out of range for its type (0 to "
+     "255)"),
+    ("qdq_zero_point_int32", qdq(0.1, init("z", np.int32(0))),
+     "node 'q' (QuantizeLinear): only int8 / uint8 zero points are supported"),
+    ("qdq_zero_point_size", qdq([0.1, 0.2], init("z", np.zeros([3], np.uint8)),
+                                axis=1),
+     "node 'q' (QuantizeLinear): the zero point's shape differs from the "
+     "scale's"),
+    ("qdq_axis_range", qdq([0.1, 0.2], init("z", np.zeros([2], np.uint8)),
+                           axis=4),
+     "node 'q' (QuantizeLinear): axis 4 is out of range for rank 4"),
+    ("qdq_axis_size", qdq([0.1, 0.2, 0.3], init("z", np.zeros([3], np.uint8)),
+                          axis=1),
+     "node 'q' (QuantizeLinear): per-axis scale does not match the input's "
+     "axis 1"),
+    ("qdq_dq_zero_point", qdq(0.1, init("z", np.uint8(3)),
+                              dq_zp=init("z2", np.uint8(4))),
+     "node 'dq' (DequantizeLinear): zero point differs from its "
+     "QuantizeLinear's"),
+    ("qdq_dq_scale", qdq(0.1, init("z", np.uint8(3)), dq_scale=0.2),
+     "node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's"),
+    # Graph inputs and outputs, opset.
+    ("no_outputs", no_outputs(), "the graph has no outputs"),
+    ("input_dim_zero", graph_input_dim(0),
+     "graph input 'x' has a dimension of size 0"),
+    ("input_dim_huge", graph_input_dim(2**40),
+     "graph input 'x' has a dimension of size 1099511627776 (at most "
+     "1073741824)"),
+    ("input_too_many_elements",
+     model([helper.make_node("Relu", ["x"], ["y"], name="n")],
+           [vi("x", [2**16, 2**16, 2])], [vi("y", None)]),
+     "graph input 'x' has more than 2147483648 elements"),
+    ("opset_too_new", model([helper.make_node("Relu", ["x"], ["y"], name="n")],
+                            X4, [vi("y", None)], opset=99),
+     "unsupported opset 99 (supported: 9-17)"),
+]
+
+
+def wrong_type_strides():
+    m = conv(strides=[1, 1])
+    a = m.graph.node[0].attribute[0]
+    a.type = onnx.AttributeProto.FLOAT
+    a.f = 1.0
+    del a.ints[:]
+    return m
+
+
+def duplicate_outputs():
+    """Valid: one value returned three times, under its name twice and
+    through an Identity (test/Integration/Compile/duplicate-outputs.mlir)."""
+    nodes = [helper.make_node("Concat", ["x", "x"], ["c"], name="cat", axis=1),
+             helper.make_node("Relu", ["c"], ["r"], name="relu"),
+             helper.make_node("Flatten", ["r"], ["f"], name="flat"),
+             helper.make_node("Identity", ["f"], ["g"], name="id")]
+    return model(nodes, [vi("x", [1, 2, 3, 3])],
+                 [vi("f", [1, 36]), vi("g", [1, 36]), vi("f", [1, 36])])
+
+
+def main():
+    path = os.path.join(ROOT, "test", "Integration", "Compile", "Inputs",
+                        "duplicate_outputs.onnx")
+    with open(path, "wb") as f:
+        f.write(duplicate_outputs().SerializeToString())
+    os.makedirs(OUT, exist_ok=True)
+    cases = []
+    for name, m, message in CASES:
+        if name == "conv_strides_float":
+            m = wrong_type_strides()
+            message = ("node 'n' (Conv): attribute 'strides' must be a list of "
+                       "integers")
+        with open(os.path.join(OUT, name + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+        cases.append((name, message))
+    lines = [
+        "// Invalid models: every check the importer makes where input enters",
+        "// refuses a model with a message naming the node, the attribute or",
+        "// input and the allowed range, a non-zero exit status and no output.",
+        "// Generated with the models by scripts/gen_invalid_models.py.",
+        "//",
+    ]
+    for name, message in cases:
+        prefix = name.upper()
+        lines.append(f"// RUN: not quant-translate --import-onnx "
+                     f"%S/Inputs/invalid/{name}.onnx -o %t.{name}.mlir 2>&1 "
+                     f"| FileCheck %s --check-prefix={prefix}")
+        lines.append(f"// RUN: not test -e %t.{name}.mlir")
+        lines.append(f"// {prefix}: error: '{{{{.*}}}}{name}.onnx': {message}")
+    with open(TEST, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The sanitizer build: clang-22 with AddressSanitizer + UndefinedBehaviorSanitizer
+# (any undefined behaviour is fatal) on every project source, in
+# build-sanitize/ (QUANTC_SANITIZE_BUILD_DIR), with the libFuzzer targets of
+# fuzz/ (scripts/fuzz.sh). Debian's LLVM / MLIR / protobuf stay
+# uninstrumented.
+#
+# Usage: scripts/sanitize.sh [--build-only] [ctest args...]
+#   builds, then runs the whole suite (ctest) under the sanitizers.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${QUANTC_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+run_tests=1
+if [[ "${1:-}" == "--build-only" ]]; then
+  run_tests=0
+  shift
+fi
+if [[ ! -f $build/build.ninja ]]; then
+  CC=clang-22 CXX=clang++-22 cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release -DQUANTC_SANITIZE=ON \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$build"
+((run_tests)) || exit 0
+# Runtime options: any report fails the test that triggered it.
+# * allow_user_poisoning=0: Debian's uninstrumented libMLIR.so poisons its
+#   allocator's memory by hand, which reads as use-after-poison otherwise;
+# * detect_leaks=0: LLVM / MLIR tools leave their statics to the OS at exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"

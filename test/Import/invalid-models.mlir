@@ -1,0 +1,131 @@
+// Invalid models: every check the importer makes where input enters
+// refuses a model with a message naming the node, the attribute or
+// input and the allowed range, a non-zero exit status and no output.
+// Generated with the models by scripts/gen_invalid_models.py.
+//
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/add_one_input.onnx -o %t.add_one_input.mlir 2>&1 | FileCheck %s --check-prefix=ADD_ONE_INPUT
+// RUN: not test -e %t.add_one_input.mlir
+// ADD_ONE_INPUT: error: '{{.*}}add_one_input.onnx': node 'n' (Add): expected 2 inputs, got 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/identity_no_input.onnx -o %t.identity_no_input.mlir 2>&1 | FileCheck %s --check-prefix=IDENTITY_NO_INPUT
+// RUN: not test -e %t.identity_no_input.mlir
+// IDENTITY_NO_INPUT: error: '{{.*}}identity_no_input.onnx': node 'n' (Identity): expected 1 input, got 0
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/relu_two_outputs.onnx -o %t.relu_two_outputs.mlir 2>&1 | FileCheck %s --check-prefix=RELU_TWO_OUTPUTS
+// RUN: not test -e %t.relu_two_outputs.mlir
+// RELU_TWO_OUTPUTS: error: '{{.*}}relu_two_outputs.onnx': node 'n' (Relu): expected 1 output, got 2
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_strides_zero.onnx -o %t.conv_strides_zero.mlir 2>&1 | FileCheck %s --check-prefix=CONV_STRIDES_ZERO
+// RUN: not test -e %t.conv_strides_zero.mlir
+// CONV_STRIDES_ZERO: error: '{{.*}}conv_strides_zero.onnx': node 'n' (Conv): strides must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_same_strides_zero.onnx -o %t.conv_same_strides_zero.mlir 2>&1 | FileCheck %s --check-prefix=CONV_SAME_STRIDES_ZERO
+// RUN: not test -e %t.conv_same_strides_zero.mlir
+// CONV_SAME_STRIDES_ZERO: error: '{{.*}}conv_same_strides_zero.onnx': node 'n' (Conv): strides must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_strides_float.onnx -o %t.conv_strides_float.mlir 2>&1 | FileCheck %s --check-prefix=CONV_STRIDES_FLOAT
+// RUN: not test -e %t.conv_strides_float.mlir
+// CONV_STRIDES_FLOAT: error: '{{.*}}conv_strides_float.onnx': node 'n' (Conv): attribute 'strides' must be a list of integers
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_pads_huge.onnx -o %t.conv_pads_huge.mlir 2>&1 | FileCheck %s --check-prefix=CONV_PADS_HUGE
+// RUN: not test -e %t.conv_pads_huge.mlir
+// CONV_PADS_HUGE: error: '{{.*}}conv_pads_huge.onnx': node 'n' (Conv): attribute 'pads' holds 9223372036854775807, out of range (allowed: -1073741824 to 1073741824)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_group_zero.onnx -o %t.conv_group_zero.mlir 2>&1 | FileCheck %s --check-prefix=CONV_GROUP_ZERO
+// RUN: not test -e %t.conv_group_zero.mlir
+// CONV_GROUP_ZERO: error: '{{.*}}conv_group_zero.onnx': node 'n' (Conv): weight shape does not match input channels and group 0
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_kernel_shape.onnx -o %t.conv_kernel_shape.mlir 2>&1 | FileCheck %s --check-prefix=CONV_KERNEL_SHAPE
+// RUN: not test -e %t.conv_kernel_shape.mlir
+// CONV_KERNEL_SHAPE: error: '{{.*}}conv_kernel_shape.onnx': node 'n' (Conv): kernel_shape does not match the weight
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/maxpool_strides_zero.onnx -o %t.maxpool_strides_zero.mlir 2>&1 | FileCheck %s --check-prefix=MAXPOOL_STRIDES_ZERO
+// RUN: not test -e %t.maxpool_strides_zero.mlir
+// MAXPOOL_STRIDES_ZERO: error: '{{.*}}maxpool_strides_zero.onnx': node 'n' (MaxPool): strides must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/avgpool_kernel_zero.onnx -o %t.avgpool_kernel_zero.mlir 2>&1 | FileCheck %s --check-prefix=AVGPOOL_KERNEL_ZERO
+// RUN: not test -e %t.avgpool_kernel_zero.mlir
+// AVGPOOL_KERNEL_ZERO: error: '{{.*}}avgpool_kernel_zero.onnx': node 'n' (AveragePool): kernel sizes must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/flatten_axis.onnx -o %t.flatten_axis.mlir 2>&1 | FileCheck %s --check-prefix=FLATTEN_AXIS
+// RUN: not test -e %t.flatten_axis.mlir
+// FLATTEN_AXIS: error: '{{.*}}flatten_axis.onnx': node 'n' (Flatten): axis 7 is out of range
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/concat_axis.onnx -o %t.concat_axis.mlir 2>&1 | FileCheck %s --check-prefix=CONCAT_AXIS
+// RUN: not test -e %t.concat_axis.mlir
+// CONCAT_AXIS: error: '{{.*}}concat_axis.onnx': node 'n' (Concat): axis -9 is out of range for rank 4 (allowed: -4 to 3)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/transpose_perm.onnx -o %t.transpose_perm.mlir 2>&1 | FileCheck %s --check-prefix=TRANSPOSE_PERM
+// RUN: not test -e %t.transpose_perm.mlir
+// TRANSPOSE_PERM: error: '{{.*}}transpose_perm.onnx': node 'n' (Transpose): perm is not a permutation of the 4 dimensions
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/leaky_relu_nan.onnx -o %t.leaky_relu_nan.mlir 2>&1 | FileCheck %s --check-prefix=LEAKY_RELU_NAN
+// RUN: not test -e %t.leaky_relu_nan.mlir
+// LEAKY_RELU_NAN: error: '{{.*}}leaky_relu_nan.onnx': node 'n' (LeakyRelu): attribute 'alpha' is nan; it must be a finite number
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/softmax_axis.onnx -o %t.softmax_axis.mlir 2>&1 | FileCheck %s --check-prefix=SOFTMAX_AXIS
+// RUN: not test -e %t.softmax_axis.mlir
+// SOFTMAX_AXIS: error: '{{.*}}softmax_axis.onnx': node 'n' (Softmax): axis 4 is out of range for rank 4
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/reshape_huge.onnx -o %t.reshape_huge.mlir 2>&1 | FileCheck %s --check-prefix=RESHAPE_HUGE
+// RUN: not test -e %t.reshape_huge.mlir
+// RESHAPE_HUGE: error: '{{.*}}reshape_huge.onnx': node 'n' (Reshape): input 1 holds 9223372036854775807, out of range
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/reshape_count.onnx -o %t.reshape_count.mlir 2>&1 | FileCheck %s --check-prefix=RESHAPE_COUNT
+// RUN: not test -e %t.reshape_count.mlir
+// RESHAPE_COUNT: error: '{{.*}}reshape_count.onnx': node 'n' (Reshape): cannot infer the -1 dimension
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/gather_index.onnx -o %t.gather_index.mlir 2>&1 | FileCheck %s --check-prefix=GATHER_INDEX
+// RUN: not test -e %t.gather_index.mlir
+// GATHER_INDEX: error: '{{.*}}gather_index.onnx': node 'n' (Gather): index 2 is out of range for a dimension of 2
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/slice_step_zero.onnx -o %t.slice_step_zero.mlir 2>&1 | FileCheck %s --check-prefix=SLICE_STEP_ZERO
+// RUN: not test -e %t.slice_step_zero.mlir
+// SLICE_STEP_ZERO: error: '{{.*}}slice_step_zero.onnx': node 'n' (Slice): steps must not be 0
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize_scale_zero.onnx -o %t.resize_scale_zero.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE_SCALE_ZERO
+// RUN: not test -e %t.resize_scale_zero.mlir
+// RESIZE_SCALE_ZERO: error: '{{.*}}resize_scale_zero.onnx': node 'n' (Resize): scales must be finite and positive
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize_scale_nan.onnx -o %t.resize_scale_nan.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE_SCALE_NAN
+// RUN: not test -e %t.resize_scale_nan.mlir
+// RESIZE_SCALE_NAN: error: '{{.*}}resize_scale_nan.onnx': node 'n' (Resize): scales must be finite and positive
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/constant_of_shape_huge.onnx -o %t.constant_of_shape_huge.mlir 2>&1 | FileCheck %s --check-prefix=CONSTANT_OF_SHAPE_HUGE
+// RUN: not test -e %t.constant_of_shape_huge.mlir
+// CONSTANT_OF_SHAPE_HUGE: error: '{{.*}}constant_of_shape_huge.onnx': node 'n' (ConstantOfShape): the shape: too many elements
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/initializer_huge.onnx -o %t.initializer_huge.mlir 2>&1 | FileCheck %s --check-prefix=INITIALIZER_HUGE
+// RUN: not test -e %t.initializer_huge.mlir
+// INITIALIZER_HUGE: error: '{{.*}}initializer_huge.onnx': initializer: tensor 'big': dimension 1099511627776 is too large
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/initializer_u8_range.onnx -o %t.initializer_u8_range.mlir 2>&1 | FileCheck %s --check-prefix=INITIALIZER_U8_RANGE
+// RUN: not test -e %t.initializer_u8_range.mlir
+// INITIALIZER_U8_RANGE: error: '{{.*}}initializer_u8_range.onnx': initializer: tensor 'c' holds 1000, out of range for its type (0 to 255)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_scale_zero.onnx -o %t.qdq_scale_zero.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_SCALE_ZERO
+// RUN: not test -e %t.qdq_scale_zero.mlir
+// QDQ_SCALE_ZERO: error: '{{.*}}qdq_scale_zero.onnx': node 'q' (QuantizeLinear): scale 0.000000e+00 is out of range (a finite float32 >= 1.175494e-38)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_scale_negative.onnx -o %t.qdq_scale_negative.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_SCALE_NEGATIVE
+// RUN: not test -e %t.qdq_scale_negative.mlir
+// QDQ_SCALE_NEGATIVE: error: '{{.*}}qdq_scale_negative.onnx': node 'q' (QuantizeLinear): scale -5.000000e-01 is out of range
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_scale_inf.onnx -o %t.qdq_scale_inf.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_SCALE_INF
+// RUN: not test -e %t.qdq_scale_inf.mlir
+// QDQ_SCALE_INF: error: '{{.*}}qdq_scale_inf.onnx': node 'q' (QuantizeLinear): scale INF is out of range
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_scale_nan.onnx -o %t.qdq_scale_nan.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_SCALE_NAN
+// RUN: not test -e %t.qdq_scale_nan.mlir
+// QDQ_SCALE_NAN: error: '{{.*}}qdq_scale_nan.onnx': node 'q' (QuantizeLinear): scale nan is out of range
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_scale_2d.onnx -o %t.qdq_scale_2d.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_SCALE_2D
+// RUN: not test -e %t.qdq_scale_2d.mlir
+// QDQ_SCALE_2D: error: '{{.*}}qdq_scale_2d.onnx': node 'q' (QuantizeLinear): the scale must be a scalar or 1-D
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_zero_point_range.onnx -o %t.qdq_zero_point_range.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_ZERO_POINT_RANGE
+// RUN: not test -e %t.qdq_zero_point_range.mlir
+// QDQ_ZERO_POINT_RANGE: error: '{{.*}}qdq_zero_point_range.onnx': initializer: tensor 'z' holds 1000, out of range for its type (0 to 255)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_zero_point_int32.onnx -o %t.qdq_zero_point_int32.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_ZERO_POINT_INT32
+// RUN: not test -e %t.qdq_zero_point_int32.mlir
+// QDQ_ZERO_POINT_INT32: error: '{{.*}}qdq_zero_point_int32.onnx': node 'q' (QuantizeLinear): only int8 / uint8 zero points are supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_zero_point_size.onnx -o %t.qdq_zero_point_size.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_ZERO_POINT_SIZE
+// RUN: not test -e %t.qdq_zero_point_size.mlir
+// QDQ_ZERO_POINT_SIZE: error: '{{.*}}qdq_zero_point_size.onnx': node 'q' (QuantizeLinear): the zero point's shape differs from the scale's
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_axis_range.onnx -o %t.qdq_axis_range.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_AXIS_RANGE
+// RUN: not test -e %t.qdq_axis_range.mlir
+// QDQ_AXIS_RANGE: error: '{{.*}}qdq_axis_range.onnx': node 'q' (QuantizeLinear): axis 4 is out of range for rank 4
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_axis_size.onnx -o %t.qdq_axis_size.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_AXIS_SIZE
+// RUN: not test -e %t.qdq_axis_size.mlir
+// QDQ_AXIS_SIZE: error: '{{.*}}qdq_axis_size.onnx': node 'q' (QuantizeLinear): per-axis scale does not match the input's axis 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_dq_zero_point.onnx -o %t.qdq_dq_zero_point.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_DQ_ZERO_POINT
+// RUN: not test -e %t.qdq_dq_zero_point.mlir
+// QDQ_DQ_ZERO_POINT: error: '{{.*}}qdq_dq_zero_point.onnx': node 'dq' (DequantizeLinear): zero point differs from its QuantizeLinear's
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_dq_scale.onnx -o %t.qdq_dq_scale.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_DQ_SCALE
+// RUN: not test -e %t.qdq_dq_scale.mlir
+// QDQ_DQ_SCALE: error: '{{.*}}qdq_dq_scale.onnx': node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/no_outputs.onnx -o %t.no_outputs.mlir 2>&1 | FileCheck %s --check-prefix=NO_OUTPUTS
+// RUN: not test -e %t.no_outputs.mlir
+// NO_OUTPUTS: error: '{{.*}}no_outputs.onnx': the graph has no outputs
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/input_dim_zero.onnx -o %t.input_dim_zero.mlir 2>&1 | FileCheck %s --check-prefix=INPUT_DIM_ZERO
+// RUN: not test -e %t.input_dim_zero.mlir
+// INPUT_DIM_ZERO: error: '{{.*}}input_dim_zero.onnx': graph input 'x' has a dimension of size 0
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/input_dim_huge.onnx -o %t.input_dim_huge.mlir 2>&1 | FileCheck %s --check-prefix=INPUT_DIM_HUGE
+// RUN: not test -e %t.input_dim_huge.mlir
+// INPUT_DIM_HUGE: error: '{{.*}}input_dim_huge.onnx': graph input 'x' has a dimension of size 1099511627776 (at most 1073741824)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/input_too_many_elements.onnx -o %t.input_too_many_elements.mlir 2>&1 | FileCheck %s --check-prefix=INPUT_TOO_MANY_ELEMENTS
+// RUN: not test -e %t.input_too_many_elements.mlir
+// INPUT_TOO_MANY_ELEMENTS: error: '{{.*}}input_too_many_elements.onnx': graph input 'x' has more than 2147483648 elements
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/opset_too_new.onnx -o %t.opset_too_new.mlir 2>&1 | FileCheck %s --check-prefix=OPSET_TOO_NEW
+// RUN: not test -e %t.opset_too_new.mlir
+// OPSET_TOO_NEW: error: '{{.*}}opset_too_new.onnx': unsupported opset 99 (supported: 9-17)
