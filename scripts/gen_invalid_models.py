@@ -233,6 +233,18 @@ CASES = [
      "QuantizeLinear's"),
     ("qdq_dq_scale", qdq(0.1, init("z", np.uint8(3)), dq_scale=0.2),
      "node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's"),
+    # Every value defined once (a handler relies on its inputs staying put).
+    ("split_output_is_its_input",
+     model([helper.make_node("Split", ["c"], ["c", "d"], name="n", axis=0),
+            helper.make_node("Add", ["x", "d"], ["y"], name="add")],
+           X4, [vi("y", None)], [init("c", np.ones([4, 6], np.float32))]),
+     "node 'n' (Split): output 'c' is already defined (every value of an "
+     "ONNX graph is defined once)"),
+    ("output_defined_twice",
+     model([helper.make_node("Relu", ["x"], ["y"], name="r1"),
+            helper.make_node("Relu", ["x"], ["y"], name="n")],
+           X4, [vi("y", None)]),
+     "node 'n' (Relu): output 'y' is already defined"),
     # Graph inputs and outputs, opset.
     ("no_outputs", no_outputs(), "the graph has no outputs"),
     ("input_dim_zero", graph_input_dim(0),

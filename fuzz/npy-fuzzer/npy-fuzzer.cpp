@@ -19,9 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     llvm::consumeError(array.takeError());
     return 0;
   }
+  static const int64_t image[] = {1, 3, 4, 4}, rows[] = {8, 10};
   for (llvm::ArrayRef<int64_t> input :
-       {llvm::ArrayRef<int64_t>{1, 3, 4, 4}, llvm::ArrayRef<int64_t>{8, 10},
-        llvm::ArrayRef<int64_t>{}})
+       {llvm::ArrayRef<int64_t>(image), llvm::ArrayRef<int64_t>(rows),
+        llvm::ArrayRef<int64_t>()})
     llvm::consumeError(quantc::checkModelInputs(*array, input, "input"));
   return 0;
 }

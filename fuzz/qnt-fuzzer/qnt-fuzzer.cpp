@@ -24,6 +24,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -45,8 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
   ParserConfig config(&context);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size), config);
+  // MLIR's lexer needs a null-terminated buffer, as files give it.
+  std::string source(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, config);
   if (!module || failed(verify(*module)))
     return 0;
   PassManager pm(&context);

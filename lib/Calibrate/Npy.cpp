@@ -119,7 +119,8 @@ Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
     return fail(path, "truncated data: expected " + Twine(expected) +
                           " bytes, found " + Twine(bytes.size() - dataStart));
   array.data.resize(count);
-  std::memcpy(array.data.data(), bytes.data() + dataStart, expected);
+  if (expected > 0) // an empty vector's data() may be null
+    std::memcpy(array.data.data(), bytes.data() + dataStart, expected);
   return array;
 }
 

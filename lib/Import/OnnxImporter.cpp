@@ -60,6 +60,21 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
            << "unsupported op domain '" << node.domain() << "'";
   if (node.output_size() < 1)
     return importer.emitError() << "node has no output";
+  // ONNX graphs are in SSA form: a handler may rely on its inputs staying
+  // what they are while it defines its outputs.
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string &out = node.output(i);
+    if (out.empty())
+      continue;
+    bool repeated = std::find(node.output().begin(), node.output().begin() + i,
+                              out) != node.output().begin() + i;
+    if (repeated || state.acts.count(out) || state.consts.count(out) ||
+        state.quants.count(out) || state.constQdq.count(out))
+      return importer.emitError()
+             << "output '" << out
+             << "' is already defined (every value of an ONNX graph is "
+                "defined once)";
+  }
   OpHandler handler = OpRegistry::get().lookup(node.op_type(), opset);
   if (!handler)
     return importer.emitError()

@@ -114,6 +114,12 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_dq_scale.onnx -o %t.qdq_dq_scale.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_DQ_SCALE
 // RUN: not test -e %t.qdq_dq_scale.mlir
 // QDQ_DQ_SCALE: error: '{{.*}}qdq_dq_scale.onnx': node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/split_output_is_its_input.onnx -o %t.split_output_is_its_input.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT_OUTPUT_IS_ITS_INPUT
+// RUN: not test -e %t.split_output_is_its_input.mlir
+// SPLIT_OUTPUT_IS_ITS_INPUT: error: '{{.*}}split_output_is_its_input.onnx': node 'n' (Split): output 'c' is already defined (every value of an ONNX graph is defined once)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/output_defined_twice.onnx -o %t.output_defined_twice.mlir 2>&1 | FileCheck %s --check-prefix=OUTPUT_DEFINED_TWICE
+// RUN: not test -e %t.output_defined_twice.mlir
+// OUTPUT_DEFINED_TWICE: error: '{{.*}}output_defined_twice.onnx': node 'n' (Relu): output 'y' is already defined
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/no_outputs.onnx -o %t.no_outputs.mlir 2>&1 | FileCheck %s --check-prefix=NO_OUTPUTS
 // RUN: not test -e %t.no_outputs.mlir
 // NO_OUTPUTS: error: '{{.*}}no_outputs.onnx': the graph has no outputs

@@ -41,7 +41,15 @@ def Qnt_Dialect : Dialect {
   }];
 }
 
+// Every !quant.uniform element type of a qnt op's operands and results has
+// its zero points inside its storage range (upstream's quant types check
+// the scales, not the zero points).
+def Qnt_QuantizedTypesInRange : NativeOpTrait<"QuantizedTypesInRange"> {
+  let cppNamespace = "::mlir::qnt";
+}
+
 class Qnt_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Qnt_Dialect, mnemonic, traits>;
+    : Op<Qnt_Dialect, mnemonic,
+         !listconcat(traits, [Qnt_QuantizedTypesInRange])>;
 
 #endif // QNT_DIALECT_TD

@@ -117,6 +117,29 @@ LogicalResult ObserveOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// QuantizedTypesInRange
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::qnt::verifyQuantizedType(Operation *op, Type type) {
+  auto quantized = dyn_cast<QuantizedType>(type);
+  if (!quantized)
+    return success();
+  SmallVector<int64_t> zeroPoints;
+  if (auto perTensor = dyn_cast<UniformQuantizedType>(type))
+    zeroPoints.push_back(perTensor.getZeroPoint());
+  else if (auto perAxis = dyn_cast<UniformQuantizedPerAxisType>(type))
+    llvm::append_range(zeroPoints, perAxis.getZeroPoints());
+  for (int64_t zp : zeroPoints)
+    if (zp < quantized.getStorageTypeMin() ||
+        zp > quantized.getStorageTypeMax())
+      return op->emitOpError() << "zero point " << zp << " of " << type
+                               << " is outside its storage range ["
+                               << quantized.getStorageTypeMin() << ", "
+                               << quantized.getStorageTypeMax() << "]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // FakeQuantOp
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +149,8 @@ LogicalResult FakeQuantOp::verify() {
   if (!isa<UniformQuantizedType, UniformQuantizedPerAxisType>(qtype))
     return emitOpError() << "qtype must be a !quant.uniform type, got "
                          << qtype;
+  if (failed(verifyQuantizedType(*this, qtype)))
+    return failure();
   auto quantized = cast<QuantizedType>(qtype);
   if (quantized.getExpressedType() != type.getElementType())
     return emitOpError() << "expressed type " << quantized.getExpressedType()

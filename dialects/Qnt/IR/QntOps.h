@@ -9,10 +9,34 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/Qnt/IR/QntInterfaces.h.inc"
+
+namespace mlir::qnt {
+/// Fails (with an error at `op`) unless every zero point of `type`, when it
+/// is a !quant.uniform type, lies in its storage range.
+LogicalResult verifyQuantizedType(Operation *op, Type type);
+
+/// The QuantizedTypesInRange trait of every qnt op: verifyQuantizedType on
+/// the element types of its operands and results.
+template <typename ConcreteType>
+class QuantizedTypesInRange
+    : public OpTrait::TraitBase<ConcreteType, QuantizedTypesInRange> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    for (Type type : op->getOperandTypes())
+      if (failed(verifyQuantizedType(op, getElementTypeOrSelf(type))))
+        return failure();
+    for (Type type : op->getResultTypes())
+      if (failed(verifyQuantizedType(op, getElementTypeOrSelf(type))))
+        return failure();
+    return success();
+  }
+};
+} // namespace mlir::qnt
 
 #define GET_OP_CLASSES
 #include "dialects/Qnt/IR/QntOps.h.inc"

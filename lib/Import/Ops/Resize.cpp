@@ -152,6 +152,11 @@ LogicalResult outputSize(NodeImporter &n, const Act &x,
       return n.emitError() << "sizes must have 4 values";
     if (sizes->data[0] != shape[0] || sizes->data[1] != shape[1])
       return n.emitError() << "only H and W can be resized";
+    for (int i = 2; i < 4; ++i)
+      if (!(sizes->data[i] >= 1.0 && sizes->data[i] <= kMaxIntValue))
+        return n.emitError()
+               << "size " << sizes->data[i] << " is out of range (1 to "
+               << kMaxIntValue << ")";
     outH = static_cast<int64_t>(sizes->data[2]);
     outW = static_cast<int64_t>(sizes->data[3]);
     return success();
@@ -165,8 +170,12 @@ LogicalResult outputSize(NodeImporter &n, const Act &x,
       return n.emitError() << "scales must be finite and positive";
   scaleH = static_cast<float>(scales->data[2]);
   scaleW = static_cast<float>(scales->data[3]);
-  outH = static_cast<int64_t>(std::floor(shape[2] * *scaleH));
-  outW = static_cast<int64_t>(std::floor(shape[3] * *scaleW));
+  double h = std::floor(shape[2] * *scaleH), w = std::floor(shape[3] * *scaleW);
+  if (!(h >= 1.0 && h <= kMaxIntValue && w >= 1.0 && w <= kMaxIntValue))
+    return n.emitError() << "scales give an output of " << h << " x " << w
+                         << " (each side 1 to " << kMaxIntValue << ")";
+  outH = static_cast<int64_t>(h);
+  outW = static_cast<int64_t>(w);
   return success();
 }
 

@@ -388,7 +388,7 @@ LogicalResult splitOp(NodeImporter &n) {
                            << outputs << " equal parts";
     sizes->assign(outputs, dim / outputs);
   }
-  if (static_cast<int>(sizes->size()) != outputs || product(*sizes) < 0 ||
+  if (static_cast<int>(sizes->size()) != outputs ||
       llvm::any_of(*sizes, [](int64_t s) { return s < 0; }))
     return n.emitError() << "split sizes do not match the outputs";
   int64_t sum = 0;
