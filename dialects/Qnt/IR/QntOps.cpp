@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include <cfloat>
 #include <cmath>
 
@@ -422,6 +423,14 @@ bool Conv2DOp::isQuantized() {
   return !getInput().getType().getElementType().isF32();
 }
 
+/// The padded size `in + padLo + padHi`, or none when it overflows int64
+/// (sizes and pads come from the IR, which may say anything).
+static std::optional<int64_t> paddedSize(int64_t in, int64_t padLo,
+                                         int64_t padHi) {
+  std::optional<int64_t> sum = llvm::checkedAdd(in, padLo);
+  return sum ? llvm::checkedAdd(*sum, padHi) : std::nullopt;
+}
+
 LogicalResult Conv2DOp::verify() {
   bool quantized = isQuantized();
   auto isF32 = [](Value v) {
@@ -476,12 +485,14 @@ LogicalResult Conv2DOp::verify() {
                                      outChannels, filterScales, filterZps)))
     return failure();
 
-  if (!ShapedType::isDynamic(inShape[3]) &&
-      inShape[3] != filterShape[3] * groups)
+  std::optional<int64_t> groupChannels =
+      llvm::checkedMul(filterShape[3], groups);
+  if (!ShapedType::isDynamic(inShape[3]) && inShape[3] != groupChannels)
     return emitOpError() << "input has " << inShape[3]
                          << " channels but filter input channels ("
-                         << filterShape[3] << ") * groups (" << groups
-                         << ") = " << filterShape[3] * groups;
+                         << filterShape[3] << ") * groups (" << groups << ") = "
+                         << (groupChannels ? std::to_string(*groupChannels)
+                                           : std::string("overflow"));
   if (outChannels % groups != 0)
     return emitOpError() << "output channels (" << outChannels
                          << ") must be divisible by groups (" << groups << ")";
@@ -491,13 +502,19 @@ LogicalResult Conv2DOp::verify() {
   for (int i = 0; i < 2; ++i) {
     if (ShapedType::isDynamic(inShape[1 + i]))
       continue;
-    int64_t padded = inShape[1 + i] + pad[2 * i] + pad[2 * i + 1];
-    int64_t kernel = dilations[i] * (filterShape[1 + i] - 1) + 1;
-    if (kernel > padded)
+    std::optional<int64_t> padded =
+        paddedSize(inShape[1 + i], pad[2 * i], pad[2 * i + 1]);
+    std::optional<int64_t> span =
+        llvm::checkedMul(dilations[i], filterShape[1 + i] - 1);
+    if (!padded || !span || *span == INT64_MAX)
+      return emitOpError() << "padded input or dilated kernel size overflows "
+                           << "along " << (i == 0 ? "height" : "width");
+    int64_t kernel = *span + 1;
+    if (kernel > *padded)
       return emitOpError() << "dilated kernel (" << kernel
-                           << ") is larger than the padded input (" << padded
+                           << ") is larger than the padded input (" << *padded
                            << ") along " << (i == 0 ? "height" : "width");
-    expected[1 + i] = (padded - kernel) / strides[i] + 1;
+    expected[1 + i] = (*padded - kernel) / strides[i] + 1;
   }
   for (int i = 0; i < 4; ++i)
     if (!ShapedType::isDynamic(expected[i]) &&
@@ -677,10 +694,13 @@ static LogicalResult verifyPool(Operation *op, ShapedType in, ShapedType out,
       pad[3] >= kernel[1])
     return op->emitOpError() << "padding must be smaller than the kernel";
   for (int i = 0; i < 2; ++i) {
-    int64_t padded = in.getDimSize(1 + i) + pad[2 * i] + pad[2 * i + 1];
-    if (padded < kernel[i])
+    std::optional<int64_t> padded =
+        paddedSize(in.getDimSize(1 + i), pad[2 * i], pad[2 * i + 1]);
+    if (!padded)
+      return op->emitOpError() << "padded input size overflows";
+    if (*padded < kernel[i])
       return op->emitOpError() << "kernel is larger than the padded input";
-    int64_t expected = (padded - kernel[i]) / strides[i] + 1;
+    int64_t expected = (*padded - kernel[i]) / strides[i] + 1;
     if (out.getDimSize(1 + i) != expected)
       return op->emitOpError()
              << "result " << (i == 0 ? "height" : "width") << " is "

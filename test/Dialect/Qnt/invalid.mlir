@@ -290,6 +290,23 @@ func.func @fake_quant_not_uniform(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @fake_quant_zero_point(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'qnt.fake_quant' op zero point 1000 of '!quant.uniform<u8:f32, 1.000000e-01:1000>' is outside its storage range [0, 255]}}
+  %0 = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.1:1000> : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Every qnt op checks the zero points of its operands' and results' types.
+func.func @add_zero_point(%x: tensor<4x!quant.uniform<u8:f32, 0.05:128>>, %y: tensor<4x!quant.uniform<i8:f32:0, {0.02:-129, 0.02:0, 0.02:0, 0.02:0}>>) -> tensor<4x!quant.uniform<u8:f32, 0.1>> {
+  // expected-error @+1 {{'qnt.add' op zero point -129 of '!quant.uniform<i8:f32:0, {2.000000e-02:-129,2.000000e-02,2.000000e-02,2.000000e-02}>' is outside its storage range [-128, 127]}}
+  %0 = qnt.add %x, %y : (tensor<4x!quant.uniform<u8:f32, 0.05:128>>, tensor<4x!quant.uniform<i8:f32:0, {0.02:-129, 0.02:0, 0.02:0, 0.02:0}>>) -> tensor<4x!quant.uniform<u8:f32, 0.1>>
+  return %0 : tensor<4x!quant.uniform<u8:f32, 0.1>>
+}
+
+// -----
+
 func.func @fake_quant_expressed(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'qnt.fake_quant' op expressed type 'f16' of qtype does not match the element type 'f32'}}
   %0 = qnt.fake_quant %x to !quant.uniform<u8:f16, 0.1> : tensor<4xf32>
@@ -1009,4 +1026,37 @@ func.func @bilinear_dynamic(%x: tensor<1x?x2x1x!q>) {
   // expected-error @+1 {{'qnt.resize_bilinear' op needs static shapes}}
   %0 = qnt.resize_bilinear %x {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x?x2x1x!q>) -> tensor<1x4x4x1x!q>
   return
+}
+
+// -----
+
+// Sizes, pads and groups that overflow int64 are refused, not computed.
+func.func @conv_groups_overflow(%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<1x6x6x4xf32> {
+  // expected-error @+1 {{'qnt.conv2d' op input has 4 channels but filter input channels (2) * groups (4611686018427387906) = overflow}}
+  %0 = qnt.conv2d %x, %w {groups = 4611686018427387906} : (tensor<1x8x8x4xf32>, tensor<4x3x3x2xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+func.func @conv_pad_overflow(%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x3x4xf32>) -> tensor<1x6x6x4xf32> {
+  // expected-error @+1 {{'qnt.conv2d' op padded input or dilated kernel size overflows along height}}
+  %0 = qnt.conv2d %x, %w {pad = array<i64: 9223372036854775807, 1, 0, 0>} : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+func.func @conv_dilation_overflow(%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x3x4xf32>) -> tensor<1x6x6x4xf32> {
+  // expected-error @+1 {{'qnt.conv2d' op padded input or dilated kernel size overflows along width}}
+  %0 = qnt.conv2d %x, %w {dilations = array<i64: 1, 4611686018427387904>} : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+func.func @pool_pad_overflow(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.1>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.1>> {
+  // expected-error @+1 {{'qnt.max_pool2d' op padded input size overflows}}
+  %0 = qnt.max_pool2d %x {kernel = array<i64: 2, 9223372036854775807>, strides = array<i64: 2, 2>, pad = array<i64: 0, 0, 9223372036854775806, 9223372036854775806>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.1>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.1>>
+  return %0 : tensor<1x4x4x4x!quant.uniform<u8:f32, 0.1>>
 }
