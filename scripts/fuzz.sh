@@ -11,6 +11,7 @@
 #
 # Usage: scripts/fuzz.sh [--seconds S | minutes] [target...]
 #   minutes (default 1) or --seconds per target; all targets by default.
+#   QUANTC_FUZZ_SEED=N fixes libFuzzer's seed (CI does, to be repeatable).
 # The corpus grows in build-sanitize/fuzz/<target>/corpus (kept between
 # runs); a crash, a sanitizer report or a timeout is written to
 # build-sanitize/fuzz/<target>/findings and makes the script exit non-zero.
@@ -68,7 +69,8 @@ for target in "${targets[@]}"; do
   rc=0
   "$build/bin/$target-fuzzer" "$dir/corpus" -max_total_time="$seconds" \
     -artifact_prefix="$dir/findings/" -max_len=262144 -rss_limit_mb=4096 \
-    -timeout=60 -print_final_stats=1 >"$dir/log.txt" 2>&1 || rc=$?
+    -timeout=60 -print_final_stats=1 ${QUANTC_FUZZ_SEED:+-seed=$QUANTC_FUZZ_SEED} \
+    >"$dir/log.txt" 2>&1 || rc=$?
   grep -E "^stat::number_of_executed_units|^stat::new_units_added" \
     "$dir/log.txt" | sed "s/^/  /" || true
   if ((rc != 0)); then
