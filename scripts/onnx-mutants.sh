@@ -8,6 +8,7 @@
 # Usage: scripts/onnx-mutants.sh [--seed S] [--count N] [--build DIR]
 #                                [--work DIR] [--no-compile] [model.onnx...]
 #   --count N   mutants per model (default 100)
+#   --max-mutations M  mutations per mutant, 1 to M (default 3)
 #   --build DIR the build whose tools run (default build/; the sanitizer
 #               build of scripts/sanitize.sh finds more)
 # Exits non-zero when there is a finding.
@@ -18,26 +19,32 @@ count=100
 build=${QUANTC_BUILD_DIR:-$root/build}
 work=""
 compile=1
+max_mutations=3
 models=()
 while (($#)); do
   case $1 in
   --seed) seed=$2; shift 2 ;;
   --count) count=$2; shift 2 ;;
+  --max-mutations) max_mutations=$2; shift 2 ;;
   --build) build=$(cd "$2" && pwd); shift 2 ;;
   --work) work=$2; shift 2 ;;
   --no-compile) compile=0; shift ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
   -*) echo "onnx-mutants: unknown option $1" >&2; exit 2 ;;
   *) models+=("$1"); shift ;;
   esac
 done
 if ((${#models[@]} == 0)); then
-  mapfile -t models < <(cd "$root" && git ls-files '*.onnx' | sed "s|^|$root/|")
+  # The repository's valid models (the invalid ones fail before any
+  # mutation matters).
+  mapfile -t models < <(cd "$root" && git ls-files '*.onnx' |
+    grep -v '^test/Import/Inputs/invalid/' | sed "s|^|$root/|")
 fi
 work=${work:-$(mktemp -d)}
 mkdir -p "$work/mutants" "$work/findings"
 echo "onnx-mutants: seed $seed, $count mutants of ${#models[@]} models in $work"
 "$build/bin/onnx-mutate" --seed "$seed" --count "$count" --out "$work/mutants" \
+  --max-mutations "$max_mutations" \
   "${models[@]}"
 
 # One mutant: prints "ok <file>" or "FINDING <tool> <file>".

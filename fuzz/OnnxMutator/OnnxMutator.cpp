@@ -321,8 +321,73 @@ void mutateTensorValue(onnx::TensorProto &t, Rng &rng) {
   }
 }
 
+/// The size of one element of `dtype` in raw_data (0: not supported here).
+size_t elementSize(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::INT32:
+    return 4;
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::DOUBLE:
+    return 8;
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/// A new small shape (one dimension changed to 0 to 4, or one added or
+/// removed) with a payload that matches it, so that the tensor decodes and
+/// the handlers meet the shape: empty tensors, scalars, extra ranks.
+void reshapeTensor(onnx::TensorProto &t, Rng &rng) {
+  size_t size = elementSize(t.data_type());
+  if (!size)
+    return;
+  switch (pick(rng, 3)) {
+  case 0:
+    if (t.dims_size()) {
+      t.set_dims(pick(rng, t.dims_size()), pick(rng, 5));
+      break;
+    }
+    [[fallthrough]];
+  case 1:
+    t.add_dims(pick(rng, 5));
+    break;
+  default:
+    if (t.dims_size())
+      eraseAt(t.mutable_dims(), pick(rng, t.dims_size()));
+    break;
+  }
+  uint64_t count = 1;
+  for (int64_t d : t.dims()) {
+    if (d < 0 || (d > 0 && count > 4096 / static_cast<uint64_t>(d)))
+      return; // too large to rewrite: leave the mismatch
+    count *= d;
+  }
+  t.clear_float_data();
+  t.clear_int32_data();
+  t.clear_int64_data();
+  t.clear_double_data();
+  std::string raw(count * size, '\0');
+  for (size_t i = 0; i < raw.size(); i += size)
+    raw[i] = static_cast<char>(pick(rng, 4)); // small values: 0 to 3
+  if (t.data_type() == onnx::TensorProto::FLOAT)
+    for (size_t i = 0; i < raw.size(); i += size) {
+      float v = static_cast<float>(pick(rng, 4)) * 0.5f;
+      std::memcpy(&raw[i], &v, sizeof v);
+    }
+  t.set_raw_data(raw);
+}
+
 void mutateTensor(onnx::TensorProto &t, Rng &rng) {
-  switch (pick(rng, 9)) {
+  switch (pick(rng, 11)) {
+  case 9:
+  case 10:
+    reshapeTensor(t, rng);
+    return;
   case 0: // one dim
     if (t.dims_size())
       t.set_dims(pick(rng, t.dims_size()), interestingInt(rng));

@@ -60,6 +60,15 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/gather_index.onnx -o %t.gather_index.mlir 2>&1 | FileCheck %s --check-prefix=GATHER_INDEX
 // RUN: not test -e %t.gather_index.mlir
 // GATHER_INDEX: error: '{{.*}}gather_index.onnx': node 'n' (Gather): index 2 is out of range for a dimension of 2
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/gather_empty_indices.onnx -o %t.gather_empty_indices.mlir 2>&1 | FileCheck %s --check-prefix=GATHER_EMPTY_INDICES
+// RUN: not test -e %t.gather_empty_indices.mlir
+// GATHER_EMPTY_INDICES: error: '{{.*}}gather_empty_indices.onnx': node 'n' (Gather): empty indices (an empty result) are not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/expand_zero.onnx -o %t.expand_zero.mlir 2>&1 | FileCheck %s --check-prefix=EXPAND_ZERO
+// RUN: not test -e %t.expand_zero.mlir
+// EXPAND_ZERO: error: '{{.*}}expand_zero.onnx': node 'n' (Expand): shape value 0 is not supported (at least 1)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv_weight_empty.onnx -o %t.conv_weight_empty.mlir 2>&1 | FileCheck %s --check-prefix=CONV_WEIGHT_EMPTY
+// RUN: not test -e %t.conv_weight_empty.mlir
+// CONV_WEIGHT_EMPTY: error: '{{.*}}conv_weight_empty.onnx': node 'n' (Conv): the result has a dimension of size 0; empty activations are not supported
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/slice_step_zero.onnx -o %t.slice_step_zero.mlir 2>&1 | FileCheck %s --check-prefix=SLICE_STEP_ZERO
 // RUN: not test -e %t.slice_step_zero.mlir
 // SLICE_STEP_ZERO: error: '{{.*}}slice_step_zero.onnx': node 'n' (Slice): steps must not be 0

@@ -212,7 +212,7 @@ LogicalResult concatOp(NodeImporter &n) {
   for (int i = 0; i < n.numInputs(); ++i) {
     if (n.isActivation(i))
       values.push_back(n.inLayout(*n.act(i), layout));
-    else
+    else if (n.constant(i)->numElements() > 0) // an empty one adds nothing
       values.push_back(n.constantInLayout(*n.constant(i), layout));
   }
   Act first = *n.act(base);
@@ -428,6 +428,9 @@ LogicalResult gatherOp(NodeImporter &n) {
   if (failed(axis))
     return failure();
   int64_t dim = (*in)[*axis];
+  if (indices->data.empty())
+    return n.emitError() << "empty indices (an empty result) are not "
+                            "supported";
   SmallVector<int64_t> idx;
   for (double v : indices->data) {
     int64_t i = saturatingInt64(v);
@@ -595,9 +598,12 @@ LogicalResult expandOp(NodeImporter &n) {
   t.append(*target);
   SmallVector<int64_t> multiples;
   for (int64_t d = 0; d < rank; ++d) {
+    if (t[d] < 1)
+      return n.emitError() << "shape value " << t[d]
+                           << " is not supported (at least 1)";
     if (a[d] != 1 && t[d] != 1 && a[d] != t[d])
       return n.emitError() << "shape does not broadcast";
-    multiples.push_back(a[d] == 1 ? std::max<int64_t>(t[d], 1) : 1);
+    multiples.push_back(a[d] == 1 ? t[d] : 1);
   }
   Act base = n.reshapeAct(*x, a);
   SmallVector<int64_t> irMultiples = toIrShape(multiples, base.layout);
