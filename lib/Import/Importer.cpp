@@ -169,15 +169,11 @@ FailureOr<SmallVector<int64_t>> NodeImporter::intsInput(int i,
     return emitError() << "input " << i << " must hold integers";
   SmallVector<int64_t> values;
   for (double v : t->data) {
-    int64_t value = saturatingInt64(v);
-    if (std::abs(v) > kMaxIntValue) {
-      if (outOfRange == OutOfRange::Refuse)
-        return emitError() << "input " << i << " holds " << value
-                           << ", out of range (allowed: " << -kMaxIntValue
-                           << " to " << kMaxIntValue << ")";
-      value = v < 0 ? -kMaxIntValue : kMaxIntValue;
-    }
-    values.push_back(value);
+    FailureOr<int64_t> value =
+        boundedInt(saturatingInt64(v), "input " + Twine(i), outOfRange);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
   }
   return values;
 }
@@ -229,6 +225,17 @@ static const char *typeName(onnx::AttributeProto::AttributeType type) {
   }
 }
 
+FailureOr<int64_t> NodeImporter::boundedInt(int64_t v, const Twine &what,
+                                            OutOfRange outOfRange) const {
+  if (v >= -kMaxIntValue && v <= kMaxIntValue)
+    return v;
+  if (outOfRange == OutOfRange::Clamp)
+    return v < 0 ? -kMaxIntValue : kMaxIntValue;
+  return emitError() << what << " holds " << v
+                     << ", out of range (allowed: " << -kMaxIntValue << " to "
+                     << kMaxIntValue << ")";
+}
+
 FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
   const onnx::AttributeProto *a = attr(name);
   if (!a)
@@ -236,11 +243,7 @@ FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
   if (!hasType(*a, onnx::AttributeProto::INT))
     return emitError() << "attribute '" << name << "' must be "
                        << typeName(onnx::AttributeProto::INT);
-  if (a->i() < -kMaxIntValue || a->i() > kMaxIntValue)
-    return emitError() << "attribute '" << name << "' is " << a->i()
-                       << ", out of range (allowed: " << -kMaxIntValue << " to "
-                       << kMaxIntValue << ")";
-  return a->i();
+  return boundedInt(a->i(), "attribute '" + name + "'", OutOfRange::Refuse);
 }
 
 FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt,
@@ -279,14 +282,11 @@ NodeImporter::intsAttr(StringRef name, ArrayRef<int64_t> dflt,
                        << typeName(onnx::AttributeProto::INTS);
   SmallVector<int64_t> values;
   for (int64_t v : a->ints()) {
-    if (v < -kMaxIntValue || v > kMaxIntValue) {
-      if (outOfRange == OutOfRange::Refuse)
-        return emitError() << "attribute '" << name << "' holds " << v
-                           << ", out of range (allowed: " << -kMaxIntValue
-                           << " to " << kMaxIntValue << ")";
-      v = v < 0 ? -kMaxIntValue : kMaxIntValue;
-    }
-    values.push_back(v);
+    FailureOr<int64_t> value =
+        boundedInt(v, "attribute '" + name + "'", outOfRange);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
   }
   return values;
 }
@@ -334,7 +334,7 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
     if (d < 1)
       return emitError() << "the result has a dimension of size " << d
                          << "; empty activations are not supported";
-    count *= d; // each factor <= kMaxIntValue, the running count <= 2^31
+    count *= d; // both factors <= 2^31
     if (count > kMaxActivationElements)
       return emitError() << "the result has more than "
                          << kMaxActivationElements << " elements";

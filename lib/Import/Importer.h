@@ -219,6 +219,11 @@ public:
                                 llvm::SmallVectorImpl<int64_t> &shape);
 
 private:
+  /// `v` if its magnitude is at most kMaxIntValue; else clamped or an error
+  /// ("<what> holds <v>, out of range ...").
+  mlir::FailureOr<int64_t> boundedInt(int64_t v, const llvm::Twine &what,
+                                      OutOfRange outOfRange) const;
+
   GraphState &g;
   const onnx::NodeProto &n;
   int64_t version;
