@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # A structure-level mutation campaign against the ONNX importer and the
 # compiler: writes mutants of the repository's ONNX models (onnx-mutate) and
-# runs each through quant-translate and quant-compile. A tool may refuse a
-# mutant (exit 1 with a message); a crash, a timeout or a sanitizer report
-# is a finding, copied to <work>/findings with the tool's stderr.
+# runs each through quant-translate and quant-compile; mutants of a model
+# with calibration data beside it (<model>.input.npy or calibration.npy)
+# also through quant-compile --calibration-data (observers, calibration,
+# quantization, int8 code). A tool may refuse a mutant (exit 1 with a
+# message); a crash, a timeout or a sanitizer report is a finding, copied
+# to <work>/findings with the tool's stderr.
 #
 # Usage: scripts/onnx-mutants.sh [--seed S] [--count N] [--build DIR]
 #                                [--work DIR] [--no-compile] [model.onnx...]
@@ -29,7 +32,7 @@ while (($#)); do
   --build) build=$(cd "$2" && pwd); shift 2 ;;
   --work) work=$2; shift 2 ;;
   --no-compile) compile=0; shift ;;
-  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
   -*) echo "onnx-mutants: unknown option $1" >&2; exit 2 ;;
   *) models+=("$1"); shift ;;
   esac
@@ -47,13 +50,30 @@ echo "onnx-mutants: seed $seed, $count mutants of ${#models[@]} models in $work"
   --max-mutations "$max_mutations" \
   "${models[@]}"
 
+# Calibration data of the m-th model (onnx-mutate names its mutants
+# <m>-<stem>.<k>.onnx), one line "<m> <file>" each.
+for m in "${!models[@]}"; do
+  model=${models[$m]}
+  for data in "${model%.onnx}.input.npy" "$(dirname "$model")/calibration.npy"; do
+    if [[ -f $data ]]; then
+      echo "$m $data"
+      break
+    fi
+  done
+done >"$work/data.txt"
+
 # One mutant: prints "ok <file>" or "FINDING <tool> <file>".
 run_one() {
-  local f=$1 build=$2 compile=$3 findings=$4 tmp
+  local f=$1 build=$2 compile=$3 findings=$4 work=$5 tmp m data
   tmp=$(mktemp -d)
   local tools=("quant-translate --import-onnx $f -o $tmp/out.mlir")
   if ((compile)); then
     tools+=("quant-compile $f -o $tmp/out.o")
+    m=$(basename "$f")
+    data=$(awk -v m="${m%%-*}" '$1 == m { print $2 }' "$work/data.txt")
+    if [[ -n $data ]]; then
+      tools+=("quant-compile $f --calibration-data $data --max-samples 16 -o $tmp/int8.o")
+    fi
   fi
   for cmd in "${tools[@]}"; do
     local rc=0
@@ -78,7 +98,7 @@ run_one() {
 export -f run_one
 find "$work/mutants" -name '*.onnx' | sort |
   xargs -P "$(nproc)" -I{} bash -c \
-    "run_one {} '$build' $compile '$work/findings'" >"$work/results.txt"
+    "run_one {} '$build' $compile '$work/findings' '$work'" >"$work/results.txt"
 total=$(wc -l <"$work/results.txt")
 found=$(grep -c '^FINDING' "$work/results.txt" || true)
 echo "onnx-mutants: $found finding(s) in $total mutants (seed $seed)"
