@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Import/OnnxImporter.h"
+#include "quantc/Target/Compile.h"
 
 #include "Importer.h"
 #include "OpRegistry.h"
@@ -224,6 +225,16 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   func::ReturnOp::create(b, results);
   func.setFunctionType(
       b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // The interface keeps ONNX's dimension order: say so for the header.
+  auto layouts = [&](TypeRange types) {
+    SmallVector<Attribute> names;
+    for (Type t : types)
+      names.push_back(b.getStringAttr(
+          cast<RankedTensorType>(t).getRank() == 4 ? "NCHW" : "row-major"));
+    return b.getArrayAttr(names);
+  };
+  func->setAttr(kInputLayoutsAttr, layouts(argTypes));
+  func->setAttr(kOutputLayoutsAttr, layouts(ValueRange(results).getTypes()));
   // Drop what folded away (a zero Pad merged into a convolution, a Sigmoid
   // merged into SiLU, unused constants).
   IRRewriter rewriter(&state.ctx);

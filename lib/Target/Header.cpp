@@ -75,6 +75,24 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return fail("'" + model.name +
                 "' is not a C identifier; choose a symbol prefix with --name");
 
+  // Layout names the model states (the ONNX importer does), by position.
+  auto layouts = [&](StringRef attr, size_t count) {
+    std::vector<std::string> names(count);
+    if (auto array = fn->getAttrOfType<ArrayAttr>(attr))
+      for (auto [i, entry] : llvm::enumerate(array.getValue()))
+        if (auto str = dyn_cast<StringAttr>(entry); str && i < count)
+          names[i] = str.str();
+    return names;
+  };
+  std::vector<std::string> inputLayouts =
+      layouts(kInputLayoutsAttr, fn.getNumArguments());
+  std::vector<std::string> outputLayouts =
+      layouts(kOutputLayoutsAttr, fn.getNumResults());
+  auto layoutOf = [](const std::string &stated, size_t rank) {
+    if (!stated.empty())
+      return stated;
+    return std::string(rank == 4 ? "NHWC" : "row-major");
+  };
   auto staticF32 = [](Type t) {
     auto ranked = dyn_cast<RankedTensorType>(t);
     return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
@@ -88,6 +106,7 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
                   model.function + "' must be a statically shaped f32 tensor");
     TensorInterface t;
     t.shape.assign(type.getShape().begin(), type.getShape().end());
+    t.layout = layoutOf(inputLayouts[arg.getArgNumber()], t.shape.size());
     if (auto loc = dyn_cast<NameLoc>(arg.getLoc()))
       t.name = loc.getName().str();
     for (Operation *user : arg.getUsers())
@@ -105,6 +124,7 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
                   "' must be a statically shaped f32 tensor");
     TensorInterface t;
     t.shape.assign(type.getShape().begin(), type.getShape().end());
+    t.layout = layoutOf(outputLayouts[i], t.shape.size());
     if (auto dcast = result.getDefiningOp<quant::DequantizeCastOp>())
       t.quantization = quantizationOf(dcast.getInput().getType());
     model.outputs.push_back(std::move(t));
@@ -132,10 +152,6 @@ static bool isHost(const CompileTarget &target) {
          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch();
 }
 
-static const char *layoutOf(const TensorInterface &t) {
-  return t.shape.size() == 4 ? "NHWC" : "row-major";
-}
-
 void quantc::emitHeader(const ModelInterface &model,
                         const CompileTarget &target, StringRef source,
                         llvm::raw_ostream &os) {
@@ -145,7 +161,7 @@ void quantc::emitHeader(const ModelInterface &model,
     os << " *   " << kind << i;
     if (!t.name.empty())
       os << " (\"" << t.name << "\")";
-    os << ": float32[" << shapeList(t.shape) << "], " << layoutOf(t) << ", "
+    os << ": float32[" << shapeList(t.shape) << "], " << t.layout << ", "
        << t.numElements() << " floats\n";
     if (t.quantization)
       os << " *     "
@@ -166,9 +182,11 @@ void quantc::emitHeader(const ModelInterface &model,
      << " *\n"
      << " * int " << model.name
      << "_run(inputs..., outputs...) runs the model once; returns 0.\n"
-     << " * Arguments: dense float32 buffers in the model's own layout (NHWC "
-        "for 4-D\n"
-     << " * tensors, row-major otherwise), the inputs then the outputs, in "
+     << " * Arguments: dense (C-order) float32 buffers of the shapes below, "
+        "whose\n"
+     << " * dimensions mean what the layout after each shape says (a model "
+        "imported\n"
+     << " * from ONNX keeps ONNX's NCHW), the inputs then the outputs, in "
         "model order.\n";
   if (model.quantized)
     os << " * Inputs are quantized and outputs dequantized inside (the "

@@ -71,9 +71,21 @@ struct TensorQuantization {
 };
 
 /// One float32 input or output of the model.
+/// Function attributes (arrays of strings, one per argument / result) that
+/// name the layout of each tensor of a model's interface, e.g. "NCHW"; the
+/// ONNX importer writes them, the header reports them.
+inline constexpr llvm::StringLiteral kInputLayoutsAttr = "quantc.input_layouts";
+inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
+    "quantc.output_layouts";
+
 struct TensorInterface {
   std::string name; ///< The argument's location name, if any.
   std::vector<int64_t> shape;
+  /// What the dimensions mean: the function's `quantc.input_layouts` /
+  /// `quantc.output_layouts` entry (the ONNX importer writes "NCHW" for 4-D
+  /// tensors, which keep ONNX's order), else quantc's own convention: "NHWC"
+  /// for 4-D tensors, "row-major" otherwise.
+  std::string layout;
   std::optional<TensorQuantization> quantization;
   int64_t numElements() const;
 };
