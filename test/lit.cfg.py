@@ -41,6 +41,8 @@ try:
         config.available_features.add("avx512-vnni")
     if "avx2" in flags:
         config.available_features.add("avx2")
+    if "avx512_fp16" in flags:
+        config.available_features.add("avx512fp16")
 except OSError:
     pass
 

@@ -151,7 +151,8 @@ int main(int argc, char **argv) {
   float *out = malloc(sizeof(float) * (samples ? samples : 1) * OUT_SIZE);
   for (long s = 0; s < samples; ++s)
     if (RUN(in + s * IN_SIZE, out + s * OUT_SIZE) != 0)
-      return fail("the model failed");
+      return fail("the model returned an error (1: this CPU lacks a "
+                  "feature the object was compiled for; see the header)");
   if (writeNpy(argv[2], out, samples) != 0)
     return fail("cannot write the output");
   printf("ran %ld samples\n", samples);

@@ -31,7 +31,8 @@ static mlir::TimingScope nest(mlir::TimingScope *parent, llvm::StringRef name) {
 }
 
 llvm::Error quantc::emitCode(mlir::ModuleOp module, const CompileTarget &target,
-                             EmitKind kind, llvm::raw_pwrite_stream &os,
+                             llvm::StringRef entryPoint, EmitKind kind,
+                             llvm::raw_pwrite_stream &os,
                              mlir::TimingScope *timing) {
   mlir::DialectRegistry registry;
   mlir::registerAllToLLVMIRTranslations(registry);
@@ -55,6 +56,10 @@ llvm::Error quantc::emitCode(mlir::ModuleOp module, const CompileTarget &target,
     if (!target.features.empty())
       f.addFnAttr("target-features", target.features);
   }
+  // Run on a CPU without those features, the entry point returns an error
+  // instead of the model dying of SIGILL.
+  if (llvm::Error e = addCpuCheck(*llvmModule, machine, entryPoint))
+    return e;
 
   translateTimer.stop();
 

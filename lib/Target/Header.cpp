@@ -178,11 +178,29 @@ void quantc::emitHeader(const ModelInterface &model,
      << " * Target: " << target.triple << ", cpu " << target.cpu;
   if (!target.features.empty())
     os << ", features " << target.features;
-  os << ", int8 kernels: " << toString(target.isa) << "\n"
-     << " *\n"
-     << " * int " << model.name
-     << "_run(inputs..., outputs...) runs the model once; returns 0.\n"
-     << " * Arguments: dense (C-order) float32 buffers of the shapes below, "
+  os << ", int8 kernels: " << toString(target.isa) << "\n";
+  std::vector<std::string> features = requiredCpuFeatures(*target.machine);
+  if (!features.empty()) {
+    os << " * Needs CPU features:";
+    size_t column = 26;
+    for (const std::string &f : features) {
+      if (column + f.size() + 1 > 78) {
+        os << "\n *  ";
+        column = 4;
+      }
+      os << " " << f;
+      column += f.size() + 1;
+    }
+    os << "\n";
+  }
+  os << " *\n"
+     << " * int " << model.name << "_run(inputs..., outputs...) runs the model "
+     << "once; returns 0.\n";
+  if (!features.empty())
+    os << " * On a CPU without the features above it returns 1 and runs "
+          "nothing\n"
+       << " * (checked once, at the first call).\n";
+  os << " * Arguments: dense (C-order) float32 buffers of the shapes below, "
         "whose\n"
      << " * dimensions mean what the layout after each shape says (a model "
         "imported\n"
@@ -202,10 +220,12 @@ void quantc::emitHeader(const ModelInterface &model,
        << "_set_num_threads(int n) sets the threads of later runs\n"
        << " * (every caller; n <= 0: the OpenMP default, OMP_NUM_THREADS or "
           "one per\n"
-       << " * CPU). Reentrant: the thread count (an atomic int) is the only "
-          "global\n"
-       << " * mutable state; concurrent runs each get their own threads. "
-          "Weights are\n"
+       << " * CPU). Reentrant: the thread count"
+       << (features.empty() ? " (an atomic int) is"
+                            : " and the CPU check's result (atomic ints) are")
+       << " the only\n"
+       << " * global mutable state; concurrent runs each get their own "
+          "threads. Weights are\n"
        << " * read-only data in the object; intermediate buffers are "
           "allocated (malloc)\n"
        << " * and freed within each call, so no workspace is needed. Needs "
@@ -220,8 +240,11 @@ void quantc::emitHeader(const ModelInterface &model,
          << ".o -L<the target's libomp directory> -lomp -lm\n";
     os << " *\n";
   } else {
-    os << " * Reentrant: no global mutable state. Weights are read-only data "
-          "in the\n"
+    os << (features.empty()
+               ? " * Reentrant: no global mutable state."
+               : " * Reentrant: the CPU check's result (an atomic int) is the "
+                 "only global\n * mutable state.")
+       << " Weights are read-only data in the\n"
        << " * object; intermediate buffers are allocated (malloc) and freed "
           "within each\n"
        << " * call, so no workspace is needed. Single-threaded (compiled "

@@ -298,8 +298,8 @@ int main(int argc, char **argv) {
     quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
                             : emit == Emit::Asm ? quantc::EmitKind::Assembly
                                                 : quantc::EmitKind::Object;
-    if (Error e =
-            quantc::emitCode(*module, *target, kind, output->os(), &timing))
+    if (Error e = quantc::emitCode(*module, *target, model->name + "_run", kind,
+                                   output->os(), &timing))
       return error(toString(std::move(e)));
   }
 

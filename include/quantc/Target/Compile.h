@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace llvm {
+class Module;
 class TargetMachine;
 } // namespace llvm
 
@@ -122,6 +123,20 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const ModelInterface &model, Int8Isa isa,
                                        mlir::TimingScope *timing = nullptr);
 
+/// The CPU features an object for `machine` needs and its entry point
+/// checks at run time (CpuCheck.cpp's table: x86 CPUID features, AArch64
+/// Linux HWCAP features), in the table's order; empty for other targets.
+std::vector<std::string>
+requiredCpuFeatures(const llvm::TargetMachine &machine);
+
+/// Makes `entryPoint` of `module` check, at its first call, that the CPU
+/// has requiredCpuFeatures(machine) (for x86 also the OS's register state),
+/// and return 1 without running anything when it does not. The check and
+/// the exported entry point are compiled for the architecture's baseline.
+llvm::Error addCpuCheck(llvm::Module &module,
+                        const llvm::TargetMachine &machine,
+                        llvm::StringRef entryPoint);
+
 /// What emitCode writes.
 enum class EmitKind { LLVMIR, Assembly, Object };
 
@@ -129,8 +144,11 @@ enum class EmitKind { LLVMIR, Assembly, Object };
 /// optimizes it (-O3) and writes LLVM IR text, assembly or an object file.
 /// With `timing`, the translation, the optimization and the code generation
 /// are timed in it.
+/// `entryPoint` (the model's `<name>_run`) gets the CPU check of
+/// addCpuCheck.
 llvm::Error emitCode(mlir::ModuleOp module, const CompileTarget &target,
-                     EmitKind kind, llvm::raw_pwrite_stream &os,
+                     llvm::StringRef entryPoint, EmitKind kind,
+                     llvm::raw_pwrite_stream &os,
                      mlir::TimingScope *timing = nullptr);
 
 /// Writes the C header of `model` compiled for `target`: the prototype of
