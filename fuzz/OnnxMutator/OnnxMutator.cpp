@@ -2,6 +2,7 @@
 
 #include "fuzz/OnnxMutator/OnnxMutator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -271,6 +272,24 @@ int32_t anyDataType(Rng &rng) {
   return pickFrom(rng, types);
 }
 
+/// The size of one element of `dtype` in raw_data (0: not supported here).
+size_t elementSize(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::INT32:
+    return 4;
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::DOUBLE:
+    return 8;
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /// Overwrites one element of `t`'s payload with an interesting value of its
 /// type (raw_data or the typed field, whichever holds it).
 void mutateTensorValue(onnx::TensorProto &t, Rng &rng) {
@@ -307,10 +326,8 @@ void mutateTensorValue(onnx::TensorProto &t, Rng &rng) {
     int64_t v = interestingInt(rng);
     int32_t v32 = static_cast<int32_t>(v);
     if (inRaw) {
-      size_t size = t.data_type() == onnx::TensorProto::INT32    ? 4
-                    : t.data_type() == onnx::TensorProto::DOUBLE ? 8
-                                                                 : 1;
-      patch(&v, size);
+      // One byte of a type without a size here (FLOAT16, unknown ones).
+      patch(&v, std::max<size_t>(elementSize(t.data_type()), 1));
     } else if (t.int32_data_size()) {
       t.set_int32_data(pick(rng, t.int32_data_size()), v32);
     } else {
@@ -318,24 +335,6 @@ void mutateTensorValue(onnx::TensorProto &t, Rng &rng) {
     }
     return;
   }
-  }
-}
-
-/// The size of one element of `dtype` in raw_data (0: not supported here).
-size_t elementSize(int32_t dtype) {
-  switch (dtype) {
-  case onnx::TensorProto::FLOAT:
-  case onnx::TensorProto::INT32:
-    return 4;
-  case onnx::TensorProto::INT64:
-  case onnx::TensorProto::DOUBLE:
-    return 8;
-  case onnx::TensorProto::INT8:
-  case onnx::TensorProto::UINT8:
-  case onnx::TensorProto::BOOL:
-    return 1;
-  default:
-    return 0;
   }
 }
 

@@ -326,19 +326,8 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
     return emitError() << "missing output " << i;
   if (a.rank() == 0)
     return emitError() << "scalar (rank 0) activations are not supported";
-  int64_t count = 1;
-  for (int64_t d : a.irShape()) {
-    if (d > kMaxActivationElements)
-      return emitError() << "the result has a dimension of size " << d
-                         << " (at most " << kMaxActivationElements << ")";
-    if (d < 1)
-      return emitError() << "the result has a dimension of size " << d
-                         << "; empty activations are not supported";
-    count *= d; // both factors <= 2^31
-    if (count > kMaxActivationElements)
-      return emitError() << "the result has more than "
-                         << kMaxActivationElements << " elements";
-  }
+  if (auto err = checkActivationShape(a.irShape()))
+    return emitError() << "the result " << *err;
   g.acts[n.output(i)] = std::move(a);
   return success();
 }

@@ -119,15 +119,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
                              "' is not a float32 tensor"),
              nullptr;
     SmallVector<int64_t> shape;
-    int64_t count = 1;
     for (const auto &dim : in.type().tensor_type().shape().dim()) {
-      if (dim.has_dim_value() && dim.dim_value() > kMaxIntValue) {
-        return (void)emitError("graph input '" + in.name() +
-                               "' has a dimension of size " +
-                               Twine(dim.dim_value()) + " (at most " +
-                               Twine(kMaxIntValue) + ")"),
-               nullptr;
-      } else if (dim.has_dim_value() && dim.dim_value() > 0) {
+      if (dim.has_dim_value() && dim.dim_value() > 0) {
         shape.push_back(dim.dim_value());
       } else if (dim.has_dim_value()) {
         return (void)emitError("graph input '" + in.name() +
@@ -150,12 +143,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       return (void)emitError("graph input '" + in.name() +
                              "' is a scalar; inputs must be tensors"),
              nullptr;
-    for (int64_t d : shape)
-      if ((count *= d) > kMaxActivationElements) // each d <= 2^30
-        return (void)emitError("graph input '" + in.name() +
-                               "' has more than " +
-                               Twine(kMaxActivationElements) + " elements"),
-               nullptr;
+    if (auto err = checkActivationShape(shape))
+      return (void)emitError("graph input '" + in.name() + "' " + *err),
+             nullptr;
     argTypes.push_back(RankedTensorType::get(shape, b.getF32Type()));
     argLocs.push_back(NameLoc::get(b.getStringAttr(in.name())));
     argNames.push_back(in.name());

@@ -26,6 +26,40 @@ quantc::onnx_import::checkConstantShape(llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
+std::optional<std::string>
+quantc::onnx_import::checkActivationShape(llvm::ArrayRef<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d > kMaxIntValue)
+      return "has a dimension of size " + std::to_string(d) + " (at most " +
+             std::to_string(kMaxIntValue) + ")";
+    if (d < 1)
+      return "has a dimension of size " + std::to_string(d) +
+             "; empty activations are not supported";
+    count *= d; // count <= 2^31, d <= 2^30
+    if (count > kMaxActivationElements)
+      return "has more than " + std::to_string(kMaxActivationElements) +
+             " elements";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+quantc::onnx_import::integerRange(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::INT8:
+    return std::pair<int64_t, int64_t>{-128, 127};
+  case onnx::TensorProto::UINT8:
+    return std::pair<int64_t, int64_t>{0, 255};
+  case onnx::TensorProto::BOOL:
+    return std::pair<int64_t, int64_t>{0, 1};
+  case onnx::TensorProto::INT32:
+    return std::pair<int64_t, int64_t>{INT32_MIN, INT32_MAX};
+  default:
+    return std::nullopt;
+  }
+}
+
 int64_t ConstTensor::numElements() const {
   int64_t n = 1;
   for (int64_t d : dims)
@@ -261,13 +295,7 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
         fromRaw<uint8_t>(raw, out.data);
     } else {
       // int32_data holds every narrower integer type; its values must fit.
-      int64_t lo = INT32_MIN, hi = INT32_MAX;
-      if (t.data_type() == onnx::TensorProto::INT8)
-        lo = -128, hi = 127;
-      else if (t.data_type() == onnx::TensorProto::UINT8)
-        lo = 0, hi = 255;
-      else if (t.data_type() == onnx::TensorProto::BOOL)
-        lo = 0, hi = 1;
+      auto [lo, hi] = *integerRange(t.data_type());
       for (int32_t v : t.int32_data())
         if (v < lo || v > hi)
           return "tensor '" + t.name() + "' holds " + std::to_string(v) +

@@ -37,6 +37,15 @@ constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
 /// message ("negative dimension", "too many elements").
 std::optional<std::string> checkConstantShape(llvm::ArrayRef<int64_t> dims);
 
+/// Checks an activation's shape against the limits above (and that it is
+/// not empty); on failure returns a message for "<the tensor> " + message
+/// ("has a dimension of size ...", "has more than ... elements").
+std::optional<std::string> checkActivationShape(llvm::ArrayRef<int64_t> dims);
+
+/// The values an integer element type can hold ([lo, hi]): INT8, UINT8,
+/// BOOL, INT32; none for other types.
+std::optional<std::pair<int64_t, int64_t>> integerRange(int32_t dtype);
+
 /// A constant tensor (initializer or Constant node) in ONNX's layout.
 struct ConstTensor {
   llvm::SmallVector<int64_t> dims;

@@ -88,28 +88,25 @@ LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
     return success();
   if (zp->dims != scale->dims)
     return n.emitError() << "the zero point's shape differs from the scale's";
-  int64_t lo, hi;
-  switch (zp->dtype) {
-  case onnx::TensorProto::INT8:
-    lo = -128, hi = 127;
-    break;
-  case onnx::TensorProto::UINT8:
-    lo = 0, hi = 255;
-    break;
-  case onnx::TensorProto::INT32:
-    if (int32Allowed) {
-      lo = INT32_MIN, hi = INT32_MAX;
-      break;
-    }
-    [[fallthrough]];
-  default:
+  bool supported = zp->dtype == onnx::TensorProto::INT8 ||
+                   zp->dtype == onnx::TensorProto::UINT8 ||
+                   (int32Allowed && zp->dtype == onnx::TensorProto::INT32);
+  if (!supported)
     return n.emitError() << "only int8 / uint8 zero points are supported";
-  }
+  auto [lo, hi] = *integerRange(zp->dtype);
   for (double v : zp->data)
     if (v < lo || v > hi || v != std::trunc(v))
       return n.emitError() << "zero point " << v << " is out of range for its "
                            << "type (" << lo << " to " << hi << ")";
   return success();
+}
+
+/// The zero points of `count` scales: `zp`'s values, or 0 when absent.
+std::vector<int64_t> zeroPointsOf(const ConstTensor *zp, size_t count) {
+  std::vector<int64_t> values;
+  for (size_t i = 0; i < count; ++i)
+    values.push_back(zp ? static_cast<int64_t>(zp->data[i]) : 0);
+  return values;
 }
 
 LogicalResult quantizeLinear(NodeImporter &n) {
@@ -125,8 +122,7 @@ LogicalResult quantizeLinear(NodeImporter &n) {
   q.input = n.inputName(0);
   q.scales = scale->data;
   q.isSigned = zp && zp->dtype == onnx::TensorProto::INT8;
-  for (size_t i = 0; i < q.scales.size(); ++i)
-    q.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[i]) : 0);
+  q.zeroPoints = zeroPointsOf(zp, q.scales.size());
   FailureOr<int64_t> axis = n.intAttr("axis", 1);
   if (failed(axis))
     return failure();
@@ -197,8 +193,7 @@ LogicalResult dequantizeConstant(NodeImporter &n) {
     pq.input = out + "#dequantized";
     pq.scales = scale->data;
     pq.isSigned = q.dtype == onnx::TensorProto::INT8;
-    for (size_t c = 0; c < channels; ++c)
-      pq.zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[c]) : 0);
+    pq.zeroPoints = zeroPointsOf(zp, channels);
     pq.axis = axis;
     g.consts[pq.input] = f;
     g.constQdq[out] = std::move(pq);
@@ -223,11 +218,9 @@ LogicalResult dequantizeLinear(NodeImporter &n) {
     return failure();
   if (scale->data != q.scales)
     return n.emitError() << "scale differs from its QuantizeLinear's";
-  SmallVector<int64_t> zeroPoints;
-  for (size_t i = 0; i < q.scales.size(); ++i)
-    zeroPoints.push_back(zp ? static_cast<int64_t>(zp->data[i]) : 0);
   bool isSigned = zp && zp->dtype == onnx::TensorProto::INT8;
-  if (zeroPoints != ArrayRef<int64_t>(q.zeroPoints) || isSigned != q.isSigned)
+  if (zeroPointsOf(zp, q.scales.size()) != q.zeroPoints ||
+      isSigned != q.isSigned)
     return n.emitError() << "zero point differs from its QuantizeLinear's";
   FailureOr<int64_t> axis = n.intAttr("axis", 1);
   if (failed(axis))
