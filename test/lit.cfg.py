@@ -2,6 +2,7 @@
 # The fast lit suite: FileCheck tests of quant-opt and the other tools.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -33,28 +34,39 @@ tools = ["quant-opt", "quant-calibrate", "quant-run", "quant-compile",
          "quant-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Host instruction sets, for tests that run native int8 kernels.
+# Host int8 instruction sets, for tests that run native int8 kernels: the
+# names of quant-compile's table (quantc/Isa/Int8Isa.h) this machine has
+# (marked "*" by --list-isas) become features (avx2, avx512-vnni, ...);
+# %host_int8_isa is the one a dispatching object picks here (the first).
+import subprocess
+host_isas = []
+listing = subprocess.run(
+    [os.path.join(config.quantc_tools_dir, "quant-compile"), "--list-isas"],
+    capture_output=True, text=True)
+for line in listing.stdout.splitlines():
+    if line.startswith("* "):
+        host_isas.append(line.split()[1])
+config.available_features.update(host_isas)
+config.substitutions.append(
+    ("%host_int8_isa", host_isas[0] if host_isas else "none"))
+# A CPU feature no int8 instruction set needs, for the CPU-check test.
 try:
     with open("/proc/cpuinfo") as f:
         flags = next((l for l in f if l.startswith("flags")), "").split()
-    if "avx512_vnni" in flags and "avx512vl" in flags:
-        config.available_features.add("avx512-vnni")
-    if "avx2" in flags:
-        config.available_features.add("avx2")
     if "avx512_fp16" in flags:
         config.available_features.add("avx512fp16")
 except OSError:
     pass
+if shutil.which("qemu-x86_64"):
+    config.available_features.add("qemu-x86_64")
 
 # The zoo slice (test/Zoo) needs Debian's PyTorch, torchvision and onnx
 # (scripts/install-deps.sh --with-reference, which CI runs).
-import subprocess
 if subprocess.run(["/usr/bin/python3", "-c", "import torchvision, onnx"],
                   capture_output=True).returncode == 0:
     config.available_features.add("torchvision")
 
 # AArch64 cross tests (test/Integration/Compile) need a cross compiler and
 # qemu; without them they are UNSUPPORTED.
-import shutil
 if not (shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64")):
     config.available_features.add("no-aarch64-cross")

@@ -151,11 +151,12 @@ int main(int argc, char **argv) {
   float *out = malloc(sizeof(float) * (samples ? samples : 1) * OUT_SIZE);
   for (long s = 0; s < samples; ++s)
     if (RUN(in + s * IN_SIZE, out + s * OUT_SIZE) != 0)
-      return fail("the model returned an error (1: this CPU lacks a "
-                  "feature the object was compiled for; see the header)");
+      return fail("the model returned an error (1: this CPU lacks the "
+                  "features the object was compiled for; see the header)");
   if (writeNpy(argv[2], out, samples) != 0)
     return fail("cannot write the output");
-  printf("ran %ld samples\n", samples);
+  const char *isa = CAT(MODEL, _int8_isa)();
+  printf("ran %ld samples (int8 kernels: %s)\n", samples, isa ? isa : "none");
   int repeats = argc >= 4 ? atoi(argv[3]) : 0;
   double best = 0;
   for (int r = 0; r < repeats; ++r) {

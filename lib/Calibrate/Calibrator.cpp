@@ -56,7 +56,16 @@ private:
 
 std::string quantc::modelHash(ModuleOp module) {
   OwningOpRef<ModuleOp> clone = module.clone();
-  clone->walk([](qnt::ObserveOp op) { op.removeStateAttr(); });
+  // Neither the statistics nor reduce_range (which only changes the
+  // parameters computed from them, a choice of the target) make another
+  // model: a profile calibrated for one target loads for any other.
+  clone->walk([](qnt::ObserveOp op) {
+    op.removeStateAttr();
+    quantc::calib::ObserverConfig config =
+        qnt::toObserverConfig(op.getConfig());
+    config.reduceRange = false;
+    op.setConfigAttr(qnt::getObserverConfigAttr(op.getContext(), config));
+  });
   llvm::SHA256 sha;
   {
     SHA256Stream os(sha);

@@ -68,7 +68,6 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     qnt::QntInsertObserversOptions observe;
     observe.activationKind = options.activationKind;
     observe.weightKind = options.weightKind;
-    observe.target = options.target;
     pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
     pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(observe));
     if (failed(pm.run(module)))
@@ -124,7 +123,9 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     pm.enableTiming(quantizeTimer);
   qnt::QntQuantizeOptions quantize;
   quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
-  pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers());
+  qnt::QntFoldObserversOptions fold;
+  fold.reduceRange = options.reduceRange;
+  pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(fold));
   pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
   if (failed(pm.run(module)))
     return fail("folding or quantization failed (see above)");

@@ -37,13 +37,15 @@ bool isMovingAverage(ObserverKind kind) {
          kind == ObserverKind::PerChannelMovingAverageMinMax;
 }
 
+/// reduce_range is not compared: it changes the parameters computed from
+/// the statistics, never the statistics, so observers that differ only in
+/// it merge (a profile serves every target).
 bool sameConfig(const ObserverConfig &a, const ObserverConfig &b) {
   return a.kind == b.kind && a.dtype == b.dtype && a.qscheme == b.qscheme &&
          a.quantMin == b.quantMin && a.quantMax == b.quantMax &&
-         a.reduceRange == b.reduceRange && a.chAxis == b.chAxis &&
-         a.averagingConstant == b.averagingConstant && a.bins == b.bins &&
-         a.upsampleRate == b.upsampleRate && a.percentile == b.percentile &&
-         a.eps == b.eps;
+         a.chAxis == b.chAxis && a.averagingConstant == b.averagingConstant &&
+         a.bins == b.bins && a.upsampleRate == b.upsampleRate &&
+         a.percentile == b.percentile && a.eps == b.eps;
 }
 } // namespace
 

@@ -142,8 +142,9 @@ struct FloatOptions : ParallelPipelineOptions<FloatOptions> {};
 
 struct Int8Options : ParallelPipelineOptions<Int8Options> {
   Option<std::string> isa{*this, "isa",
-                          llvm::cl::desc("generic, avx2, avx512-vnni, "
-                                         "neon-dot or neon-i8mm"),
+                          llvm::cl::desc("Int8 instructions: a name of the "
+                                         "table in quantc/Isa/Int8Isa.h "
+                                         "(quant-compile --list-isas)"),
                           llvm::cl::init("generic")};
 };
 } // namespace

@@ -97,27 +97,13 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
   return l;
 }
 
-/// The observer library's view of `op` (a constant without state is
-/// observed here, as qnt-fold-observers does).
-Expected<calib::Observer> loadObserver(qnt::ObserveOp op,
-                                       const std::string &name) {
-  calib::ErrorOr<calib::Observer> observer =
-      calib::Observer::create(qnt::toObserverConfig(op.getConfig()));
+/// The observer library's view of `op`, as qnt-fold-observers folds it.
+Expected<calib::Observer>
+loadObserver(qnt::ObserveOp op, const std::string &name, bool reduceRange) {
+  std::string error;
+  std::optional<calib::Observer> observer = op.loadObserver(reduceRange, error);
   if (!observer)
-    return fail("observer '" + name + "': " + observer.error());
-  if (qnt::ObserverStateAttr state = op.getStateAttr()) {
-    if (auto e = observer->setState(qnt::toObserverState(state)))
-      return fail("observer '" + name + "': " + *e);
-    return std::move(*observer);
-  }
-  DenseElementsAttr constant;
-  if (!matchPattern(op.getInput(), m_Constant(&constant)))
-    return fail("observer '" + name +
-                "' has no calibrated state: calibrate the model first");
-  SmallVector<float> values(constant.getValues<float>());
-  std::vector<int64_t> shape(op.getInput().getType().getShape());
-  if (auto e = observer->observe(values.data(), shape))
-    return fail("observer '" + name + "': " + *e);
+    return fail("observer '" + name + "': " + error);
   return std::move(*observer);
 }
 
@@ -125,7 +111,8 @@ Expected<calib::Observer> loadObserver(qnt::ObserveOp op,
 Expected<WeightReport> describeWeight(qnt::ObserveOp op) {
   WeightReport w;
   w.name = op.getName() ? op.getName()->str() : "weight";
-  Expected<calib::Observer> observer = loadObserver(op, w.name);
+  Expected<calib::Observer> observer =
+      loadObserver(op, w.name, /*reduceRange=*/false);
   if (!observer)
     return observer.takeError();
   calib::ErrorOr<calib::QParams> qp = observer->computeQParams();
@@ -183,11 +170,11 @@ void collectWeights(Operation *op, int depth,
 
 /// The observer's part of a layer's report: configuration and qparams;
 /// nullopt for a per-channel activation.
-Expected<std::optional<LayerReport>> describeObserved(qnt::ObserveOp op,
-                                                      const std::string &name) {
+Expected<std::optional<LayerReport>>
+describeObserved(qnt::ObserveOp op, const std::string &name, bool reduceRange) {
   LayerReport l;
   l.name = name;
-  Expected<calib::Observer> observer = loadObserver(op, l.name);
+  Expected<calib::Observer> observer = loadObserver(op, l.name, reduceRange);
   if (!observer)
     return observer.takeError();
   calib::ErrorOr<std::pair<std::vector<float>, std::vector<float>>> range =
@@ -216,8 +203,8 @@ Expected<std::optional<LayerReport>> describeObserved(qnt::ObserveOp op,
 
 /// The static part of a layer's report (an observer or a fixed-parameter
 /// fake_quant): names, configuration, qparams.
-Expected<std::optional<LayerReport>> describeLayer(Operation *op,
-                                                   size_t index) {
+Expected<std::optional<LayerReport>> describeLayer(Operation *op, size_t index,
+                                                   bool reduceRange) {
   auto nameAttr = op->getAttrOfType<StringAttr>("name");
   std::string name =
       nameAttr ? nameAttr.str() : "activation" + std::to_string(index);
@@ -228,7 +215,7 @@ Expected<std::optional<LayerReport>> describeLayer(Operation *op,
     described = describeFixed(fixed, name);
   } else {
     Expected<std::optional<LayerReport>> observed =
-        describeObserved(cast<qnt::ObserveOp>(op), name);
+        describeObserved(cast<qnt::ObserveOp>(op), name, reduceRange);
     if (!observed)
       return observed.takeError();
     if (!*observed)
@@ -375,7 +362,8 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   SmallVector<size_t> reported;
   SmallVector<Operation *> observers = activationObservers(fn);
   for (auto [i, op] : llvm::enumerate(observers)) {
-    Expected<std::optional<LayerReport>> layer = describeLayer(op, i);
+    Expected<std::optional<LayerReport>> layer =
+        describeLayer(op, i, options.reduceRange);
     if (!layer)
       return layer.takeError();
     if (!*layer)
@@ -432,7 +420,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     PassManager pm(calibrated.getContext());
     qnt::QntQuantizeOptions quantize;
     quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
-    pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers());
+    qnt::QntFoldObserversOptions fold;
+    fold.reduceRange = options.reduceRange;
+    pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(fold));
     pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
     if (failed(pm.run(*int8Probe)))
       return fail("folding or quantization of the report's int8 model failed "

@@ -1,12 +1,12 @@
-//===- CpuCheck.cpp - The CPU features an object needs, checked at run time
-//-===//
+//===- CpuCheck.cpp - Run-time CPU checks and dispatch --------------------===//
 //
-// An object compiled for a CPU (x86-64-v3 by default, or --cpu / --mattr)
-// uses that CPU's instructions throughout. Run on a CPU without them it
-// would die of SIGILL somewhere inside. Instead, its entry point checks
-// once, at the first call, that the CPU (and for x86 the OS's saved
-// register state) has every feature the object was compiled with, and
-// returns 1 otherwise.
+// An object carries one variant of the model per int8 instruction set (by
+// default) or one pinned variant (--cpu / --mattr), each compiled for a CPU
+// and using its instructions throughout. Run on a CPU without them a
+// variant would die of SIGILL somewhere inside. Instead, the entry point
+// (compiled for the architecture's baseline) picks at its first call the
+// first variant whose features the CPU (and for x86 the OS's saved
+// register state) has, caches the choice, and returns 1 when there is none.
 //
 // The table below is the one place that maps LLVM's feature names to how a
 // running program detects them: CPUID leaf, register and bit (and XCR0
@@ -102,8 +102,8 @@ const AArch64Feature kAArch64Features[] = {
     {"bf16", 26, 14},     // HWCAP2_BF16
 };
 
-bool has(const llvm::TargetMachine &machine, llvm::StringRef name) {
-  return machine.getMCSubtargetInfo()->checkFeatures(("+" + name).str());
+bool has(const llvm::MCSubtargetInfo &sti, llvm::StringRef name) {
+  return sti.checkFeatures(("+" + name).str());
 }
 
 /// `i1 (regs[reg] & (1 << bit)) != 0`.
@@ -205,98 +205,181 @@ void useBaseline(llvm::Function *fn, const llvm::Triple &triple) {
 } // namespace
 
 std::vector<std::string>
-quantc::requiredCpuFeatures(const llvm::TargetMachine &machine) {
+quantc::requiredCpuFeatures(const llvm::MCSubtargetInfo &sti) {
   std::vector<std::string> names;
-  const llvm::Triple &triple = machine.getTargetTriple();
+  const llvm::Triple &triple = sti.getTargetTriple();
   if (triple.isX86()) {
     for (const X86Feature &f : kX86Features)
-      if (has(machine, f.name))
+      if (has(sti, f.name))
         names.push_back(f.name);
   } else if (triple.isAArch64() && triple.isOSLinux()) {
     for (const AArch64Feature &f : kAArch64Features)
-      if (has(machine, f.name))
+      if (has(sti, f.name))
         names.push_back(f.name);
   }
   return names;
 }
 
-llvm::Error quantc::addCpuCheck(llvm::Module &module,
-                                const llvm::TargetMachine &machine,
-                                llvm::StringRef entryPoint) {
-  std::vector<std::string> names = requiredCpuFeatures(machine);
+/// i1 "the CPU has every feature in `names`".
+static llvm::Value *checkFeatures(llvm::IRBuilder<> &b, llvm::Module &module,
+                                  llvm::Function *fn,
+                                  const llvm::Triple &triple,
+                                  llvm::ArrayRef<std::string> names) {
   if (names.empty())
-    return llvm::Error::success();
-  llvm::Function *run = module.getFunction(entryPoint);
-  if (!run || run->isDeclaration())
-    return llvm::createStringError("entry point '" + entryPoint +
-                                   "' not found");
-  const llvm::Triple &triple = machine.getTargetTriple();
+    return b.getTrue();
+  if (triple.isX86()) {
+    std::vector<const X86Feature *> required;
+    for (const X86Feature &f : kX86Features)
+      if (llvm::is_contained(names, f.name))
+        required.push_back(&f);
+    return checkX86(b, fn, required);
+  }
+  std::vector<const AArch64Feature *> required;
+  for (const AArch64Feature &f : kAArch64Features)
+    if (llvm::is_contained(names, f.name))
+      required.push_back(&f);
+  return checkAArch64(b, module, required);
+}
+
+llvm::Error quantc::addDispatch(llvm::Module &module,
+                                const llvm::Triple &triple,
+                                llvm::StringRef entryPoint,
+                                llvm::StringRef queryName,
+                                llvm::StringRef overrideVariable,
+                                llvm::ArrayRef<DispatchCandidate> candidates) {
+  if (candidates.empty())
+    return llvm::createStringError("no implementation of '" + entryPoint +
+                                   "' to dispatch to");
+  llvm::FunctionType *type = candidates.front().function->getFunctionType();
+  for (const DispatchCandidate &c : candidates) {
+    if (c.function->getFunctionType() != type)
+      return llvm::createStringError("the implementations of '" + entryPoint +
+                                     "' differ in signature");
+    c.function->setLinkage(llvm::GlobalValue::InternalLinkage);
+    c.function->addFnAttr(llvm::Attribute::NoInline);
+  }
   llvm::LLVMContext &ctx = module.getContext();
   llvm::IRBuilder<> b(ctx);
+  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                       entryPoint, module);
+  useBaseline(entry, triple);
 
-  // The model's entry point becomes internal; the exported one checks first.
-  run->setName(entryPoint + ".unchecked");
-  run->setLinkage(llvm::GlobalValue::InternalLinkage);
-  auto *checked = llvm::Function::Create(run->getFunctionType(),
-                                         llvm::GlobalValue::ExternalLinkage,
-                                         entryPoint, module);
-  useBaseline(checked, triple);
-
-  // The cached answer: 0 not yet checked, 1 supported, 2 not supported.
+  // The cached choice: 0 not yet made, i + 1 candidate i, n + 1 none.
   llvm::Type *i32 = b.getInt32Ty();
   auto *state = new llvm::GlobalVariable(
       module, i32, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
       b.getInt32(0), entryPoint + ".cpu_state");
   state->setAlignment(llvm::Align(4));
 
-  auto *check = llvm::Function::Create(llvm::FunctionType::get(i32, false),
-                                       llvm::GlobalValue::InternalLinkage,
-                                       entryPoint + ".check_cpu", module);
-  useBaseline(check, triple);
-  check->addFnAttr(llvm::Attribute::NoInline);
-  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", check));
-  llvm::Value *ok;
-  if (triple.isX86()) {
-    std::vector<const X86Feature *> required;
-    for (const X86Feature &f : kX86Features)
-      if (llvm::is_contained(names, f.name))
-        required.push_back(&f);
-    ok = checkX86(b, check, required);
-  } else {
-    std::vector<const AArch64Feature *> required;
-    for (const AArch64Feature &f : kAArch64Features)
-      if (llvm::is_contained(names, f.name))
-        required.push_back(&f);
-    ok = checkAArch64(b, module, required);
+  // The choice: the first candidate whose features are present.
+  auto *choose = llvm::Function::Create(llvm::FunctionType::get(i32, false),
+                                        llvm::GlobalValue::InternalLinkage,
+                                        entryPoint + ".select", module);
+  useBaseline(choose, triple);
+  choose->addFnAttr(llvm::Attribute::NoInline);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", choose));
+  // The environment may name a candidate (e.g. QUANTC_INT8_ISA=avx2, to
+  // measure what a CPU without the better ones gets): taken if the CPU has
+  // its features.
+  if (!overrideVariable.empty()) {
+    auto *ptr = llvm::PointerType::getUnqual(ctx);
+    llvm::FunctionCallee getenv = module.getOrInsertFunction(
+        "getenv", llvm::FunctionType::get(ptr, {ptr}, false));
+    llvm::FunctionCallee strcmp = module.getOrInsertFunction(
+        "strcmp", llvm::FunctionType::get(i32, {ptr, ptr}, false));
+    llvm::Value *wanted = b.CreateCall(
+        getenv, {b.CreateGlobalString(overrideVariable, entryPoint + ".env")});
+    auto *named = llvm::BasicBlock::Create(ctx, "named", choose);
+    auto *usual = llvm::BasicBlock::Create(ctx, "usual", choose);
+    b.CreateCondBr(b.CreateIsNull(wanted), usual, named);
+    b.SetInsertPoint(named);
+    for (auto [i, c] : llvm::enumerate(candidates)) {
+      llvm::Value *same = b.CreateICmpEQ(
+          b.CreateCall(strcmp, {wanted, b.CreateGlobalString(
+                                            c.name, entryPoint + ".isa")}),
+          b.getInt32(0));
+      auto *check = llvm::BasicBlock::Create(ctx, "named.check", choose);
+      auto *next = llvm::BasicBlock::Create(ctx, "named.next", choose);
+      b.CreateCondBr(same, check, next);
+      b.SetInsertPoint(check);
+      llvm::Value *ok = checkFeatures(b, module, choose, triple, c.cpuFeatures);
+      auto *taken = llvm::BasicBlock::Create(ctx, "named.taken", choose);
+      b.CreateCondBr(ok, taken, usual);
+      b.SetInsertPoint(taken);
+      b.CreateRet(b.getInt32(i + 1));
+      b.SetInsertPoint(next);
+    }
+    b.CreateBr(usual);
+    b.SetInsertPoint(usual);
   }
-  b.CreateRet(b.CreateSelect(ok, b.getInt32(1), b.getInt32(2)));
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    llvm::Value *ok = checkFeatures(b, module, choose, triple, c.cpuFeatures);
+    auto *taken = llvm::BasicBlock::Create(ctx, "candidate", choose);
+    auto *next = llvm::BasicBlock::Create(ctx, "next", choose);
+    b.CreateCondBr(ok, taken, next);
+    b.SetInsertPoint(taken);
+    b.CreateRet(b.getInt32(i + 1));
+    b.SetInsertPoint(next);
+  }
+  b.CreateRet(b.getInt32(candidates.size() + 1));
 
-  // <entry>(args...): check once (racing first calls compute the same
-  // answer), then run or return 1.
-  auto *entry = llvm::BasicBlock::Create(ctx, "entry", checked);
-  auto *compute = llvm::BasicBlock::Create(ctx, "check", checked);
-  auto *decide = llvm::BasicBlock::Create(ctx, "decide", checked);
-  auto *call = llvm::BasicBlock::Create(ctx, "run", checked);
-  auto *refuse = llvm::BasicBlock::Create(ctx, "unsupported", checked);
-  b.SetInsertPoint(entry);
-  llvm::LoadInst *cached = b.CreateAlignedLoad(i32, state, llvm::Align(4));
-  cached->setAtomic(llvm::AtomicOrdering::Monotonic);
-  b.CreateCondBr(b.CreateICmpEQ(cached, b.getInt32(0)), compute, decide);
-  b.SetInsertPoint(compute);
-  llvm::Value *computed = b.CreateCall(check);
-  b.CreateAlignedStore(computed, state, llvm::Align(4))
-      ->setAtomic(llvm::AtomicOrdering::Monotonic);
-  b.CreateBr(decide);
-  b.SetInsertPoint(decide);
-  llvm::PHINode *answer = b.CreatePHI(i32, 2);
-  answer->addIncoming(cached, entry);
-  answer->addIncoming(computed, compute);
-  b.CreateCondBr(b.CreateICmpEQ(answer, b.getInt32(1)), call, refuse);
-  b.SetInsertPoint(call);
+  // The choice, made once (racing first calls make the same choice).
+  auto *chosen = llvm::Function::Create(llvm::FunctionType::get(i32, false),
+                                        llvm::GlobalValue::InternalLinkage,
+                                        entryPoint + ".choice", module);
+  useBaseline(chosen, triple);
+  {
+    auto *start = llvm::BasicBlock::Create(ctx, "entry", chosen);
+    auto *compute = llvm::BasicBlock::Create(ctx, "select", chosen);
+    auto *done = llvm::BasicBlock::Create(ctx, "done", chosen);
+    b.SetInsertPoint(start);
+    llvm::LoadInst *cached = b.CreateAlignedLoad(i32, state, llvm::Align(4));
+    cached->setAtomic(llvm::AtomicOrdering::Monotonic);
+    b.CreateCondBr(b.CreateICmpEQ(cached, b.getInt32(0)), compute, done);
+    b.SetInsertPoint(compute);
+    llvm::Value *computed = b.CreateCall(choose);
+    b.CreateAlignedStore(computed, state, llvm::Align(4))
+        ->setAtomic(llvm::AtomicOrdering::Monotonic);
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    llvm::PHINode *choice = b.CreatePHI(i32, 2);
+    choice->addIncoming(cached, start);
+    choice->addIncoming(computed, compute);
+    b.CreateRet(choice);
+  }
+
+  // queryName(): the chosen candidate's name, or null.
+  if (!queryName.empty()) {
+    auto *ptr = llvm::PointerType::getUnqual(ctx);
+    auto *query = llvm::Function::Create(llvm::FunctionType::get(ptr, false),
+                                         llvm::GlobalValue::ExternalLinkage,
+                                         queryName, module);
+    useBaseline(query, triple);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", query));
+    llvm::Value *choice = b.CreateCall(chosen);
+    llvm::Value *name = llvm::ConstantPointerNull::get(ptr);
+    for (auto [i, c] : llvm::enumerate(candidates))
+      name = b.CreateSelect(b.CreateICmpEQ(choice, b.getInt32(i + 1)),
+                            b.CreateGlobalString(c.name, entryPoint + ".isa"),
+                            name);
+    b.CreateRet(name);
+  }
+
+  // <entry>(args...): forward to the choice, or return 1.
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", entry));
+  auto *refuse = llvm::BasicBlock::Create(ctx, "unsupported", entry);
+  llvm::Value *choice = b.CreateCall(chosen);
+  llvm::SwitchInst *dispatch =
+      b.CreateSwitch(choice, refuse, static_cast<unsigned>(candidates.size()));
   llvm::SmallVector<llvm::Value *> args;
-  for (llvm::Argument &arg : checked->args())
+  for (llvm::Argument &arg : entry->args())
     args.push_back(&arg);
-  b.CreateRet(b.CreateCall(run, args));
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    auto *call = llvm::BasicBlock::Create(ctx, "run", entry);
+    dispatch->addCase(b.getInt32(i + 1), call);
+    b.SetInsertPoint(call);
+    b.CreateRet(b.CreateCall(c.function, args));
+  }
   b.SetInsertPoint(refuse);
   b.CreateRet(b.getInt32(1));
   return llvm::Error::success();

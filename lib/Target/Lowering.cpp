@@ -98,7 +98,8 @@ static LogicalResult addEntryPoint(ModuleOp module,
   const std::string implName = model.name + "_model";
   const std::string setThreadsName = model.name + "_set_num_threads";
   const std::string threadsName = model.name + "_num_threads";
-  SmallVector<StringRef> names{runName, implName};
+  const std::string isaName = model.name + "_int8_isa";
+  SmallVector<StringRef> names{runName, implName, isaName};
   if (model.parallelism == Parallelism::OpenMP)
     names.append({setThreadsName, threadsName});
   for (StringRef taken : names)

@@ -34,24 +34,44 @@ std::string quantc::defaultCpu(llvm::StringRef triple) {
   return "generic";
 }
 
-Int8Isa quantc::selectInt8Isa(const llvm::TargetMachine &machine) {
-  const llvm::MCSubtargetInfo *sti = machine.getMCSubtargetInfo();
-  const llvm::Triple &triple = machine.getTargetTriple();
-  if (triple.isX86()) {
-    // The 256-bit vpdpbusd: EVEX (AVX-512 VNNI + VL) or VEX (AVX-VNNI).
-    if (sti->checkFeatures("+avx512vnni,+avx512vl") ||
-        sti->checkFeatures("+avxvnni"))
-      return Int8Isa::AVX512VNNI;
-    if (sti->checkFeatures("+avx2"))
-      return Int8Isa::AVX2;
-    return Int8Isa::Generic;
+bool quantc::hostHasInt8Isa(const Int8IsaInfo &info) {
+  llvm::Triple host(llvm::sys::getDefaultTargetTriple());
+  if (!belongsTo(info, isaArch(host)))
+    return false;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::SplitString(info.features, names, ",");
+  return llvm::all_of(names, [&](llvm::StringRef name) {
+    return features.lookup(name.drop_front());
+  });
+}
+
+void quantc::printInt8Isas(llvm::raw_ostream &os) {
+  static const char *const archNames[] = {"x86", "aarch64", "any"};
+  for (const Int8IsaInfo &info : int8Isas()) {
+    os << (hostHasInt8Isa(info) ? "* " : "  ") << info.name << " "
+       << archNames[static_cast<int>(info.arch)] << " "
+       << (info.features.empty() ? "-" : info.features) << ": " << info.summary;
+    if (info.reducedActivations)
+      os << "; 7-bit activations";
+    os << "\n";
   }
-  if (triple.isAArch64()) {
-    if (sti->checkFeatures("+i8mm"))
-      return Int8Isa::NeonI8MM;
-    if (sti->checkFeatures("+dotprod"))
-      return Int8Isa::NeonDot;
-  }
+}
+
+IsaArch quantc::isaArch(const llvm::Triple &triple) {
+  if (triple.isX86())
+    return IsaArch::X86;
+  if (triple.isAArch64())
+    return IsaArch::AArch64;
+  return IsaArch::Any;
+}
+
+Int8Isa quantc::selectInt8Isa(const llvm::MCSubtargetInfo &sti) {
+  IsaArch arch = isaArch(sti.getTargetTriple());
+  for (const Int8IsaInfo &info : int8Isas())
+    if (belongsTo(info, arch) &&
+        (info.features.empty() || sti.checkFeatures(info.features)))
+      return info.isa;
   return Int8Isa::Generic;
 }
 
@@ -67,9 +87,33 @@ static void initializeTargets() {
   (void)done;
 }
 
+bool CompileTarget::reducedActivations() const {
+  return llvm::any_of(variants, [](const TargetVariant &v) {
+    return getInfo(v.isa).reducedActivations;
+  });
+}
+
+void CompileTarget::dropInt8OnlyVariants() {
+  std::vector<TargetVariant> kept;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    bool later = std::any_of(
+        variants.begin() + i + 1, variants.end(),
+        [&](const TargetVariant &v) { return v.cpu == variants[i].cpu; });
+    if (!later)
+      kept.push_back(std::move(variants[i]));
+  }
+  variants = std::move(kept);
+}
+
+/// The CPU of the architecture's baseline (what runs on every CPU of it).
+static std::string baselineCpu(const llvm::Triple &triple) {
+  return triple.isX86() ? "x86-64" : "generic";
+}
+
 llvm::Expected<CompileTarget>
 quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
-                            llvm::StringRef features) {
+                            llvm::StringRef features,
+                            llvm::ArrayRef<std::string> isas) {
   initializeTargets();
   CompileTarget result;
   result.triple = llvm::Triple::normalize(
@@ -127,6 +171,46 @@ quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!result.machine)
     return fail("cannot create a target machine for '" + result.triple + "'");
-  result.isa = selectInt8Isa(*result.machine);
+
+  auto variantOf = [&](Int8Isa isa, std::string variantCpu,
+                       std::string variantFeatures) -> TargetVariant {
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(triple, variantCpu, variantFeatures));
+    return {isa, std::move(variantCpu), std::move(variantFeatures),
+            requiredCpuFeatures(*sti)};
+  };
+  IsaArch arch = isaArch(triple);
+  bool pinned = !cpu.empty() || !features.empty();
+  if (pinned && !isas.empty())
+    return fail("--int8-isas chooses the variants of an object that selects "
+                "its int8 kernels at run time; --cpu and --mattr pin one "
+                "target instead");
+  if (pinned || arch == IsaArch::Any) {
+    // One variant: the target's own CPU and features.
+    result.variants.push_back(
+        variantOf(selectInt8Isa(*result.machine->getMCSubtargetInfo()),
+                  result.cpu, result.features));
+    return result;
+  }
+  // Run-time dispatch: a variant per instruction set of the architecture
+  // (or those asked for), in the table's order of preference.
+  for (const std::string &name : isas) {
+    const Int8IsaInfo *info = lookupInt8Isa(name);
+    if (!info)
+      return fail("unknown int8 instruction set '" + name + "' (" +
+                  int8IsaNames() + ")");
+    if (!belongsTo(*info, arch))
+      return fail("int8 instruction set '" + name + "' is not for '" +
+                  result.triple + "'");
+  }
+  for (const Int8IsaInfo &info : int8Isas()) {
+    if (!belongsTo(info, arch) ||
+        (!isas.empty() && !llvm::is_contained(isas, info.name)))
+      continue;
+    result.variants.push_back(variantOf(
+        info.isa,
+        info.variantCpu.empty() ? baselineCpu(triple) : info.variantCpu.str(),
+        info.variantFeatures.str()));
+  }
   return result;
 }

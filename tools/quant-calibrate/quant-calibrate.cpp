@@ -92,8 +92,10 @@ static cl::opt<bool> reduceRange("reduce-range",
                                  cl::init(false), cl::cat(category));
 static cl::opt<std::string>
     target("target",
-           cl::desc("Deployment target when inserting observers: generic, "
-                    "x86 (no VNNI: 7-bit activations), x86-vnni, aarch64"),
+           cl::desc("Deployment target when inserting observers: an int8 "
+                    "instruction set (quant-compile --list-isas) or alias: "
+                    "x86 (avx2: 7-bit activations), x86-vnni, aarch64, "
+                    "generic"),
            cl::init("generic"), cl::cat(category));
 static cl::opt<std::string>
     reportDir("report",

@@ -2,6 +2,7 @@
 //
 //   quant-compile model.mlir -o model.o [--header=model.h] [--name=prefix]
 //       [--target=aarch64-linux-gnu] [--cpu=neoverse-n1] [--mattr=+dotprod]
+//       [--int8-isas=avx512-vnni,avx2] [--list-isas]
 //       [--emit=obj|asm|llvm|mlir] [--parallel=none|omp]
 //   quant-compile model.onnx --calibration-data calib.npy -o model.o
 //       [--report report-dir]
@@ -9,9 +10,11 @@
 //
 // Compiles a quantized model (qnt-quantize output) or a float model ahead of
 // time; with --emit=obj the C header goes beside the object (model.h for
-// model.o). A model with qnt.fake_quant (a QDQ ONNX model) is quantized
-// with its own parameters (or compiled in float with --keep-qdq-float).
-// The logic lives in lib/Target (quantc/Target/Compile.h).
+// model.o). Without --cpu / --mattr the object carries one variant per int8
+// instruction set of the architecture and picks one at its first call. A model
+// with qnt.fake_quant (a QDQ ONNX model) is quantized with its own parameters
+// (or compiled in float with --keep-qdq-float). The logic lives in lib/Target
+// (quantc/Target/Compile.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +73,16 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     targetFeatures("mattr", cl::desc("Target features, e.g. +dotprod,+i8mm"),
                    cl::init(""));
+static cl::list<std::string> int8Isas(
+    "int8-isas", cl::CommaSeparated,
+    cl::desc("Without --cpu / --mattr: the int8 instruction sets the object "
+             "carries kernels for, chosen at run time (default: every one "
+             "of the architecture; see --list-isas)"));
+static cl::opt<bool>
+    listIsas("list-isas",
+             cl::desc("List the int8 instruction sets (those this machine "
+                      "has marked '*') and exit"),
+             cl::init(false));
 enum class Emit { MLIR, LLVM, Asm, Obj };
 static cl::opt<Emit>
     emit("emit", cl::desc("What to write"),
@@ -126,6 +139,18 @@ static cl::list<std::string>
     excludeLayers("exclude", cl::CommaSeparated,
                   cl::desc("Layer or op names to keep in float"),
                   cl::cat(ptqCategory));
+enum class ReduceRange { Auto, On, Off };
+static cl::opt<ReduceRange> reduceRange(
+    "reduce-range",
+    cl::desc("7-bit activations (PyTorch's reduce_range) when quantizing"),
+    cl::values(clEnumValN(ReduceRange::Auto, "auto",
+                          "where the object has kernels that need them "
+                          "(avx2's vpmaddubsw; default)"),
+               clEnumValN(ReduceRange::On, "on", "always"),
+               clEnumValN(ReduceRange::Off, "off",
+                          "never: avx2 kernels take their exact (slower) "
+                          "path where vpmaddubsw could saturate")),
+    cl::init(ReduceRange::Auto), cl::cat(ptqCategory));
 static cl::opt<int64_t> maxSamples("max-samples",
                                    cl::desc("Calibrate on at most N samples"),
                                    cl::init(0), cl::cat(ptqCategory));
@@ -164,15 +189,26 @@ int main(int argc, char **argv) {
     return error("--report needs --calibration-data (the report runs the "
                  "float and int8 models on it)");
 
+  if (listIsas) {
+    quantc::printInt8Isas(outs());
+    return 0;
+  }
+
   // The target first: a bad triple / CPU / feature needs no model.
-  Expected<quantc::CompileTarget> target =
-      quantc::createCompileTarget(targetTriple, targetCpu, targetFeatures);
+  Expected<quantc::CompileTarget> target = quantc::createCompileTarget(
+      targetTriple, targetCpu, targetFeatures,
+      std::vector<std::string>(int8Isas.begin(), int8Isas.end()));
   if (!target)
     return error(toString(target.takeError()));
-  if (verbose)
-    errs() << "quant-compile: target " << target->triple << ", cpu "
-           << target->cpu << ", int8 kernels " << quantc::toString(target->isa)
+  if (verbose) {
+    errs() << "quant-compile: target " << target->triple << ", int8 kernels";
+    for (const quantc::TargetVariant &v : target->variants)
+      errs() << (&v == &target->variants.front() ? " " : ", ")
+             << quantc::toString(v.isa) << " (cpu " << v.cpu
+             << (v.features.empty() ? "" : " " + v.features) << ")";
+    errs() << (target->dispatches() ? " chosen at run time" : "")
            << ", threads " << quantc::toString(parallel.getValue()) << "\n";
+  }
 
   mlir::DefaultTimingManager timingManager;
   mlir::applyDefaultTimingManagerCLOptions(timingManager);
@@ -232,22 +268,11 @@ int main(int argc, char **argv) {
     ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
     ptq.maxSamples = maxSamples;
     ptq.timing = &timing;
-    // 7-bit activations only where the int8 instructions can saturate.
-    switch (target->isa) {
-    case quantc::Int8Isa::AVX2:
-      ptq.target = "x86";
-      break;
-    case quantc::Int8Isa::AVX512VNNI:
-      ptq.target = "x86-vnni";
-      break;
-    case quantc::Int8Isa::NeonDot:
-    case quantc::Int8Isa::NeonI8MM:
-      ptq.target = "aarch64";
-      break;
-    case quantc::Int8Isa::Generic:
-      ptq.target = "generic";
-      break;
-    }
+    // 7-bit activations where some variant's int8 instructions can
+    // saturate; the profile is the same for every target.
+    ptq.reduceRange = reduceRange == ReduceRange::Auto
+                          ? target->reducedActivations()
+                          : reduceRange == ReduceRange::On;
     if (!reportDir.empty())
       ptq.onCalibrated = [&](mlir::ModuleOp calibrated) -> Error {
         quantc::ReportOptions options;
@@ -255,6 +280,7 @@ int main(int argc, char **argv) {
         options.data = ptq.data;
         options.maxSamples = ptq.maxSamples;
         options.exclude = ptq.exclude;
+        options.reduceRange = ptq.reduceRange;
         Expected<quantc::ModelReport> report =
             quantc::buildReport(calibrated, options);
         if (!report)
@@ -281,11 +307,19 @@ int main(int argc, char **argv) {
   if (!model)
     return error(toString(model.takeError()));
   model->parallelism = parallel;
-  {
-    mlir::TimingScope lowerTimer = timing.nest("lower to the LLVM dialect");
-    if (failed(quantc::lowerToLLVMDialect(*module, *model, target->isa,
-                                          &lowerTimer)))
+  // Variants that differ in int8 instructions only are one for float code.
+  if (!model->quantized)
+    target->dropInt8OnlyVariants();
+  // One lowered copy of the model per variant of the target.
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> variants;
+  for (const quantc::TargetVariant &v : target->variants) {
+    mlir::TimingScope lowerTimer = timing.nest(
+        ("lower to the LLVM dialect (" + quantc::toString(v.isa) + ")").str());
+    mlir::OwningOpRef<mlir::ModuleOp> copy =
+        &v == &target->variants.back() ? std::move(module) : module->clone();
+    if (failed(quantc::lowerToLLVMDialect(*copy, *model, v.isa, &lowerTimer)))
       return error("cannot compile '" + inputFile + "' (see the errors above)");
+    variants.push_back(std::move(copy));
   }
 
   std::string errorMessage;
@@ -293,13 +327,24 @@ int main(int argc, char **argv) {
   if (!output)
     return error(errorMessage);
   if (emit == Emit::MLIR) {
-    module->print(output->os());
+    // One module per variant, in the split-input-file format.
+    for (auto [i, v] : llvm::enumerate(variants)) {
+      if (i)
+        output->os() << "\n// -----\n\n";
+      if (target->dispatches())
+        output->os() << "// int8 kernels: "
+                     << quantc::toString(target->variants[i].isa) << "\n";
+      v->print(output->os());
+    }
   } else {
     quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
                             : emit == Emit::Asm ? quantc::EmitKind::Assembly
                                                 : quantc::EmitKind::Object;
-    if (Error e = quantc::emitCode(*module, *target, model->name + "_run", kind,
-                                   output->os(), &timing))
+    SmallVector<mlir::ModuleOp> modules;
+    for (auto &v : variants)
+      modules.push_back(*v);
+    if (Error e = quantc::emitCode(modules, *target, *model, kind, output->os(),
+                                   &timing))
       return error(toString(std::move(e)));
   }
 

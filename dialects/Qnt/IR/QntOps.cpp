@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -78,6 +79,48 @@ std::optional<int64_t> ObserveOp::getNormalizedChannelAxis() {
   if (!axis)
     return std::nullopt;
   return normalizeAxis(*axis, getInput().getType().getRank());
+}
+
+std::optional<quantc::calib::Observer>
+ObserveOp::loadObserver(bool reduceRange, std::string &error) {
+  namespace calib = quantc::calib;
+  calib::ObserverConfig config = toObserverConfig(getConfig());
+  DenseElementsAttr constant;
+  bool isConstant = matchPattern(getInput(), m_Constant(&constant));
+  // Statistics do not depend on reduce_range; the parameters do. A config
+  // that cannot be reduced (symmetric quint8) keeps its range: the int8
+  // kernels then take their exact path where the range needs it.
+  if (reduceRange && !isConstant) {
+    calib::ObserverConfig reduced = config;
+    reduced.reduceRange = true;
+    if (!reduced.validate())
+      config = reduced;
+  }
+  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(config);
+  if (!observer) {
+    error = observer.error();
+    return std::nullopt;
+  }
+  if (ObserverStateAttr state = getStateAttr()) {
+    if (std::optional<std::string> e =
+            observer->setState(toObserverState(state))) {
+      error = "invalid state: " + *e;
+      return std::nullopt;
+    }
+    return std::move(*observer);
+  }
+  if (!isConstant) {
+    error = "observer '" + getName().value_or("").str() +
+            "' has no calibrated state: calibrate the model first";
+    return std::nullopt;
+  }
+  SmallVector<float> values(constant.getValues<float>());
+  std::vector<int64_t> shape(getInput().getType().getShape());
+  if (std::optional<std::string> e = observer->observe(values.data(), shape)) {
+    error = "cannot observe constant: " + *e;
+    return std::nullopt;
+  }
+  return std::move(*observer);
 }
 
 LogicalResult ObserveOp::verify() {

@@ -26,35 +26,10 @@ namespace calib = quantc::calib;
 
 namespace {
 
-/// The observer library's view of `op`: its config and, if present, state.
-/// A constant input without state is observed here.
-FailureOr<calib::Observer> loadObserver(ObserveOp op) {
-  calib::ErrorOr<calib::Observer> observer =
-      calib::Observer::create(toObserverConfig(op.getConfig()));
-  if (!observer)
-    return op.emitOpError() << observer.error(), failure();
-  if (ObserverStateAttr state = op.getStateAttr()) {
-    if (std::optional<std::string> error =
-            observer->setState(toObserverState(state)))
-      return op.emitOpError() << "invalid state: " << *error, failure();
-    return std::move(*observer);
-  }
-  DenseElementsAttr constant;
-  if (!matchPattern(op.getInput(), m_Constant(&constant)))
-    return op.emitOpError()
-               << "observer '" << op.getName().value_or("") << "' "
-               << "has no calibrated state: calibrate the model first",
-           failure();
-  SmallVector<float> values(constant.getValues<float>());
-  std::vector<int64_t> shape(op.getInput().getType().getShape());
-  if (std::optional<std::string> error =
-          observer->observe(values.data(), shape))
-    return op.emitOpError() << "cannot observe constant: " << *error, failure();
-  return std::move(*observer);
-}
-
 struct QntFoldObserversPass
     : public mlir::qnt::impl::QntFoldObserversBase<QntFoldObserversPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<ObserveOp> observers;
     getOperation().walk([&](ObserveOp op) { observers.push_back(op); });
@@ -64,9 +39,11 @@ struct QntFoldObserversPass
   }
 
   LogicalResult fold(ObserveOp op) {
-    FailureOr<calib::Observer> observer = loadObserver(op);
-    if (failed(observer))
-      return failure();
+    std::string error;
+    std::optional<calib::Observer> observer =
+        op.loadObserver(reduceRange, error);
+    if (!observer)
+      return op.emitOpError() << error;
     auto range = observer->computeRange();
     if (!range)
       return op.emitOpError() << range.error();

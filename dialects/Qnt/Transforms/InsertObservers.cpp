@@ -9,6 +9,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibration/QParams.h"
+#include "quantc/Isa/Int8Isa.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -165,17 +166,19 @@ void QntInsertObserversPass::fixParams(Value value, ObserverConfigAttr config,
 
 void QntInsertObserversPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  StringRef targetName = target;
-  if (targetName != "generic" && targetName != "x86" &&
-      targetName != "x86-vnni" && targetName != "aarch64") {
+  // The deployment target: an int8 instruction set of quantc's table, or
+  // its PyTorch-style alias (x86, x86-vnni, aarch64). Where its dot
+  // instruction saturates 16-bit pair sums (vpmaddubsw), 7-bit activations
+  // keep it exact.
+  const quantc::Int8IsaInfo *info =
+      quantc::lookupInt8Isa(target, /*aliases=*/true);
+  if (!info) {
     emitError(UnknownLoc::get(&getContext()))
-        << "qnt-insert-observers: unknown target '" << targetName
-        << "' (generic, x86, x86-vnni, aarch64)";
+        << "qnt-insert-observers: unknown target '" << target << "' ("
+        << quantc::int8IsaNames(/*aliases=*/true) << ")";
     return signalPassFailure();
   }
-  // Only x86 without VNNI multiplies u8 x s8 with saturating 16-bit pair
-  // sums (vpmaddubsw): 7-bit activations keep them exact.
-  bool reduce = reduceRange || targetName == "x86";
+  bool reduce = reduceRange || info->reducedActivations;
   FailureOr<ObserverConfigAttr> activation = makeConfig(
       activationKind, activationDtype, activationQScheme, reduce, std::nullopt);
   if (failed(activation))

@@ -19,9 +19,14 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
     quantization (max pooling, reshape, transpose) get no observer.
 
     Activation observers use `activation-kind`, `activation-dtype`,
-    `activation-qscheme` and `reduce-range`; `target=x86` (x86 without VNNI,
-    where vpmaddubsw saturates 16-bit pair sums) turns `reduce_range` on, as
-    PyTorch's x86/fbgemm qconfig does, and no other target does; weight observers use
+    `activation-qscheme` and `reduce-range`; a `target` whose int8
+    instructions saturate 16-bit pair sums (`avx2`, alias `x86`: vpmaddubsw)
+    turns `reduce_range` on, as PyTorch's x86/fbgemm qconfig does. The
+    targets are the int8 instruction sets of `include/quantc/Isa/Int8Isa.h`
+    (or their PyTorch-style aliases x86, x86-vnni, aarch64). `quant-compile`
+    inserts observers without a target and reduces ranges when folding
+    (`qnt-fold-observers{reduce-range}`), so that one calibration serves
+    every target. Weight observers use
     `weight-kind` (per-channel kinds observe the output-channel axis 0),
     `weight-dtype` and `weight-qscheme`. Each observer is named after the
     location of the value it observes (`NameLoc`s from the importer), made
@@ -41,8 +46,9 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
     Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
            "Use 7-bit activations (x86 without VNNI)">,
     Option<"target", "target", "std::string", /*default=*/"\"generic\"",
-           "Deployment target: generic, x86 (AVX2 without VNNI: 7-bit "
-           "activations, as vpmaddubsw saturates), x86-vnni, aarch64">,
+           "Deployment target: an int8 instruction set (avx2, alias x86: "
+           "7-bit activations, as vpmaddubsw saturates; avx512-vnni, alias "
+           "x86-vnni; neon-dot, alias aarch64; ...)">,
     Option<"weightKind", "weight-kind", "std::string",
            /*default=*/"\"per_channel_min_max\"",
            "Observer kind for weights (min_max or per_channel_min_max)">,
@@ -69,9 +75,20 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
     An observer of a constant (a weight) needs no calibration data: if it has
     no state, the pass observes the constant itself. Any other observer
     without state is an error: the model has not been calibrated.
+
+    With `reduce-range`, observers of activations (anything but constants)
+    fold with `reduce_range` on whatever their config says: 7-bit
+    activations for int8 kernels whose dot instruction saturates 16-bit pair
+    sums (AVX2's vpmaddubsw). Observer statistics do not depend on
+    `reduce_range` (only the parameters computed from them do), so one
+    calibration can be folded for any target.
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect"];
+  let options = [
+    Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
+           "Fold activation observers with 7-bit ranges (reduce_range)">,
+  ];
 }
 
 def QntLowerBatchNorm : Pass<"qnt-lower-batch-norm", "func::FuncOp"> {

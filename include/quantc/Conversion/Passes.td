@@ -38,8 +38,8 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"generic\"",
-           "Int8 instructions to generate kernels for: generic, avx2, "
-           "avx512-vnni, neon-dot, neon-i8mm">,
+           "Int8 instructions to generate kernels for: a name of the table "
+           "in include/quantc/Isa/Int8Isa.h (quant-compile --list-isas)">,
   ];
 }
 

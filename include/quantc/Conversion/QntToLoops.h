@@ -14,8 +14,7 @@
 #ifndef QUANTC_CONVERSION_QNTTOLOOPS_H
 #define QUANTC_CONVERSION_QNTTOLOOPS_H
 
-#include "llvm/ADT/StringRef.h"
-#include <string>
+#include "quantc/Isa/Int8Isa.h"
 
 namespace mlir {
 class RewritePatternSet;
@@ -24,28 +23,9 @@ class TypeConverter;
 
 namespace quantc {
 
-/// The int8 dot-product instructions kernels are generated for.
-enum class Int8Isa {
-  /// Portable vector code (no target intrinsics).
-  Generic,
-  /// x86 AVX2: vpmaddubsw + vpmaddwd (when 16-bit pair sums provably cannot
-  /// saturate), else an exact 16/32-bit path.
-  AVX2,
-  /// x86 AVX-512 VNNI (vpdpbusd).
-  AVX512VNNI,
-  /// AArch64 NEON with the dot-product extension (sdot).
-  NeonDot,
-  /// AArch64 NEON with the int8 matrix multiply extension (smmla / usdot).
-  NeonI8MM,
-};
-
-/// Parses "generic", "avx2", "avx512-vnni", "neon-dot", "neon-i8mm".
-bool parseInt8Isa(llvm::StringRef name, Int8Isa &isa);
-/// The spelling parseInt8Isa accepts.
-const char *toString(Int8Isa isa);
-
 /// Patterns lowering quantized `qnt.conv2d` and `qnt.linear` to packed-weight
-/// vector kernels for `isa` (lib/Conversion/QntToLoops/Conv.cpp). Each
+/// vector kernels for `isa` (lib/Conversion/QntToLoops/Conv.cpp; the
+/// instruction sets are include/quantc/Isa/Int8Isa.h's table). Each
 /// pattern emits a remark naming the kernel it chose (e.g. "vpmaddubsw: 16-bit
 /// pair sums cannot saturate" or "exact 16-bit path").
 void populateConvLoweringPatterns(mlir::TypeConverter &typeConverter,

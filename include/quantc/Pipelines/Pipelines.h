@@ -46,8 +46,8 @@ void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
 void buildCalibrationPipeline(mlir::OpPassManager &pm);
 
 /// Lowers a quantized model (qnt-quantize output) to the LLVM dialect with
-/// int8 kernels for `isa` (see quantc::Int8Isa: generic, avx2, avx512-vnni,
-/// neon-dot, neon-i8mm): qnt-lower-quantized, then the float pipeline for
+/// int8 kernels for `isa` (a name of quantc::int8Isas()):
+/// qnt-lower-quantized, then the float pipeline for
 /// what stays float, then qnt-lower-pure-intrinsics. Registered as
 /// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N}`; the
 /// threading is the float pipeline's.

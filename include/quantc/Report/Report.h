@@ -39,6 +39,9 @@ struct ReportOptions {
   std::vector<std::string> exclude;
   /// Histogram bins per activation.
   int64_t bins = 128;
+  /// Fold activations with 7-bit ranges, as the compiled model does
+  /// (PostTrainingOptions::reduceRange).
+  bool reduceRange = false;
 };
 
 /// The weight of a layer (a constant input of the op producing the

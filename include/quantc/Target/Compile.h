@@ -25,11 +25,26 @@
 #include <vector>
 
 namespace llvm {
+class Function;
+class MCSubtargetInfo;
 class Module;
 class TargetMachine;
+class Triple;
 } // namespace llvm
 
 namespace quantc {
+
+/// One int8 variant of an object: the kernels, the CPU and features its code
+/// is compiled for, and the CPU features it needs at run time.
+struct TargetVariant {
+  Int8Isa isa = Int8Isa::Generic;
+  std::string cpu;
+  std::string features;
+  /// requiredCpuFeatures of the variant's CPU and features (checked by the
+  /// entry point before the variant runs; empty: runs on any CPU of the
+  /// architecture).
+  std::vector<std::string> cpuFeatures;
+};
 
 /// A resolved code generation target.
 struct CompileTarget {
@@ -37,7 +52,20 @@ struct CompileTarget {
   std::string triple;   ///< Normalized, e.g. x86_64-unknown-linux-gnu.
   std::string cpu;      ///< The CPU given, or the triple's default.
   std::string features; ///< As given, e.g. "+dotprod,+i8mm".
-  Int8Isa isa = Int8Isa::Generic;
+  /// The variants the object carries, in the order the entry point tries
+  /// them at run time: one for a pinned target (--cpu / --mattr), one per
+  /// int8 instruction set otherwise.
+  std::vector<TargetVariant> variants;
+  /// The object selects its variant at run time.
+  bool dispatches() const { return variants.size() > 1; }
+  /// The int8 kernels of a pinned target (the first variant's).
+  Int8Isa isa() const { return variants.front().isa; }
+  /// For a model without int8 kernels: drops each variant that a later one
+  /// compiles for the same CPU (their difference is int8 instructions only).
+  void dropInt8OnlyVariants();
+  /// Some variant's kernels need 7-bit activations
+  /// (Int8IsaInfo::reducedActivations): quantization must serve all.
+  bool reducedActivations() const;
 
   CompileTarget();
   CompileTarget(CompileTarget &&);
@@ -51,17 +79,34 @@ std::string defaultCpu(llvm::StringRef triple);
 
 /// Creates the TargetMachine for `triple` (empty: the host's), `cpu` (empty:
 /// defaultCpu; "native": this machine's CPU and features, host triple only)
-/// and the comma-separated `features` (+name / -name), and
-/// derives the int8 kernels from the CPU's features: x86 with AVX-512 VNNI
-/// (and VL) or AVX-VNNI -> AVX512VNNI, with AVX2 -> AVX2; AArch64 with i8mm
-/// -> NeonI8MM, with dotprod -> NeonDot; anything else -> Generic. An
-/// unknown triple, CPU or feature is an error (never LLVM's warning).
-llvm::Expected<CompileTarget> createCompileTarget(llvm::StringRef triple,
-                                                  llvm::StringRef cpu,
-                                                  llvm::StringRef features);
+/// and the comma-separated `features` (+name / -name). An unknown triple,
+/// CPU or feature is an error (never LLVM's warning).
+///
+/// The object's variants: with a CPU or features, one (pinned), with the
+/// int8 kernels of the CPU's features (selectInt8Isa). Without either, the
+/// object dispatches at run time among the int8 instruction sets `isas`
+/// (names of the table in quantc/Isa/Int8Isa.h; empty: every one of the
+/// architecture), each variant compiled for its entry's variantCpu /
+/// variantFeatures. `isas` with a CPU or features is an error.
+llvm::Expected<CompileTarget>
+createCompileTarget(llvm::StringRef triple, llvm::StringRef cpu,
+                    llvm::StringRef features,
+                    llvm::ArrayRef<std::string> isas = {});
 
-/// The int8 kernels for a target's features (see createCompileTarget).
-Int8Isa selectInt8Isa(const llvm::TargetMachine &machine);
+/// Whether this machine's CPU has `info`'s features (and architecture).
+bool hostHasInt8Isa(const Int8IsaInfo &info);
+
+/// Lists the table of int8 instruction sets, one per line: "*" when this
+/// machine has it (else " "), name, architecture, LLVM features, summary.
+void printInt8Isas(llvm::raw_ostream &os);
+
+/// The int8 instruction sets of a triple's architecture.
+IsaArch isaArch(const llvm::Triple &triple);
+
+/// The int8 kernels for a subtarget's CPU and features: the first entry of
+/// the table (quantc/Isa/Int8Isa.h) of its architecture whose features it
+/// has.
+Int8Isa selectInt8Isa(const llvm::MCSubtargetInfo &subtarget);
 
 /// Quantization of a model input or output (as its quant.qcast / dcast
 /// says), for the header.
@@ -123,32 +168,55 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const ModelInterface &model, Int8Isa isa,
                                        mlir::TimingScope *timing = nullptr);
 
-/// The CPU features an object for `machine` needs and its entry point
-/// checks at run time (CpuCheck.cpp's table: x86 CPUID features, AArch64
-/// Linux HWCAP features), in the table's order; empty for other targets.
+/// The CPU features code for `subtarget` needs and an entry point checks at
+/// run time (CpuCheck.cpp's table: x86 CPUID features, AArch64 Linux HWCAP
+/// features), in the table's order; empty for other targets.
 std::vector<std::string>
-requiredCpuFeatures(const llvm::TargetMachine &machine);
+requiredCpuFeatures(const llvm::MCSubtargetInfo &subtarget);
 
-/// Makes `entryPoint` of `module` check, at its first call, that the CPU
-/// has requiredCpuFeatures(machine) (for x86 also the OS's register state),
-/// and return 1 without running anything when it does not. The check and
-/// the exported entry point are compiled for the architecture's baseline.
-llvm::Error addCpuCheck(llvm::Module &module,
-                        const llvm::TargetMachine &machine,
-                        llvm::StringRef entryPoint);
+/// One implementation of an entry point, its name for `queryName`, and the
+/// CPU features it needs.
+struct DispatchCandidate {
+  llvm::Function *function;
+  std::string name;
+  std::vector<std::string> cpuFeatures;
+};
+
+/// Adds the external `entryPoint` to `module`, compiled for the
+/// architecture's baseline: at its first call it picks the first candidate
+/// whose CPU features the CPU has (for x86 also the OS's register state),
+/// caches the choice (an atomic int), and forwards every call to it; with
+/// none, it returns 1 without running anything. The candidates share the
+/// entry point's signature (pointers in, i32 out) and become internal. Also
+/// adds the external `const char *queryName(void)`: the chosen candidate's
+/// name, or null when the CPU has none. When the environment variable
+/// `overrideVariable` (if not empty) names a candidate whose features the
+/// CPU has, that one is chosen instead.
+llvm::Error addDispatch(llvm::Module &module, const llvm::Triple &triple,
+                        llvm::StringRef entryPoint, llvm::StringRef queryName,
+                        llvm::StringRef overrideVariable,
+                        llvm::ArrayRef<DispatchCandidate> candidates);
+
+/// The environment variable that makes an object's entry point take a
+/// variant by name (if the CPU can run it): QUANTC_INT8_ISA.
+inline constexpr llvm::StringLiteral kInt8IsaVariable = "QUANTC_INT8_ISA";
 
 /// What emitCode writes.
 enum class EmitKind { LLVMIR, Assembly, Object };
 
-/// Translates a module in the LLVM dialect to LLVM IR for the target,
-/// optimizes it (-O3) and writes LLVM IR text, assembly or an object file.
-/// With `timing`, the translation, the optimization and the code generation
-/// are timed in it.
-/// `entryPoint` (the model's `<name>_run`) gets the CPU check of
-/// addCpuCheck.
-llvm::Error emitCode(mlir::ModuleOp module, const CompileTarget &target,
-                     llvm::StringRef entryPoint, EmitKind kind,
-                     llvm::raw_pwrite_stream &os,
+/// Translates the variants of a model (one module in the LLVM dialect per
+/// entry of target.variants, each lowered by lowerToLLVMDialect for its
+/// variant's int8 kernels) to one LLVM module: each variant's functions
+/// are compiled for its CPU and features, and `<name>_run` selects the
+/// variant at its first call (addDispatch; with one variant it only checks
+/// the CPU); `<name>_int8_isa()` names the variant chosen. QUANTC_INT8_ISA
+/// in the environment of a run can name a variant to take instead. Then
+/// optimizes it (-O3) and writes LLVM IR text, assembly or an object file. With
+/// `timing`, the translation, the optimization and the code generation are
+/// timed in it.
+llvm::Error emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
+                     const CompileTarget &target, const ModelInterface &model,
+                     EmitKind kind, llvm::raw_pwrite_stream &os,
                      mlir::TimingScope *timing = nullptr);
 
 /// Writes the C header of `model` compiled for `target`: the prototype of

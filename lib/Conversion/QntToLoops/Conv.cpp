@@ -141,7 +141,7 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
     b.assign(values->begin(), values->end());
   }
   bool inSigned = in.isSigned();
-  p.domainSigned = p.isa == Int8Isa::NeonDot || p.isa == Int8Isa::NeonI8MM;
+  p.domainSigned = p.info().signedInputs;
   p.shift = inSigned == p.domainSigned ? 0 : (inSigned ? 128 : -128);
   int64_t zp = in.getZeroPoint() + p.shift;
   p.inZp = static_cast<int32_t>(zp);
@@ -206,7 +206,7 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
   // vpmaddubsw adds two u8 x s8 products into a saturating int16: exact iff
   // every (w1, w2) pair keeps x1*w1 + x2*w2 within int16 for all inputs in
   // [0, xmax] (the input's storage range in the u8 domain).
-  if (p.isa == Int8Isa::AVX2) {
+  if (p.info().dot == Int8Dot::Vpmaddubsw) {
     int64_t xmax = std::max<int64_t>(in.getStorageTypeMax() + p.shift, 0);
     bool exact = true;
     for (int64_t o = 0; o < p.o && exact; ++o)
@@ -234,7 +234,7 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
 } // namespace
 
 std::string ConvEmitter::pathName() const {
-  bool zmm = p.isa == Int8Isa::AVX512VNNI;
+  bool zmm = p.zmm();
   // How whole 64-channel blocks are requantized (storePacked64).
   std::string packs = p.noOverflow
                           ? "stored by saturating packs"
@@ -258,14 +258,14 @@ std::string ConvEmitter::pathName() const {
              std::to_string(p.c) + " channels per 64 lanes " + kernel + packs;
     return "depthwise: 16 channels per zmm, vpdpwssd";
   }
-  switch (p.isa) {
-  case Int8Isa::AVX512VNNI: {
+  std::string isa = p.info().name.str();
+  if (zmm) {
     int64_t vectors = (p.og + kZLanes - 1) / kZLanes;
     int64_t nv = std::min<int64_t>(vectors, 4);
     bool copy = p.pt || p.pb || p.pl || p.pr || p.cg != p.cg4;
     // Whole 64-channel blocks (not counting a 4-vector block with a tail).
     bool blocks64 = vectors >= 4 && !(vectors == 4 && p.og % kZLanes);
-    return "avx512-vnni: vpdpbusd zmm, " + std::to_string(zmmPixels(nv)) +
+    return isa + ": vpdpbusd zmm, " + std::to_string(zmmPixels(nv)) +
            " pixels x " + std::to_string(nv * kZLanes) + " channels" +
            (copy ? ", padded input copy" : ", input read in place") +
            (blocks64 ? ", 64-channel blocks " + packs
@@ -273,17 +273,21 @@ std::string ConvEmitter::pathName() const {
                 ? ", pixel runs " + packs
                 : "");
   }
-  case Int8Isa::AVX2:
-    return p.fastAvx2 ? "avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum "
+  switch (p.info().dot) {
+  case Int8Dot::Vpdpbusd:
+    return isa + ": vpdpbusd ymm, 4 pixels x 8 channels";
+  case Int8Dot::Vpmaddubsw:
+    return isa + (p.fastAvx2
+                      ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "
                         "is provably within int16)"
-                      : "avx2: exact 32-bit path (vpmaddubsw could saturate "
-                        "16-bit pair sums for this input range and weights)";
-  case Int8Isa::NeonDot:
-    return "neon: sdot";
-  case Int8Isa::NeonI8MM:
-    return "neon: smmla";
-  case Int8Isa::Generic:
-    return "generic: exact 32-bit vector path";
+                      : ": exact 32-bit path (vpmaddubsw could saturate "
+                        "16-bit pair sums for this input range and weights)");
+  case Int8Dot::Sdot:
+    return isa + ": sdot";
+  case Int8Dot::Smmla:
+    return isa + ": smmla";
+  case Int8Dot::Exact32:
+    return isa + ": exact 32-bit vector path";
   }
   return "";
 }
@@ -469,7 +473,7 @@ Value ConvEmitter::scaled(Value acc, Value mult, Value res) {
 Value ConvEmitter::roundToInt(Value v) {
   int64_t lanes = cast<VectorType>(v.getType()).getNumElements();
   auto vi32 = VectorType::get({lanes}, b.getI32Type());
-  if (p.isa == Int8Isa::AVX512VNNI && lanes == kZLanes) {
+  if (p.zmm() && lanes == kZLanes) {
     // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
     return PureIntrinsicOp::create(
                b, loc, vi32,
@@ -534,7 +538,7 @@ std::pair<Value, Value> ConvEmitter::compMultTables(int64_t rows, int64_t cols,
 }
 
 Value ConvEmitter::emit(Value input, Value residual) {
-  bool zmm = p.isa == Int8Isa::AVX512VNNI;
+  bool zmm = p.zmm();
   if (isDepthwise())
     return zmm ? emitDepthwiseZmm(input, residual)
                : emitDepthwise(input, residual);
@@ -583,7 +587,8 @@ struct ConvLowering : public OpConversionPattern<Conv2DOp> {
     p.n = in[0], p.h = in[1], p.w = in[2], p.c = in[3];
     p.groups = static_cast<int64_t>(op.getGroups());
     p.cg = p.c / p.groups;
-    p.cg4 = isa == Int8Isa::NeonI8MM ? (p.cg + 7) / 8 * 8 : (p.cg + 3) / 4 * 4;
+    int64_t group = getInfo(isa).depthGroup;
+    p.cg4 = (p.cg + group - 1) / group * group;
     p.o = f[0], p.og = p.o / p.groups;
     p.blocks = (p.og + kLanes - 1) / kLanes;
     p.kh = f[1], p.kw = f[2];
@@ -630,7 +635,8 @@ struct LinearLowering : public OpConversionPattern<LinearOp> {
     p.isa = isa;
     p.n = 1, p.h = 1, p.w = rows, p.c = k;
     p.groups = 1, p.cg = k;
-    p.cg4 = isa == Int8Isa::NeonI8MM ? (k + 7) / 8 * 8 : (k + 3) / 4 * 4;
+    int64_t group = getInfo(isa).depthGroup;
+    p.cg4 = (k + group - 1) / group * group;
     p.o = wShape[0], p.og = p.o, p.blocks = (p.og + kLanes - 1) / kLanes;
     p.kh = p.kw = p.sh = p.sw = p.dh = p.dw = 1;
     p.pt = p.pb = p.pl = p.pr = 0;

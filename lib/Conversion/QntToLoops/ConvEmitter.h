@@ -6,9 +6,11 @@
 //   Conv.cpp              the shared pieces (padded input copy, tables,
 //                         requantization), the dispatch and the patterns;
 //                         its header comment describes the kernels
-//   ConvZmm.cpp           avx512-vnni
-//   ConvDepthwiseZmm.cpp  avx512-vnni depthwise
-//   ConvVector8.cpp       avx2, NEON, generic (8 lanes)
+//   ConvZmm.cpp           512-bit kernels (avx512-vnni)
+//   ConvDepthwiseZmm.cpp  512-bit depthwise kernels (avx512-vnni)
+//   ConvVector8.cpp       8-lane kernels (avx-vnni, avx2, NEON, generic)
+// The instruction set's properties (register width, dot instruction, input
+// domain) come from the table in quantc/Isa/Int8Isa.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,7 @@
 
 namespace mlir::qnt::conv {
 
+using quantc::Int8Dot;
 using quantc::Int8Isa;
 
 constexpr int64_t kLanes = 8;   // output channels per accumulator vector
@@ -67,6 +70,10 @@ struct ConvProblem {
   SmallVector<float> mult;     // per output channel
   Int8Isa isa;
   bool fastAvx2 = false; // vpmaddubsw proven exact
+  /// The instruction set's entry (quantc/Isa/Int8Isa.h).
+  const quantc::Int8IsaInfo &info() const { return quantc::getInfo(isa); }
+  /// The 512-bit kernels (ConvZmm.cpp, ConvDepthwiseZmm.cpp).
+  bool zmm() const { return info().vectorBits == 512; }
   /// |float(acc) * mult (+ residual term)| < 2^30 for every input in the
   /// input's storage range: the rounded value fits int32, so vcvtps2dq
   /// cannot overflow and the saturating packs alone can clamp.
@@ -125,8 +132,17 @@ private:
     return 64 / p.c;
   }
   bool usesDot() const {
-    return p.isa == Int8Isa::AVX512VNNI || p.isa == Int8Isa::NeonDot ||
-           (p.isa == Int8Isa::AVX2 && p.fastAvx2);
+    switch (p.info().dot) {
+    case Int8Dot::Vpdpbusd:
+    case Int8Dot::Sdot:
+      return true;
+    case Int8Dot::Vpmaddubsw:
+      return p.fastAvx2;
+    case Int8Dot::Smmla: // its own path (emitPixelsI8MM)
+    case Int8Dot::Exact32:
+      return false;
+    }
+    return false;
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value a, Value c) {

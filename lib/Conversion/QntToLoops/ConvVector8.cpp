@@ -21,7 +21,7 @@ using namespace mlir::qnt::conv;
 Value ConvEmitter::packWeights() {
   // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
   // the byte of output channel j, input channel t within the tile.
-  bool i8mm = p.isa == Int8Isa::NeonI8MM;
+  bool i8mm = p.info().dot == Int8Dot::Smmla;
   int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
   int64_t tileBytes = kLanes * chunk;
   auto at = [&](int64_t j, int64_t t) {
@@ -174,11 +174,11 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
                                    args)
         .getResult();
   };
-  switch (p.isa) {
-  case Int8Isa::AVX512VNNI:
+  switch (p.info().dot) {
+  case Int8Dot::Vpdpbusd:
     // LLVM 22 types the byte operands as <32 x i8>.
     return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, x, w});
-  case Int8Isa::AVX2: {
+  case Int8Dot::Vpmaddubsw: {
     auto v16i16 = VectorType::get({16}, b.getI16Type());
     Value pairs = call(v16i16, "llvm.x86.avx2.pmadd.ub.sw", {x, w});
     Value ones = arith::ConstantOp::create(
@@ -187,8 +187,8 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
     Value quads = call(v8i32, "llvm.x86.avx2.pmadd.wd", {pairs, ones});
     return arith::AddIOp::create(b, loc, acc, quads);
   }
-  case Int8Isa::NeonDot:
-  case Int8Isa::NeonI8MM: {
+  case Int8Dot::Sdot:
+  case Int8Dot::Smmla: {
     auto v4i32 = VectorType::get({4}, b.getI32Type());
     auto v16i8 = VectorType::get({16}, b.getI8Type());
     Value result = acc;
@@ -206,7 +206,7 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
     }
     return result;
   }
-  case Int8Isa::Generic:
+  case Int8Dot::Exact32:
     break;
   }
   llvm_unreachable("dot4 on the exact path");
@@ -425,7 +425,7 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
                 Value n = arith::DivUIOp::create(b, loc, r, idx(p.oh));
                 Value oy = arith::RemUIOp::create(b, loc, r, idx(p.oh));
                 auto pixelBlock = [&](Value ox0, int64_t pixels) {
-                  if (p.isa == Int8Isa::NeonI8MM)
+                  if (p.info().dot == Int8Dot::Smmla)
                     emitPixelsI8MM(xp, packed, compV, multV, out, residual, n,
                                    oy, ox0, pixels, g, block, valid);
                   else

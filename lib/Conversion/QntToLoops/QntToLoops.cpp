@@ -1,7 +1,7 @@
 //===- QntToLoops.cpp - The qnt-lower-quantized pass ----------------------===//
 //
 // The type conversion (quantized tensors -> storage integer tensors), the
-// pattern set of the non-convolution ops, the Int8Isa names, and the pass
+// pattern set of the non-convolution ops, and the pass
 // that runs the dialect conversion: function signatures, the convolution
 // patterns (Conv.cpp) and the patterns of this folder. Before converting,
 // the pass names any op on quantized tensors it cannot lower.
@@ -31,34 +31,6 @@ namespace quantc {
 
 using namespace mlir;
 using namespace quantc;
-
-namespace {
-struct IsaName {
-  Int8Isa isa;
-  const char *name;
-};
-constexpr IsaName kIsaNames[] = {
-    {Int8Isa::Generic, "generic"},        {Int8Isa::AVX2, "avx2"},
-    {Int8Isa::AVX512VNNI, "avx512-vnni"}, {Int8Isa::NeonDot, "neon-dot"},
-    {Int8Isa::NeonI8MM, "neon-i8mm"},
-};
-} // namespace
-
-bool quantc::parseInt8Isa(llvm::StringRef name, Int8Isa &isa) {
-  for (const IsaName &entry : kIsaNames)
-    if (name == entry.name) {
-      isa = entry.isa;
-      return true;
-    }
-  return false;
-}
-
-const char *quantc::toString(Int8Isa isa) {
-  for (const IsaName &entry : kIsaNames)
-    if (entry.isa == isa)
-      return entry.name;
-  return "generic";
-}
 
 void quantc::populateQuantTypeConversion(TypeConverter &typeConverter) {
   // Tried last-added first: the identity is the fallback.
@@ -142,13 +114,13 @@ struct QntLowerQuantizedPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Int8Isa target;
-    if (!parseInt8Isa(isa, target)) {
+    const Int8IsaInfo *info = lookupInt8Isa(isa);
+    if (!info) {
       module.emitError() << "qnt-lower-quantized: unknown isa '" << isa
-                         << "' (expected generic, avx2, avx512-vnni, "
-                            "neon-dot or neon-i8mm)";
+                         << "' (expected one of " << int8IsaNames() << ")";
       return signalPassFailure();
     }
+    Int8Isa target = info->isa;
     MLIRContext *ctx = &getContext();
     TypeConverter typeConverter;
     populateQuantTypeConversion(typeConverter);

@@ -93,14 +93,16 @@ func.func @fused_conv(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
 
 // reduce_range follows the target: on for x86 without VNNI only.
 // RUN: quant-opt %s --split-input-file --qnt-insert-observers="target=x86" | FileCheck %s --check-prefix=X86
+// RUN: quant-opt %s --split-input-file --qnt-insert-observers="target=avx2" | FileCheck %s --check-prefix=X86
 // RUN: quant-opt %s --split-input-file --qnt-insert-observers="target=x86-vnni" | FileCheck %s --check-prefix=VNNI
+// RUN: quant-opt %s --split-input-file --qnt-insert-observers="target=avx-vnni" | FileCheck %s --check-prefix=VNNI
 // RUN: not quant-opt %s --split-input-file --qnt-insert-observers="target=sparc" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 // X86-LABEL: func.func @target
 // X86: qnt.observe %arg0 config <kind = histogram, reduce_range = true>
 // X86: config <kind = per_channel_min_max, dtype = qint8, qscheme = symmetric, ch_axis = 0>
 // VNNI-LABEL: func.func @target
 // VNNI: qnt.observe %arg0 config <kind = histogram> {name = "input0"}
-// BADTARGET: qnt-insert-observers: unknown target 'sparc' (generic, x86, x86-vnni, aarch64)
+// BADTARGET: qnt-insert-observers: unknown target 'sparc' (avx512-vnni (or x86-vnni), avx-vnni, avx2 (or x86), neon-i8mm, neon-dot (or aarch64), generic)
 func.func @target(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %w = arith.constant dense<0.5> : tensor<2x3x3x2xf32>
   %0 = qnt.conv2d %x, %w {pad = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x3x3x2xf32>) -> tensor<1x4x4x2xf32>

@@ -27,6 +27,23 @@
 // RUN: %t/x86/run %quantc_src_root/examples/small-cnn/calibration.npy %t/x86/out.npy
 // RUN: %python %S/Inputs/compare.py %t/x86/out.npy %t/a64/out.npy | FileCheck %s
 //
+// Without --mattr the object carries neon-i8mm, neon-dot and generic NEON
+// kernels and picks one at its first call: qemu's max CPU has i8mm,
+// Neoverse N1 the dot product, Cortex-A53 neither; all compute the same bits.
+// RUN: mkdir -p %t/dispatch
+// RUN: quant-compile %t/int8.mlir --target aarch64-linux-gnu -v -o %t/dispatch/model.o 2>&1 | FileCheck %s --check-prefix=DISPATCH
+// DISPATCH: int8 kernels neon-i8mm (cpu generic +dotprod,+i8mm), neon-dot (cpu generic +dotprod), generic (cpu generic) chosen at run time
+// RUN: aarch64-linux-gnu-gcc -I%t/dispatch -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN %quantc_src_root/examples/common/run_model.c %t/dispatch/model.o -lm -o %t/dispatch/run
+// RUN: qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu %t/dispatch/run %quantc_src_root/examples/small-cnn/calibration.npy %t/dispatch/max.npy | FileCheck %s --check-prefix=MAX
+// MAX: int8 kernels: neon-i8mm
+// RUN: qemu-aarch64 -cpu neoverse-n1 -L /usr/aarch64-linux-gnu %t/dispatch/run %quantc_src_root/examples/small-cnn/calibration.npy %t/dispatch/n1.npy | FileCheck %s --check-prefix=N1
+// N1: int8 kernels: neon-dot
+// RUN: qemu-aarch64 -cpu cortex-a53 -L /usr/aarch64-linux-gnu %t/dispatch/run %quantc_src_root/examples/small-cnn/calibration.npy %t/dispatch/a53.npy | FileCheck %s --check-prefix=A53
+// A53: int8 kernels: generic
+// RUN: %python %S/Inputs/compare.py %t/reference.npy %t/dispatch/max.npy | FileCheck %s
+// RUN: %python %S/Inputs/compare.py %t/reference.npy %t/dispatch/n1.npy | FileCheck %s
+// RUN: %python %S/Inputs/compare.py %t/reference.npy %t/dispatch/a53.npy | FileCheck %s
+//
 // RUN: %python %S/Inputs/make_input.py %t/ops/in.npy 16 7 7 20
 // RUN: quant-run %S/Inputs/ops.mlir --reference --input %t/ops/in.npy -o %t/ops/reference.npy
 // RUN: quant-compile %S/Inputs/ops.mlir --target aarch64-linux-gnu --mattr=+dotprod -o %t/ops/model.o
@@ -34,6 +51,6 @@
 // RUN: qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu %t/ops/run %t/ops/in.npy %t/ops/out.npy
 // RUN: %python %S/Inputs/compare.py %t/ops/reference.npy %t/ops/out.npy | FileCheck %s
 //
-// TARGET: target aarch64-unknown-linux-gnu, cpu generic, int8 kernels neon-dot
-// I8MM: int8 kernels neon-i8mm
+// TARGET: target aarch64-unknown-linux-gnu, int8 kernels neon-dot (cpu generic +dotprod), threads none
+// I8MM: int8 kernels neon-i8mm (cpu generic +dotprod,+i8mm)
 // CHECK: BIT-IDENTICAL

@@ -10,7 +10,7 @@
 // HEADER-NEXT: avx512fp16
 // RUN: cc -I%t -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/model.o -lm -o %t/run
 // RUN: not %t/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/out.npy 2>&1 | FileCheck %s
-// CHECK: the model returned an error (1: this CPU lacks a feature the object was compiled for; see the header)
+// CHECK: the model returned an error (1: this CPU lacks the features the object was compiled for; see the header)
 // RUN: not test -e %t/out.npy
 //
 // On AArch64 (qemu's Cortex-A53 has neither dot product nor i8mm) the same.

@@ -23,7 +23,7 @@
 // RUN: mkdir -p %t/native
 // RUN: quant-compile %S/Inputs/ops.mlir --cpu=native -v -o %t/native/model.o 2>&1 | FileCheck %s --check-prefix=NATIVE
 // NATIVE-NOT: cpu native
-// NATIVE: quant-compile: target x86_64-{{.*}}, cpu {{.*}}, int8 kernels
+// NATIVE: quant-compile: target x86_64-{{.*}}, int8 kernels {{[a-z0-9-]+}} (cpu {{.*}})
 // RUN: cc -I%t/native -DMODEL=ops -DMODEL_UPPER=OPS %quantc_src_root/examples/common/run_model.c %t/native/model.o -lm -o %t/native/run
 // RUN: %t/native/run %t/in.npy %t/native/compiled.npy
 // RUN: %python %S/Inputs/compare.py %t/reference.npy %t/native/compiled.npy | FileCheck %s

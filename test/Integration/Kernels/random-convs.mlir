@@ -6,9 +6,10 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/random_convs.py %t 50 2024
-// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 50 jit-generic jit-avx2 aot | FileCheck %s
+// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 50 jit-generic jit-avx2 aot-avx2 aot | FileCheck %s
 // CHECK: jit-generic: 50 of 50 models bit-identical to the int8 reference
 // CHECK: jit-avx2: 50 of 50 models bit-identical to the int8 reference
+// CHECK: aot-avx2: 50 of 50 models bit-identical to the int8 reference
 // CHECK: aot: 50 of 50 models bit-identical to the int8 reference
 //
 // Which avx2 kernel each convolution gets is decided from its weights and

@@ -9,7 +9,8 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/random_elementwise.py %t 60 2026
-// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 60 --prefix=elementwise jit-generic jit-avx2 aot | FileCheck %s
+// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 60 --prefix=elementwise jit-generic jit-avx2 aot-avx2 aot | FileCheck %s
 // CHECK: jit-generic: 60 of 60 models bit-identical to the int8 reference
 // CHECK: jit-avx2: 60 of 60 models bit-identical to the int8 reference
+// CHECK: aot-avx2: 60 of 60 models bit-identical to the int8 reference
 // CHECK: aot: 60 of 60 models bit-identical to the int8 reference

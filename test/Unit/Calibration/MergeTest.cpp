@@ -146,6 +146,25 @@ TEST(MergeTest, EmptyAndMismatched) {
   EXPECT_EQ(*err, "cannot merge observers with different channel counts");
 }
 
+// reduce_range changes the qparams computed from the statistics, not the
+// statistics: observers differing only in it merge (one profile serves every
+// target), and each computes its own range from the merged state.
+TEST(MergeTest, ReduceRangeIsNotStatistics) {
+  ObserverConfig full;
+  full.kind = ObserverKind::Histogram;
+  ObserverConfig reduced = full;
+  reduced.reduceRange = true;
+  Observer a = *Observer::create(full), b = *Observer::create(reduced);
+  std::vector<float> x = {-1.0f, 0.5f, 3.0f}, y = {-2.0f, 1.0f, 2.5f};
+  ASSERT_FALSE(a.observe(x.data(), {3}));
+  ASSERT_FALSE(b.observe(y.data(), {3}));
+  Observer ab = merged(a, b);
+  Observer ba = merged(b, a);
+  EXPECT_TRUE(sameState(ab.state(), ba.state()));
+  EXPECT_EQ(ab.quantRange().qmax, 255);
+  EXPECT_EQ(ba.quantRange().qmax, 127);
+}
+
 TEST(MergeTest, HistogramMergeKeepsMass) {
   ObserverConfig cfg;
   cfg.kind = ObserverKind::Histogram;

@@ -5,8 +5,11 @@ outputs are bit-identical.
 Usage: check_kernels.py BINDIR SRCROOT DIR N [--prefix=P] MODE...
 Models are DIR/<P><i>.mlir with inputs DIR/<P><i>.npy (P: conv).
 MODE: jit-<isa>          quant-run --int8-isa=<isa> (JIT on this machine)
-      aot                quant-compile (default x86 CPU) + cc + the C driver
-      aot-vnni           quant-compile --cpu=cascadelake + cc + the C driver
+      aot                quant-compile (default: the kernels of every x86
+                         instruction set, this machine's chosen at run time)
+                         + cc + the C driver
+      aot-<isa>          quant-compile --int8-isas=<isa> (that variant alone)
+      aot-vnni           quant-compile --cpu=cascadelake (pinned)
       aot-a64-dot        quant-compile for aarch64 +dotprod, aarch64 gcc, qemu
       aot-a64-i8mm       the same with +dotprod,+i8mm (smmla)
 """
@@ -35,7 +38,8 @@ def compiled(mode, i, model, data, out):
     os.makedirs(work, exist_ok=True)
     flags = {"aot": [], "aot-vnni": ["--cpu=cascadelake"],
              "aot-a64-dot": ["--target", "aarch64-linux-gnu", "--mattr=+dotprod"],
-             "aot-a64-i8mm": ["--target", "aarch64-linux-gnu", "--mattr=+dotprod,+i8mm"]}[mode]
+             "aot-a64-i8mm": ["--target", "aarch64-linux-gnu", "--mattr=+dotprod,+i8mm"]}.get(
+                 mode, [f"--int8-isas={mode[4:]}"])
     r = run([f"{bindir}/quant-compile", model, "--name", "qconv", "-o", f"{work}/model.o"] + flags)
     if r.returncode:
         return r

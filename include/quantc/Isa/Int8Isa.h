@@ -1,0 +1,108 @@
+//===- Int8Isa.h - The int8 instruction sets kernels are generated for ----===//
+//
+// One table (lib/Isa/Int8Isa.cpp) describes every instruction set the int8
+// kernels are generated for: its name, the LLVM features a CPU needs for it,
+// the CPU and features its variant of a dispatching object is compiled for,
+// the register width and dot-product instruction the kernels use, and what
+// it asks of quantization (7-bit activations where the dot instruction
+// saturates). The kernel emitter, the target selection, run-time dispatch,
+// qnt-insert-observers and the test configuration all read it; adding an
+// instruction set is one entry here plus its kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_ISA_INT8ISA_H
+#define QUANTC_ISA_INT8ISA_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace quantc {
+
+/// The int8 instruction sets, in the table's order (the order of
+/// preference within an architecture: the first one a CPU has wins).
+enum class Int8Isa {
+  AVX512VNNI,
+  AVXVNNI,
+  AVX2,
+  NeonI8MM,
+  NeonDot,
+  Generic,
+};
+
+/// The architecture an instruction set belongs to.
+enum class IsaArch { X86, AArch64, Any };
+
+/// How the kernels multiply and add four int8 products into an int32 lane.
+enum class Int8Dot {
+  /// Widen to 16 / 32 bits, multiply and add: exact for any input.
+  Exact32,
+  /// vpmaddubsw (u8 x s8, pairs summed into a saturating int16) +
+  /// vpmaddwd; exact only where no pair sum can leave int16.
+  Vpmaddubsw,
+  /// vpdpbusd (u8 x s8 into int32): AVX-512 VNNI or AVX-VNNI.
+  Vpdpbusd,
+  /// sdot (s8 x s8 into int32).
+  Sdot,
+  /// smmla (2x8 by 8x2 s8 blocks into int32).
+  Smmla,
+};
+
+struct Int8IsaInfo {
+  Int8Isa isa;
+  /// The spelling of --int8-isas, qnt-lower-quantized{isa=...} and
+  /// qnt-insert-observers{target=...}.
+  llvm::StringLiteral name;
+  /// What the kernels use, for help texts and the header.
+  llvm::StringLiteral summary;
+  IsaArch arch;
+  /// LLVM target features (all of them) a CPU needs for these kernels: a
+  /// target gets the first entry of its architecture it has all of.
+  llvm::StringLiteral features;
+  /// The CPU and features this instruction set's variant of a dispatching
+  /// object is compiled for (empty CPU: the architecture's baseline).
+  llvm::StringLiteral variantCpu;
+  llvm::StringLiteral variantFeatures;
+  /// The widest vector register the kernels use, in bits.
+  unsigned vectorBits;
+  Int8Dot dot;
+  /// The dot instruction multiplies s8 x s8 (u8 inputs are shifted by
+  /// -128 first) rather than u8 x s8.
+  bool signedInputs;
+  /// Input channels per dot step (4, 8 for smmla): weights and padded
+  /// inputs are rounded up to it.
+  unsigned depthGroup;
+  /// The dot instruction can saturate with 8-bit activations: a model
+  /// compiled with these kernels gets 7-bit activations (u8 in [0, 127]),
+  /// as PyTorch's x86 / fbgemm qconfig (reduce_range) does.
+  bool reducedActivations;
+  /// PyTorch-style deployment name accepted as an alias by
+  /// qnt-insert-observers{target=...} (empty: none).
+  llvm::StringLiteral observerAlias;
+};
+
+/// Every instruction set, in preference order.
+llvm::ArrayRef<Int8IsaInfo> int8Isas();
+
+/// The entry of `isa`.
+const Int8IsaInfo &getInfo(Int8Isa isa);
+
+/// The spelling of `isa` (its entry's name).
+llvm::StringRef toString(Int8Isa isa);
+
+/// The entry named `name` (or, with `aliases`, whose observerAlias is
+/// `name`); null if none.
+const Int8IsaInfo *lookupInt8Isa(llvm::StringRef name, bool aliases = false);
+
+/// "avx512-vnni, avx-vnni, ..." (with `aliases`, also the aliases), for
+/// help texts and errors.
+std::string int8IsaNames(bool aliases = false);
+
+/// True for the instruction sets of `arch` (and the portable one).
+bool belongsTo(const Int8IsaInfo &info, IsaArch arch);
+
+} // namespace quantc
+
+#endif // QUANTC_ISA_INT8ISA_H
