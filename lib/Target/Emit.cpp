@@ -1,6 +1,6 @@
 //===- Emit.cpp - LLVM IR, assembly and object files ----------------------===//
 //
-// Translation of the lowered variants to one LLVM module (linked, with the
+// Translation of the lowered variants to one LLVM module (merged, with the
 // dispatching entry point of CpuCheck.cpp), -O3 for the target machine
 // (no fast-math: the float32 requantization must round exactly as the int8
 // reference does, and LLVM only contracts a * b + c into an FMA when the
@@ -11,14 +11,16 @@
 
 #include "quantc/Target/Compile.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace quantc;
@@ -39,6 +41,105 @@ static std::string variantName(llvm::StringRef entryPoint, Int8Isa isa) {
   return name;
 }
 
+/// Moves the lowered variants into the first module: each variant's
+/// symbol definitions get the suffix ".<isa>" (its entry point becomes
+/// variantName) and its functions its CPU and features; external
+/// declarations are shared, and so are the first variant's thread count and
+/// its setter (the later variants' copies are dropped), and constants equal
+/// to an earlier variant's (weights packed alike). One translation follows:
+/// merging here is much cheaper than linking LLVM modules.
+static mlir::ModuleOp mergeVariants(llvm::ArrayRef<mlir::ModuleOp> variants,
+                                    const CompileTarget &target,
+                                    const ModelInterface &model) {
+  mlir::ModuleOp into = variants.front();
+  mlir::MLIRContext *ctx = into.getContext();
+  // Constants the variants share (weights packed alike, tables): one copy.
+  // Attributes are uniqued, so equal values are equal pointers.
+  llvm::DenseMap<std::tuple<mlir::Attribute, mlir::Type, uint64_t>,
+                 mlir::StringAttr>
+      constants;
+  const bool threads = model.parallelism == Parallelism::OpenMP;
+  const std::string setterName = model.name + "_set_num_threads";
+  const std::string countName = model.name + "_num_threads";
+  for (auto [index, variant] : llvm::enumerate(target.variants)) {
+    mlir::ModuleOp module = variants[index];
+    std::string suffix = variantName("", variant.isa);
+    llvm::DenseMap<mlir::StringAttr, mlir::StringAttr> renames;
+    llvm::SmallVector<mlir::Operation *> shared, duplicates;
+    for (mlir::Operation &op : module.getBody()->getOperations()) {
+      auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(op);
+      if (!symbol)
+        continue;
+      mlir::StringAttr name = symbol.getNameAttr();
+      auto fn = llvm::dyn_cast<mlir::LLVM::LLVMFuncOp>(op);
+      if ((fn && fn.isExternal()) || symbol.isDeclaration() ||
+          (threads && (name == setterName || name == countName))) {
+        shared.push_back(&op);
+        continue;
+      }
+      auto global = llvm::dyn_cast<mlir::LLVM::GlobalOp>(op);
+      if (global && global.getConstant() && global.getValueAttr() &&
+          global.getInitializerRegion().empty()) {
+        auto key =
+            std::make_tuple(global.getValueAttr(), global.getGlobalType(),
+                            global.getAlignment().value_or(0));
+        auto [it, inserted] = constants.try_emplace(
+            key, mlir::StringAttr::get(ctx, name.str() + suffix));
+        if (!inserted) {
+          renames[name] = it->second;
+          duplicates.push_back(&op);
+          continue;
+        }
+      }
+      renames[name] = mlir::StringAttr::get(ctx, name.str() + suffix);
+    }
+    mlir::AttrTypeReplacer replacer;
+    replacer.addReplacement(
+        [&](mlir::SymbolRefAttr ref) -> std::optional<mlir::Attribute> {
+          auto it = renames.find(ref.getRootReference());
+          if (it == renames.end())
+            return std::nullopt;
+          return mlir::SymbolRefAttr::get(it->second,
+                                          ref.getNestedReferences());
+        });
+    module.walk([&](mlir::Operation *op) {
+      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false,
+                                 /*replaceTypes=*/false);
+    });
+    auto features =
+        variant.features.empty()
+            ? mlir::LLVM::TargetFeaturesAttr()
+            : mlir::LLVM::TargetFeaturesAttr::get(ctx, variant.features);
+    for (mlir::Operation *op : duplicates)
+      op->erase();
+    for (mlir::Operation &op :
+         llvm::make_early_inc_range(module.getBody()->getOperations())) {
+      if (auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(op)) {
+        auto it = renames.find(symbol.getNameAttr());
+        if (it != renames.end())
+          symbol.setName(it->second);
+      }
+      if (auto fn = llvm::dyn_cast<mlir::LLVM::LLVMFuncOp>(op);
+          fn && !fn.isExternal()) {
+        fn.setTargetCpuAttr(mlir::StringAttr::get(ctx, variant.cpu));
+        fn.setTargetFeaturesAttr(features);
+      }
+      if (index == 0)
+        continue;
+      // Into the first module; shared symbols only where it lacks them.
+      if (llvm::is_contained(shared, &op) &&
+          into.lookupSymbol(
+              llvm::cast<mlir::SymbolOpInterface>(op).getNameAttr())) {
+        op.erase();
+        continue;
+      }
+      op.moveBefore(into.getBody(), into.getBody()->end());
+    }
+  }
+  return into;
+}
+
 llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              const CompileTarget &target,
                              const ModelInterface &model, EmitKind kind,
@@ -46,72 +147,36 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              mlir::TimingScope *timing) {
   if (variants.size() != target.variants.size())
     return fail("expected one lowered module per variant of the target");
+  mlir::MLIRContext *ctx = mlir::ModuleOp(variants.front()).getContext();
   mlir::DialectRegistry registry;
   mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::ModuleOp(variants.front())
-      .getContext()
-      ->appendDialectRegistry(registry);
+  ctx->appendDialectRegistry(registry);
 
   mlir::TimingScope translateTimer = nest(timing, "translate to LLVM IR");
   llvm::TargetMachine &machine = *target.machine;
   const std::string entryPoint = model.name + "_run";
-  // With threads, every variant reads the thread count of the first
-  // variant's global, which its <name>_set_num_threads sets.
-  const bool threads = model.parallelism == Parallelism::OpenMP;
-  const std::string setterName = model.name + "_set_num_threads";
-  const std::string countName = model.name + "_num_threads";
+  mlir::TimingScope mergeTimer = translateTimer.nest("merge the variants");
+  mlir::ModuleOp merged = mergeVariants(variants, target, model);
+  mergeTimer.stop();
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  for (auto [index, variant] : llvm::enumerate(target.variants)) {
-    std::unique_ptr<llvm::Module> translated = mlir::translateModuleToLLVMIR(
-        mlir::ModuleOp(variants[index]), llvmContext, "quantc-model");
-    if (!translated)
-      return fail("translation to LLVM IR failed (see the errors above)");
-    translated->setTargetTriple(machine.getTargetTriple());
-    translated->setDataLayout(machine.createDataLayout());
-    // Self-describing functions: the variant's CPU and features (also for
-    // LTO or a later llc).
-    for (llvm::Function &f : *translated) {
-      if (f.isDeclaration())
-        continue;
-      f.addFnAttr("target-cpu", variant.cpu);
-      if (!variant.features.empty())
-        f.addFnAttr("target-features", variant.features);
-    }
-    llvm::Function *run = translated->getFunction(entryPoint);
-    if (!run || run->isDeclaration())
-      return fail("entry point '" + entryPoint + "' not found");
-    run->setName(variantName(entryPoint, variant.isa));
-    if (threads) {
-      llvm::GlobalVariable *count = translated->getNamedGlobal(countName);
-      if (!count)
-        return fail("thread count '" + countName + "' not found");
-      if (!llvmModule) {
-        // Visible to the later variants while linking.
-        count->setLinkage(llvm::GlobalValue::ExternalLinkage);
-      } else {
-        if (llvm::Function *setter = translated->getFunction(setterName))
-          setter->eraseFromParent();
-        count->setInitializer(nullptr);
-        count->setLinkage(llvm::GlobalValue::ExternalLinkage);
-      }
-    }
-    if (!llvmModule)
-      llvmModule = std::move(translated);
-    else if (llvm::Linker::linkModules(*llvmModule, std::move(translated)))
-      return fail("cannot link the variants of the model");
-  }
-  if (threads)
-    llvmModule->getNamedGlobal(countName)->setLinkage(
-        llvm::GlobalValue::InternalLinkage);
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(merged, llvmContext, "quantc-model");
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed (see the errors above)");
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  llvmModule->setDataLayout(machine.createDataLayout());
 
   // The entry point: it runs the variant the CPU supports, or returns an
   // error instead of the model dying of SIGILL.
   std::vector<DispatchCandidate> candidates;
-  for (const TargetVariant &variant : target.variants)
+  for (const TargetVariant &variant : target.variants) {
+    llvm::Function *run =
+        llvmModule->getFunction(variantName(entryPoint, variant.isa));
+    if (!run || run->isDeclaration())
+      return fail("entry point '" + entryPoint + "' not found");
     candidates.push_back(
-        {llvmModule->getFunction(variantName(entryPoint, variant.isa)),
-         toString(variant.isa).str(), variant.cpuFeatures});
+        {run, toString(variant.isa).str(), variant.cpuFeatures});
+  }
   if (llvm::Error e =
           addDispatch(*llvmModule, machine.getTargetTriple(), entryPoint,
                       model.name + "_int8_isa", kInt8IsaVariable, candidates))

@@ -26,6 +26,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -310,17 +311,25 @@ int main(int argc, char **argv) {
   // Variants that differ in int8 instructions only are one for float code.
   if (!model->quantized)
     target->dropInt8OnlyVariants();
-  // One lowered copy of the model per variant of the target.
+  // One lowered copy of the model per variant of the target: the first
+  // alone (it loads what the pipeline needs into the context), the others
+  // in parallel.
+  const std::vector<quantc::TargetVariant> &targetVariants = target->variants;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> variants;
-  for (const quantc::TargetVariant &v : target->variants) {
-    mlir::TimingScope lowerTimer = timing.nest(
-        ("lower to the LLVM dialect (" + quantc::toString(v.isa) + ")").str());
-    mlir::OwningOpRef<mlir::ModuleOp> copy =
-        &v == &target->variants.back() ? std::move(module) : module->clone();
-    if (failed(quantc::lowerToLLVMDialect(*copy, *model, v.isa, &lowerTimer)))
-      return error("cannot compile '" + inputFile + "' (see the errors above)");
-    variants.push_back(std::move(copy));
-  }
+  for (size_t i = 0; i + 1 < targetVariants.size(); ++i)
+    variants.push_back(module->clone());
+  variants.push_back(std::move(module));
+  auto lower = [&](size_t i) {
+    mlir::TimingScope lowerTimer =
+        timing.nest(("lower to the LLVM dialect (" +
+                     quantc::toString(targetVariants[i].isa) + ")")
+                        .str());
+    return quantc::lowerToLLVMDialect(*variants[i], *model,
+                                      targetVariants[i].isa, &lowerTimer);
+  };
+  if (failed(lower(0)) || failed(mlir::failableParallelForEachN(
+                              &context, 1, variants.size(), lower)))
+    return error("cannot compile '" + inputFile + "' (see the errors above)");
 
   std::string errorMessage;
   auto output = quantc::openToolOutput(outputFile, errorMessage);

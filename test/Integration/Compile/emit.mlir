@@ -15,7 +15,7 @@
 // The layers' loop nests are functions of their own (quantc-outline-loop-
 // nests), internal, before the entry point.
 // RUN: quant-compile %S/Inputs/ops.mlir --emit=asm -o - | FileCheck %s --check-prefix=ASM
-// ASM: ops_loop0:
+// ASM: ops_loop0.{{[a-z0-9_]+}}:
 // ASM: vroundps
 // ASM: .globl ops_run
 // ASM: ops_run:
