@@ -54,6 +54,9 @@ void quantc::printInt8Isas(llvm::raw_ostream &os) {
        << (info.features.empty() ? "-" : info.features) << ": " << info.summary;
     if (info.reducedActivations)
       os << "; 7-bit activations";
+    for (IsaArch arch : {IsaArch::X86, IsaArch::AArch64})
+      if (info.inDefaultDispatch(arch))
+        os << "; default on " << archNames[static_cast<int>(arch)];
     os << "\n";
   }
 }
@@ -205,7 +208,8 @@ quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
   }
   for (const Int8IsaInfo &info : int8Isas()) {
     if (!belongsTo(info, arch) ||
-        (!isas.empty() && !llvm::is_contained(isas, info.name)))
+        (isas.empty() ? !info.inDefaultDispatch(arch)
+                      : !llvm::is_contained(isas, info.name)))
       continue;
     result.variants.push_back(variantOf(
         info.isa,

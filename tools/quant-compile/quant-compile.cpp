@@ -67,9 +67,9 @@ static cl::opt<std::string>
                  cl::init(""));
 static cl::opt<std::string>
     targetCpu("cpu",
-              cl::desc("Target CPU (default: x86-64-v3 on x86_64, i.e. "
-                       "AVX2 + FMA; generic elsewhere; native: this "
-                       "machine's CPU and features)"),
+              cl::desc("Target CPU: pins the object to it (default: none: "
+                       "a variant per int8 instruction set, chosen at run "
+                       "time; native: this machine's CPU and features)"),
               cl::init(""));
 static cl::opt<std::string>
     targetFeatures("mattr", cl::desc("Target features, e.g. +dotprod,+i8mm"),
@@ -77,8 +77,8 @@ static cl::opt<std::string>
 static cl::list<std::string> int8Isas(
     "int8-isas", cl::CommaSeparated,
     cl::desc("Without --cpu / --mattr: the int8 instruction sets the object "
-             "carries kernels for, chosen at run time (default: every one "
-             "of the architecture; see --list-isas)"));
+             "carries kernels for, chosen at run time (default: the "
+             "architecture's default set, see --list-isas)"));
 static cl::opt<bool>
     listIsas("list-isas",
              cl::desc("List the int8 instruction sets (those this machine "

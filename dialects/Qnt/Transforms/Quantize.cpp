@@ -111,12 +111,22 @@ Value makeQuantizedConstant(OpBuilder &b, Location loc, RankedTensorType type,
   unsigned width = q.getStorageTypeIntegralWidth();
   auto storageType =
       RankedTensorType::get(type.getShape(), b.getIntegerType(width));
-  SmallVector<APInt> bits;
-  for (int32_t v : values)
-    bits.push_back(APInt(width, static_cast<uint64_t>(int64_t(v)),
-                         /*isSigned=*/true, /*implicitTrunc=*/true));
-  Value raw = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(storageType, bits));
+  DenseElementsAttr data;
+  if (width == 8) {
+    // The common case (weights), from raw bytes: an APInt per element
+    // took seconds for VGG-sized models.
+    SmallVector<int8_t> bytes(values.begin(), values.end());
+    data = DenseElementsAttr::get(storageType, ArrayRef<int8_t>(bytes));
+  } else if (width == 32) {
+    data = DenseElementsAttr::get(storageType, values);
+  } else {
+    SmallVector<APInt> bits;
+    for (int32_t v : values)
+      bits.push_back(APInt(width, static_cast<uint64_t>(int64_t(v)),
+                           /*isSigned=*/true, /*implicitTrunc=*/true));
+    data = DenseElementsAttr::get(storageType, bits);
+  }
+  Value raw = arith::ConstantOp::create(b, loc, data);
   return quant::StorageCastOp::create(b, loc, type, raw);
 }
 

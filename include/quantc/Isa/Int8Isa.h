@@ -81,7 +81,20 @@ struct Int8IsaInfo {
   /// PyTorch-style deployment name accepted as an alias by
   /// qnt-insert-observers{target=...} (empty: none).
   llvm::StringLiteral observerAlias;
+  /// The architectures whose default object carries this variant (a bit
+  /// per IsaArch): the portable kernels only where CPUs without any of the
+  /// extensions are common (AArch64); on x86 every CPU since 2013 has AVX2
+  /// and a portable variant would add a third to the object.
+  unsigned defaultFor;
+  bool inDefaultDispatch(IsaArch arch) const {
+    return defaultFor & (1u << static_cast<unsigned>(arch));
+  }
 };
+
+/// Bits of Int8IsaInfo::defaultFor.
+constexpr unsigned kDefaultX86 = 1u << static_cast<unsigned>(IsaArch::X86);
+constexpr unsigned kDefaultAArch64 = 1u
+                                     << static_cast<unsigned>(IsaArch::AArch64);
 
 /// Every instruction set, in preference order.
 llvm::ArrayRef<Int8IsaInfo> int8Isas();

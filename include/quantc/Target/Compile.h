@@ -85,8 +85,8 @@ std::string defaultCpu(llvm::StringRef triple);
 /// The object's variants: with a CPU or features, one (pinned), with the
 /// int8 kernels of the CPU's features (selectInt8Isa). Without either, the
 /// object dispatches at run time among the int8 instruction sets `isas`
-/// (names of the table in quantc/Isa/Int8Isa.h; empty: every one of the
-/// architecture), each variant compiled for its entry's variantCpu /
+/// (names of the table in quantc/Isa/Int8Isa.h; empty: the architecture's
+/// default set, Int8IsaInfo::defaultFor), each variant compiled for its entry's variantCpu /
 /// variantFeatures. `isas` with a CPU or features is an error.
 llvm::Expected<CompileTarget>
 createCompileTarget(llvm::StringRef triple, llvm::StringRef cpu,
@@ -97,7 +97,8 @@ createCompileTarget(llvm::StringRef triple, llvm::StringRef cpu,
 bool hostHasInt8Isa(const Int8IsaInfo &info);
 
 /// Lists the table of int8 instruction sets, one per line: "*" when this
-/// machine has it (else " "), name, architecture, LLVM features, summary.
+/// machine has it (else " "), name, architecture, LLVM features, summary,
+/// and the architectures whose default object carries it.
 void printInt8Isas(llvm::raw_ostream &os);
 
 /// The int8 instruction sets of a triple's architecture.

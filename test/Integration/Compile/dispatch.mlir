@@ -5,18 +5,18 @@
 // bits. A pinned object checks its CPU features and returns 1 without them.
 //
 // REQUIRES: avx2
-// RUN: rm -rf %t && mkdir -p %t/default %t/base %t/pinned %t/float %t/vnni
+// RUN: rm -rf %t && mkdir -p %t/default %t/base %t/pinned %t/float %t/vnni %t/all
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy --save-profile %t/profile.json -o %t/default/model.o
 // RUN: FileCheck %s --check-prefix=HEADER --input-file %t/default/model.h
 // HEADER: Target: x86_64-pc-linux-gnu
-// HEADER-NEXT: Variants for 4 instruction sets; the first call chooses the first one
+// HEADER-NEXT: Variants for 3 instruction sets; the first call chooses the first one
 // HEADER-NEXT: whose CPU features the CPU has:
 // HEADER-NEXT: avx512-vnni (cpu x86-64-v4 +avx512vnni), needs sse3 ssse3 fma
 // HEADER: avx512vl avx512vnni lzcnt
 // HEADER-NEXT: avx-vnni (cpu x86-64-v3 +avxvnni), needs sse3 ssse3 fma cx16
 // HEADER: avxvnni lzcnt
 // HEADER-NEXT: avx2 (cpu x86-64-v3), needs sse3 ssse3 fma cx16 sse4.1 sse4.2
-// HEADER: generic (cpu x86-64): any CPU
+// HEADER: On a CPU without any of the features above it returns 1 and runs nothing
 // HEADER: const char *torch_jit_int8_isa(void) names the int8 kernels this CPU runs
 // HEADER-NEXT: (NULL when it returns 1). QUANTC_INT8_ISA=<name> in the environment takes that variant
 // HEADER: dequantized from u8<0:127>
@@ -34,12 +34,22 @@
 // RUN: %python %S/Inputs/compare.py %t/native.npy %t/env.npy | FileCheck %s
 // RUN: env QUANTC_INT8_ISA=neon-dot %t/default/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/env.npy | FileCheck %s --check-prefix=NATIVE -DISA=%host_int8_isa
 //
-// Under qemu's Haswell (AVX2) and Nehalem (SSE4.2) the same object picks the
-// avx2 and the generic kernels, with the same bits.
+// Under qemu's Haswell (AVX2) the same object picks the avx2 kernels, with
+// the same bits; under its Nehalem (SSE4.2) it has no variant and returns 1.
+// An object that also carries the portable kernels (--int8-isas) runs them
+// there, with the same bits again.
 // RUN: %if qemu-x86_64 %{ qemu-x86_64 -cpu Haswell %t/default/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/haswell.npy 2>/dev/null | FileCheck %s --check-prefix=HASWELL %}
 // HASWELL: ran 1 samples (int8 kernels: avx2)
 // RUN: %if qemu-x86_64 %{ %python %S/Inputs/compare.py %t/native.npy %t/haswell.npy | FileCheck %s %}
-// RUN: %if qemu-x86_64 %{ qemu-x86_64 -cpu Nehalem %t/default/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/nehalem.npy | FileCheck %s --check-prefix=NEHALEM %}
+// RUN: %if qemu-x86_64 %{ not qemu-x86_64 -cpu Nehalem %t/default/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/none.npy 2>&1 | FileCheck %s --check-prefix=NONE %}
+// NONE: the model returned an error (1: this CPU lacks the features the object was compiled for; see the header)
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --int8-isas=avx512-vnni,avx-vnni,avx2,generic -o %t/all/model.o
+// RUN: FileCheck %s --check-prefix=ALL --input-file %t/all/model.h
+// ALL: Variants for 4 instruction sets
+// ALL: generic (cpu x86-64): any CPU
+// ALL-NOT: returns 1 and runs nothing
+// RUN: cc -I%t/all -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/all/model.o -lm -o %t/all/run
+// RUN: %if qemu-x86_64 %{ qemu-x86_64 -cpu Nehalem %t/all/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/nehalem.npy | FileCheck %s --check-prefix=NEHALEM %}
 // NEHALEM: ran 1 samples (int8 kernels: generic)
 // RUN: %if qemu-x86_64 %{ %python %S/Inputs/compare.py %t/native.npy %t/nehalem.npy | FileCheck %s %}
 // CHECK: BIT-IDENTICAL
@@ -68,11 +78,11 @@
 // A float model: one variant per CPU (int8 instructions do not matter).
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx -o %t/float/model.o
 // RUN: FileCheck %s --check-prefix=FLOAT --input-file %t/float/model.h
-// FLOAT: Variants for 3 instruction sets
+// FLOAT: Variants for 2 instruction sets
 // FLOAT-NEXT: whose CPU features
 // FLOAT-NEXT: avx512-vnni (cpu x86-64-v4 +avx512vnni)
 // FLOAT: avx2 (cpu x86-64-v3)
-// FLOAT: generic (cpu x86-64): any CPU
+// FLOAT-NOT: avx-vnni
 //
 // Portable code (--cpu x86-64) needs nothing beyond the baseline.
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --cpu x86-64 -o %t/base/model.o
@@ -96,5 +106,5 @@
 // The table, with this machine's instruction sets marked.
 // RUN: quant-compile --list-isas | FileCheck %s --check-prefix=LIST
 // LIST: {{[* ]}} avx512-vnni x86 +avx512vnni,+avx512bw,+avx512vl: AVX-512 VNNI
-// LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit activations
-// LIST: * generic any -: portable vectors
+// LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit activations; default on x86
+// LIST: * generic any -: portable vectors{{.*}}; default on aarch64{{$}}
