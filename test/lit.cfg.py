@@ -65,6 +65,12 @@ if shutil.which("qemu-x86_64"):
 if subprocess.run(["/usr/bin/python3", "-c", "import torchvision, onnx"],
                   capture_output=True).returncode == 0:
     config.available_features.add("torchvision")
+# The Python package's from_torch test needs PyTorch (and onnx for its
+# exporter) in the python running the tests.
+import sys
+if subprocess.run([sys.executable, "-c", "import torch, onnx"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torch")
 
 # AArch64 cross tests (test/Integration/Compile) need a cross compiler and
 # qemu; without them they are UNSUPPORTED.

@@ -18,6 +18,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -140,6 +141,20 @@ static mlir::ModuleOp mergeVariants(llvm::ArrayRef<mlir::ModuleOp> variants,
   return into;
 }
 
+/// Adds the external `const char *name(void)` returning `text`, compiled
+/// for the architecture's baseline.
+static void addStringFunction(llvm::Module &module, const llvm::Triple &triple,
+                              llvm::StringRef name, llvm::StringRef text) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *fn =
+      llvm::Function::Create(llvm::FunctionType::get(ptr, false),
+                             llvm::GlobalValue::ExternalLinkage, name, module);
+  fn->addFnAttr("target-cpu", triple.isX86() ? "x86-64" : "generic");
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  b.CreateRet(b.CreateGlobalString(text, name + ".text"));
+}
+
 llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              const CompileTarget &target,
                              const ModelInterface &model, EmitKind kind,
@@ -181,6 +196,8 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
           addDispatch(*llvmModule, machine.getTargetTriple(), entryPoint,
                       model.name + "_int8_isa", kInt8IsaVariable, candidates))
     return e;
+  addStringFunction(*llvmModule, machine.getTargetTriple(),
+                    model.name + "_metadata", modelMetadata(model, target));
 
   translateTimer.stop();
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -145,6 +146,48 @@ static std::string shapeList(const std::vector<int64_t> &shape) {
   return s;
 }
 
+std::string quantc::modelMetadata(const ModelInterface &model,
+                                  const CompileTarget &target) {
+  auto tensors = [](const std::vector<TensorInterface> &list) {
+    llvm::json::Array array;
+    for (const TensorInterface &t : list) {
+      llvm::json::Object o{{"name", t.name},
+                           {"shape", llvm::json::Array(t.shape)},
+                           {"layout", t.layout},
+                           {"dtype", "float32"}};
+      if (t.quantization)
+        o["quantization"] =
+            llvm::json::Object{{"storage", t.quantization->storage},
+                               {"scale", t.quantization->scale},
+                               {"zero_point", t.quantization->zeroPoint}};
+      array.push_back(std::move(o));
+    }
+    return array;
+  };
+  llvm::json::Array isas;
+  for (const TargetVariant &v : target.variants)
+    isas.push_back(toString(v.isa).str());
+  llvm::json::Object root{{"name", model.name},
+                          {"function", model.function},
+                          {"triple", target.triple},
+                          {"int8_isas", std::move(isas)},
+                          {"quantized", model.quantized},
+                          {"threads", model.parallelism == Parallelism::OpenMP},
+                          {"inputs", tensors(model.inputs)},
+                          {"outputs", tensors(model.outputs)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(root));
+  return text;
+}
+
+std::vector<std::string> quantc::runtimeLibraries(const ModelInterface &model) {
+  if (model.parallelism != Parallelism::OpenMP)
+    return {"-lm"};
+  return {"-L" QUANTC_OMP_LIBRARY_DIR, "-Wl,-rpath," QUANTC_OMP_LIBRARY_DIR,
+          "-lomp", "-lm"};
+}
+
 /// Whether objects for `target` run here (the header's link line names this
 /// machine's libomp only then).
 static bool isHost(const CompileTarget &target) {
@@ -224,6 +267,9 @@ void quantc::emitHeader(const ModelInterface &model,
        << "the features above it returns 1 and runs nothing\n"
        << " * (checked once, at the first call).\n";
   os << " * const char *" << model.name
+     << "_metadata(void): this interface as JSON (names, shapes, layouts,\n"
+     << " * quantization, instruction sets, threads), for loaders.\n"
+     << " * const char *" << model.name
      << "_int8_isa(void) names the int8 kernels this CPU runs\n"
      << " * (NULL when it returns 1).";
   if (target.dispatches())
@@ -327,7 +373,8 @@ void quantc::emitHeader(const ModelInterface &model,
   if (first)
     os << "void";
   os << ");\n"
-     << "const char *" << model.name << "_int8_isa(void);\n";
+     << "const char *" << model.name << "_int8_isa(void);\n"
+     << "const char *" << model.name << "_metadata(void);\n";
   if (model.parallelism == Parallelism::OpenMP)
     os << "\n/* Threads of later runs (n <= 0: the OpenMP default). */\n"
        << "#define " << upper << "_HAS_THREADS 1\n"

@@ -99,7 +99,8 @@ static LogicalResult addEntryPoint(ModuleOp module,
   const std::string setThreadsName = model.name + "_set_num_threads";
   const std::string threadsName = model.name + "_num_threads";
   const std::string isaName = model.name + "_int8_isa";
-  SmallVector<StringRef> names{runName, implName, isaName};
+  const std::string metadataName = model.name + "_metadata";
+  SmallVector<StringRef> names{runName, implName, isaName, metadataName};
   if (model.parallelism == Parallelism::OpenMP)
     names.append({setThreadsName, threadsName});
   for (StringRef taken : names)

@@ -33,11 +33,15 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -84,13 +88,17 @@ static cl::opt<bool>
              cl::desc("List the int8 instruction sets (those this machine "
                       "has marked '*') and exit"),
              cl::init(false));
-enum class Emit { MLIR, LLVM, Asm, Obj };
+enum class Emit { MLIR, LLVM, Asm, Obj, Shared };
 static cl::opt<Emit>
     emit("emit", cl::desc("What to write"),
          cl::values(clEnumValN(Emit::MLIR, "mlir", "the LLVM dialect module"),
                     clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
                     clEnumValN(Emit::Asm, "asm", "assembly"),
-                    clEnumValN(Emit::Obj, "obj", "an object file (default)")),
+                    clEnumValN(Emit::Obj, "obj", "an object file (default)"),
+                    clEnumValN(Emit::Shared, "shared",
+                               "a shared library: the object linked by the "
+                               "system C compiler ($CC, else cc), e.g. for "
+                               "the Python package (python/quantc)")),
          cl::init(Emit::Obj));
 static cl::opt<quantc::Parallelism> parallel(
     "parallel",
@@ -171,6 +179,62 @@ static cl::opt<bool> keepQdqFloat(
              "(qnt.fake_quant) in float, simulating its quantization, "
              "instead of quantizing it with their parameters"),
     cl::init(false), cl::cat(ptqCategory));
+
+/// --emit=shared: the object, written to a temporary file, linked into
+/// `outputFile` by the system C compiler (through a temporary beside it, so
+/// that a failure leaves no output).
+static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
+                               const quantc::CompileTarget &target,
+                               const quantc::ModelInterface &model,
+                               mlir::TimingScope &timing) {
+  auto fail = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), message);
+  };
+  if (outputFile == "-")
+    return fail("--emit=shared needs an output file (-o model.so)");
+  const char *cc = std::getenv("CC");
+  bool host = Triple(target.triple).getArch() ==
+              Triple(sys::getDefaultTargetTriple()).getArch();
+  if (!host && !cc)
+    return fail("--emit=shared links with this machine's C compiler; for '" +
+                target.triple + "' set CC to the target's compiler");
+  ErrorOr<std::string> program = sys::findProgramByName(cc && *cc ? cc : "cc");
+  if (!program)
+    return fail(Twine("cannot find the C compiler '") + (cc ? cc : "cc") +
+                "' to link the shared library (set CC)");
+  SmallString<128> object;
+  int fd;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("quantc-model", "o", fd, object))
+    return fail("cannot create a temporary object file: " + ec.message());
+  FileRemover removeObject(object);
+  {
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (Error e = quantc::emitCode(modules, target, model,
+                                   quantc::EmitKind::Object, os, &timing))
+      return e;
+    if (os.has_error())
+      return fail("cannot write the temporary object file");
+  }
+  std::string temporary = outputFile + ".tmp";
+  FileRemover removeTemporary(temporary);
+  mlir::TimingScope linkTimer = timing.nest("link the shared library");
+  SmallVector<std::string> args{*program, "-shared", "-o", temporary,
+                                std::string(object)};
+  for (const std::string &flag : quantc::runtimeLibraries(model))
+    args.push_back(flag);
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int rc =
+      sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return fail("linking the shared library failed (" + *program +
+                (message.empty() ? "" : ": " + message) + ", exit code " +
+                Twine(rc) + ")");
+  if (std::error_code ec = sys::fs::rename(temporary, outputFile))
+    return fail("cannot write '" + outputFile + "': " + ec.message());
+  return Error::success();
+}
 
 static int error(const Twine &message) {
   errs() << "quant-compile: error: " << message << "\n";
@@ -331,30 +395,36 @@ int main(int argc, char **argv) {
                               &context, 1, variants.size(), lower)))
     return error("cannot compile '" + inputFile + "' (see the errors above)");
 
+  SmallVector<mlir::ModuleOp> modules;
+  for (auto &v : variants)
+    modules.push_back(*v);
   std::string errorMessage;
-  auto output = quantc::openToolOutput(outputFile, errorMessage);
-  if (!output)
-    return error(errorMessage);
-  if (emit == Emit::MLIR) {
-    // One module per variant, in the split-input-file format.
-    for (auto [i, v] : llvm::enumerate(variants)) {
-      if (i)
-        output->os() << "\n// -----\n\n";
-      if (target->dispatches())
-        output->os() << "// int8 kernels: "
-                     << quantc::toString(target->variants[i].isa) << "\n";
-      v->print(output->os());
-    }
-  } else {
-    quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
-                            : emit == Emit::Asm ? quantc::EmitKind::Assembly
-                                                : quantc::EmitKind::Object;
-    SmallVector<mlir::ModuleOp> modules;
-    for (auto &v : variants)
-      modules.push_back(*v);
-    if (Error e = quantc::emitCode(modules, *target, *model, kind, output->os(),
-                                   &timing))
+  if (emit == Emit::Shared) {
+    if (Error e = linkSharedLibrary(modules, *target, *model, timing))
       return error(toString(std::move(e)));
+  } else {
+    auto output = quantc::openToolOutput(outputFile, errorMessage);
+    if (!output)
+      return error(errorMessage);
+    if (emit == Emit::MLIR) {
+      // One module per variant, in the split-input-file format.
+      for (auto [i, v] : llvm::enumerate(variants)) {
+        if (i)
+          output->os() << "\n// -----\n\n";
+        if (target->dispatches())
+          output->os() << "// int8 kernels: "
+                       << quantc::toString(target->variants[i].isa) << "\n";
+        v->print(output->os());
+      }
+    } else {
+      quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
+                              : emit == Emit::Asm ? quantc::EmitKind::Assembly
+                                                  : quantc::EmitKind::Object;
+      if (Error e = quantc::emitCode(modules, *target, *model, kind,
+                                     output->os(), &timing))
+        return error(toString(std::move(e)));
+    }
+    output->keep();
   }
 
   std::string headerPath = headerFile;
@@ -371,6 +441,5 @@ int main(int argc, char **argv) {
                        header->os());
     header->keep();
   }
-  output->keep();
   return 0;
 }

@@ -86,8 +86,8 @@ std::string defaultCpu(llvm::StringRef triple);
 /// int8 kernels of the CPU's features (selectInt8Isa). Without either, the
 /// object dispatches at run time among the int8 instruction sets `isas`
 /// (names of the table in quantc/Isa/Int8Isa.h; empty: the architecture's
-/// default set, Int8IsaInfo::defaultFor), each variant compiled for its entry's variantCpu /
-/// variantFeatures. `isas` with a CPU or features is an error.
+/// default set, Int8IsaInfo::defaultFor), each variant compiled for its entry's
+/// variantCpu / variantFeatures. `isas` with a CPU or features is an error.
 llvm::Expected<CompileTarget>
 createCompileTarget(llvm::StringRef triple, llvm::StringRef cpu,
                     llvm::StringRef features,
@@ -202,6 +202,17 @@ llvm::Error addDispatch(llvm::Module &module, const llvm::Triple &triple,
 /// variant by name (if the CPU can run it): QUANTC_INT8_ISA.
 inline constexpr llvm::StringLiteral kInt8IsaVariable = "QUANTC_INT8_ISA";
 
+/// The model's C interface as JSON: name, function, triple, int8_isas,
+/// quantized, threads, inputs / outputs (name, shape, layout, dtype,
+/// quantization). emitCode exports it as `const char *<name>_metadata(void)`
+/// (loaders such as the Python package read it).
+std::string modelMetadata(const ModelInterface &model,
+                          const CompileTarget &target);
+
+/// The linker flags of the libraries an object of `model` needs on this
+/// machine: libm, and LLVM's libomp for threaded code.
+std::vector<std::string> runtimeLibraries(const ModelInterface &model);
+
 /// What emitCode writes.
 enum class EmitKind { LLVMIR, Assembly, Object };
 
@@ -210,7 +221,8 @@ enum class EmitKind { LLVMIR, Assembly, Object };
 /// variant's int8 kernels) to one LLVM module: each variant's functions
 /// are compiled for its CPU and features, and `<name>_run` selects the
 /// variant at its first call (addDispatch; with one variant it only checks
-/// the CPU); `<name>_int8_isa()` names the variant chosen. QUANTC_INT8_ISA
+/// the CPU); `<name>_int8_isa()` names the variant chosen and
+/// `<name>_metadata()` returns modelMetadata. QUANTC_INT8_ISA
 /// in the environment of a run can name a variant to take instead. Then
 /// optimizes it (-O3) and writes LLVM IR text, assembly or an object file. With
 /// `timing`, the translation, the optimization and the code generation are

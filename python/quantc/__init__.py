@@ -1,0 +1,300 @@
+"""quantc from Python: load compiled models, compile ONNX and PyTorch models.
+
+Pure Python on ctypes and NumPy; nothing to build. A model compiled with
+``quant-compile --emit=shared -o model.so`` loads as a callable on NumPy
+arrays::
+
+    import quantc
+    model = quantc.load("model.so")
+    logits = model(images)            # float32 [N, 3, 224, 224] -> [N, 1000]
+
+``quantc.compile`` drives ``quant-compile`` (post-training quantization with
+calibration data, or a float or QDQ model as it is) and loads the result;
+``quantc.from_torch`` exports a ``torch.nn.Module`` with ``torch.onnx.export``
+first. The loaded model checks every input's dtype and shape against the
+interface the library describes (``<name>_metadata()``, the header's
+information as JSON), and runs a batch of several times the compiled batch
+size as that many calls, stacking the outputs.
+"""
+
+import ctypes
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+__all__ = ["Model", "QuantcError", "load", "compile", "from_torch",
+           "find_quant_compile"]
+
+
+class QuantcError(RuntimeError):
+    """quant-compile failed, or a compiled model refused to run."""
+
+
+class Model:
+    """A compiled model loaded from a shared library.
+
+    Attributes: ``name`` (the C symbol prefix), ``inputs`` / ``outputs``
+    (lists of dicts: ``name``, ``shape``, ``layout``, ``dtype`` and, for a
+    quantized interface, ``quantization``), ``int8_isas`` (the instruction
+    sets the library carries), ``quantized``, ``threads``, ``path``.
+    """
+
+    def __init__(self, path, name=None):
+        self.path = os.path.abspath(path)
+        self._lib = ctypes.CDLL(self.path)
+        if name is None:
+            name = _only_model_name(self.path)
+        self.name = name
+        try:
+            metadata = getattr(self._lib, f"{name}_metadata")
+        except AttributeError:
+            raise QuantcError(
+                f"{path}: no {name}_metadata(); compile it with "
+                "quant-compile --emit=shared") from None
+        metadata.restype = ctypes.c_char_p
+        metadata.argtypes = []
+        info = json.loads(metadata().decode())
+        self.inputs = info["inputs"]
+        self.outputs = info["outputs"]
+        self.int8_isas = info["int8_isas"]
+        self.quantized = info["quantized"]
+        self.threads = info["threads"]
+        self._run = getattr(self._lib, f"{name}_run")
+        self._run.restype = ctypes.c_int
+        self._run.argtypes = [ctypes.c_void_p] * (len(self.inputs) +
+                                                  len(self.outputs))
+        self._isa = getattr(self._lib, f"{name}_int8_isa")
+        self._isa.restype = ctypes.c_char_p
+        self._isa.argtypes = []
+
+    @property
+    def int8_isa(self):
+        """The instruction set this CPU runs (None: the CPU has none)."""
+        isa = self._isa()
+        return isa.decode() if isa is not None else None
+
+    def set_num_threads(self, n):
+        """Threads of later runs (a model compiled with --parallel=omp;
+        n <= 0: the OpenMP default)."""
+        if not self.threads:
+            raise QuantcError(f"{self.name} is single-threaded (compile it "
+                              "with parallel='omp')")
+        fn = getattr(self._lib, f"{self.name}_set_num_threads")
+        fn.argtypes = [ctypes.c_int]
+        fn.restype = None
+        fn(int(n))
+
+    def __call__(self, *arrays):
+        """Runs the model: one array per input, in model order. Returns the
+        output array, or a tuple of them for a model with several outputs.
+        An input may carry k times the compiled batch (the first
+        dimension), or omit a compiled batch of 1; the outputs then carry
+        k times theirs (or omit it)."""
+        if len(arrays) != len(self.inputs):
+            raise TypeError(f"{self.name} takes {len(self.inputs)} input(s), "
+                            f"got {len(arrays)}")
+        prepared, repeats, squeeze = [], None, None
+        for i, (array, spec) in enumerate(zip(arrays, self.inputs)):
+            array = np.asarray(array)
+            if not (np.issubdtype(array.dtype, np.floating) or
+                    np.issubdtype(array.dtype, np.integer)):
+                raise TypeError(f"input {i} ({spec['name'] or i}): dtype "
+                                f"{array.dtype}, expected {spec['dtype']}")
+            if array.dtype != np.float32:
+                if not np.issubdtype(array.dtype, np.floating):
+                    raise TypeError(
+                        f"input {i} ({spec['name'] or i}): dtype "
+                        f"{array.dtype}, expected float32 (convert it "
+                        "explicitly)")
+                array = array.astype(np.float32)
+            shape = tuple(spec["shape"])
+            k, drop = _batches(array.shape, shape)
+            if k is None:
+                raise ValueError(
+                    f"input {i} ({spec['name'] or i}): shape "
+                    f"{tuple(array.shape)}, expected {shape} (or a multiple "
+                    "of its first dimension)")
+            if repeats is not None and (k, drop) != (repeats, squeeze):
+                raise ValueError("the inputs carry different batch sizes")
+            repeats, squeeze = k, drop
+            prepared.append(np.ascontiguousarray(array).reshape(
+                (k,) + shape))
+        outputs = [np.empty((repeats,) + tuple(o["shape"]), np.float32)
+                   for o in self.outputs]
+        for r in range(repeats):
+            pointers = [a[r].ctypes.data for a in prepared] + \
+                       [o[r].ctypes.data for o in outputs]
+            if self._run(*pointers) != 0:
+                raise QuantcError(
+                    f"{self.name}_run returned an error: this CPU has none "
+                    f"of the instruction sets the library carries "
+                    f"({', '.join(self.int8_isas)})")
+        results = []
+        for o, spec in zip(outputs, self.outputs):
+            shape = tuple(spec["shape"])
+            if squeeze:
+                results.append(o.reshape(shape[1:]) if repeats == 1
+                               else o.reshape((repeats,) + shape[1:]))
+            else:
+                results.append(o.reshape((repeats * shape[0],) + shape[1:])
+                               if shape else o.reshape(repeats))
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def __repr__(self):
+        shapes = ", ".join(str(tuple(i["shape"])) for i in self.inputs)
+        return (f"<quantc.Model {self.name}({shapes}) "
+                f"{'int8' if self.quantized else 'float'} from {self.path}>")
+
+
+def _batches(actual, compiled):
+    """(k, squeeze): `actual` is k stacked copies of `compiled` along the
+    first dimension (squeeze False), or `compiled` without its leading 1
+    (k = 1, squeeze True), or k such inputs stacked (squeeze True);
+    (None, None) otherwise."""
+    actual, compiled = tuple(actual), tuple(compiled)
+    if not compiled:
+        return (1, False) if actual == () else (None, None)
+    if len(actual) == len(compiled) and actual[1:] == compiled[1:] and \
+            compiled[0] > 0 and actual[0] % compiled[0] == 0 and actual[0]:
+        return actual[0] // compiled[0], False
+    if compiled[0] == 1 and actual == compiled[1:]:
+        return 1, True
+    return None, None
+
+
+def _only_model_name(path):
+    """The model name of a library with one <name>_metadata symbol, read
+    from its dynamic symbol table (ELF)."""
+    names = set()
+    for symbol in _dynamic_symbols(path):
+        if symbol.endswith("_metadata"):
+            names.add(symbol[:-len("_metadata")])
+    if len(names) != 1:
+        raise QuantcError(f"{path}: expected one model, found "
+                          f"{sorted(names) or 'none'}; pass name=")
+    return names.pop()
+
+
+def _dynamic_symbols(path):
+    """The names of the defined dynamic symbols of an ELF shared library
+    (64-bit little-endian: x86-64, AArch64)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise QuantcError(f"{path}: not a 64-bit little-endian ELF library")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    symbols = []
+    for (_, kind, _, _, offset, size, link, _, _, entsize) in sections:
+        if kind != 11:  # SHT_DYNSYM
+            continue
+        strtab = sections[link]
+        for at in range(offset, offset + size, entsize):
+            name, info, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", data,
+                                                            at)
+            if shndx == 0 or name == 0:
+                continue
+            end = data.index(b"\0", strtab[4] + name)
+            symbols.append(data[strtab[4] + name:end].decode())
+    return symbols
+
+
+def load(path, name=None):
+    """Loads a model compiled with ``quant-compile --emit=shared``."""
+    return Model(path, name)
+
+
+def find_quant_compile(explicit=None):
+    """The quant-compile to run: `explicit`, $QUANTC_COMPILE, the build tree
+    beside this package (build/bin), or quant-compile on PATH."""
+    candidates = [explicit, os.environ.get("QUANTC_COMPILE"),
+                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "..", "..", "build", "bin", "quant-compile"),
+                  shutil.which("quant-compile")]
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    raise QuantcError("quant-compile not found: build it (scripts/build.sh), "
+                      "put it on PATH, or set QUANTC_COMPILE")
+
+
+def compile(model, output=None, calibration=None, profile=None, cpu=None,
+            int8_isas=None, parallel=None, batch=None, exclude=None,
+            extra_args=(), quant_compile=None):
+    """Compiles the ONNX (or MLIR) file `model` to a shared library and loads
+    it.
+
+    calibration: a float32 array of samples stacked along the first
+    dimension (or a path to a .npy file or directory): quantizes the float
+    model post-training. Without it a float model stays float and a QDQ
+    model is quantized with its own parameters. profile: calibration
+    profile(s) to start from. cpu / int8_isas: pin a CPU, or choose the
+    instruction sets of a dispatching library. parallel: "omp" for OpenMP
+    threads. batch: the batch size to compile for. output: where the
+    library goes (default: a temporary directory kept for the process).
+    """
+    tool = find_quant_compile(quant_compile)
+    work = tempfile.mkdtemp(prefix="quantc-")
+    if output is None:
+        output = os.path.join(work, "model.so")
+    args = [tool, os.fspath(model), "--emit=shared", "-o", os.fspath(output)]
+    if calibration is not None:
+        if isinstance(calibration, (str, os.PathLike)):
+            path = os.fspath(calibration)
+        else:
+            path = os.path.join(work, "calibration.npy")
+            np.save(path, np.ascontiguousarray(calibration, dtype=np.float32))
+        args.append(f"--calibration-data={path}")
+    for p in ([profile] if isinstance(profile, (str, os.PathLike))
+              else profile or []):
+        args.append(f"--profile={os.fspath(p)}")
+    if cpu:
+        args.append(f"--cpu={cpu}")
+    if int8_isas:
+        args.append("--int8-isas=" + (int8_isas if isinstance(int8_isas, str)
+                                      else ",".join(int8_isas)))
+    if parallel:
+        args.append(f"--parallel={parallel}")
+    if batch:
+        args.append(f"--batch={int(batch)}")
+    if exclude:
+        args.append("--exclude=" + ",".join(exclude))
+    args += list(extra_args)
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise QuantcError(f"quant-compile failed (exit {result.returncode}): "
+                          f"{result.stderr.strip()}")
+    return load(output)
+
+
+def from_torch(module, example_input, calibration=None, opset_version=13,
+               **options):
+    """Exports the torch.nn.Module `module` with torch.onnx.export on
+    `example_input` (a tensor or a tuple of them), then compiles it like
+    ``compile`` (calibration: samples as a NumPy array or tensor; other
+    options as for ``compile``)."""
+    import torch
+    work = tempfile.mkdtemp(prefix="quantc-torch-")
+    path = os.path.join(work, "model.onnx")
+    inputs = example_input if isinstance(example_input, tuple) \
+        else (example_input,)
+    was_training = module.training
+    module.eval()
+    try:
+        with torch.no_grad():
+            torch.onnx.export(module, inputs, path,
+                              opset_version=opset_version,
+                              input_names=[f"input{i}"
+                                           for i in range(len(inputs))])
+    finally:
+        module.train(was_training)
+    if calibration is not None and hasattr(calibration, "detach"):
+        calibration = calibration.detach().cpu().numpy()
+    return compile(path, calibration=calibration, **options)
