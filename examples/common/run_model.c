@@ -12,9 +12,10 @@
  * it with libomp as the header says); a single-threaded object ignores it.
  *
  * in.npy: float32, C order, samples stacked along the first dimension (its
- * element count a multiple of the model input's); out.npy: float32 of shape
- * (samples, <output shape without its leading 1>) -- the layout quant-run
- * writes. Uses only the generated header: <MODEL>_run, the size enums and
+ * element count a multiple of the model input's: one run per compiled
+ * batch); out.npy: float32, the runs' outputs stacked along the first
+ * dimension (for batch 1: (samples, <output shape without its leading 1>),
+ * the layout quant-run writes). Uses only the generated header: <MODEL>_run, the size enums and
  * the output shape macro (-DMODEL_UPPER=SMALL_CNN names the macros).
  */
 #include "model.h"
@@ -96,11 +97,13 @@ static long readNpy(const char *path, float **data) {
   return got == count ? count : -1;
 }
 
-static int writeNpy(const char *path, const float *data, long samples) {
+/* Writes `runs` outputs stacked: (runs * the output's first dimension,
+ * the rest of its shape). */
+static int writeNpy(const char *path, const float *data, long runs) {
   static const long outShape[] = CAT(MODEL_UPPER, _OUTPUT0_SHAPE);
   const int rank = sizeof(outShape) / sizeof(outShape[0]);
   char shape[256];
-  int n = snprintf(shape, sizeof shape, "(%ld,", samples);
+  int n = snprintf(shape, sizeof shape, "(%ld,", runs * outShape[0]);
   for (int i = 1; i < rank; ++i)
     n += snprintf(shape + n, sizeof shape - n, " %ld,", outShape[i]);
   if (rank > 1)
@@ -123,7 +126,7 @@ static int writeNpy(const char *path, const float *data, long samples) {
   for (int i = 0; i < pad; ++i)
     fputc(' ', f);
   fputc('\n', f);
-  fwrite(data, sizeof(float), samples * OUT_SIZE, f);
+  fwrite(data, sizeof(float), runs * OUT_SIZE, f);
   return fclose(f);
 }
 
@@ -147,23 +150,27 @@ int main(int argc, char **argv) {
   long count = readNpy(argv[1], &in);
   if (count < 0 || count % IN_SIZE != 0)
     return fail("cannot read a float32 .npy of whole model inputs");
-  long samples = count / IN_SIZE;
-  float *out = malloc(sizeof(float) * (samples ? samples : 1) * OUT_SIZE);
-  for (long s = 0; s < samples; ++s)
+  /* One run per compiled batch (the input's first dimension). */
+  static const long inShape[] = CAT(MODEL_UPPER, _INPUT0_SHAPE);
+  const long batch = inShape[0];
+  long runs = count / IN_SIZE;
+  float *out = malloc(sizeof(float) * (runs ? runs : 1) * OUT_SIZE);
+  for (long s = 0; s < runs; ++s)
     if (RUN(in + s * IN_SIZE, out + s * OUT_SIZE) != 0)
       return fail("the model returned an error (1: this CPU lacks the "
                   "features the object was compiled for; see the header)");
-  if (writeNpy(argv[2], out, samples) != 0)
+  if (writeNpy(argv[2], out, runs) != 0)
     return fail("cannot write the output");
   const char *isa = CAT(MODEL, _int8_isa)();
-  printf("ran %ld samples (int8 kernels: %s)\n", samples, isa ? isa : "none");
+  printf("ran %ld samples (int8 kernels: %s)\n", runs * batch,
+         isa ? isa : "none");
   int repeats = argc >= 4 ? atoi(argv[3]) : 0;
   double best = 0;
   for (int r = 0; r < repeats; ++r) {
     double start = now();
-    for (long s = 0; s < samples; ++s)
+    for (long s = 0; s < runs; ++s)
       RUN(in + s * IN_SIZE, out + s * OUT_SIZE);
-    double t = (now() - start) / (samples ? samples : 1);
+    double t = (now() - start) / (runs ? runs : 1);
     if (r == 0 || t < best)
       best = t;
   }
@@ -172,10 +179,14 @@ int main(int argc, char **argv) {
   snprintf(how, sizeof how, threads > 0 ? "%d threads" : "default threads",
            threads);
 #endif
-  if (repeats > 0)
+  if (repeats > 0 && batch == 1)
     printf("latency %.1f us per sample (best of %d passes over %ld samples, "
            "%s)\n",
-           best * 1e6, repeats, samples, how);
+           best * 1e6, repeats, runs, how);
+  else if (repeats > 0)
+    printf("latency %.1f us per sample, %.1f us per batch of %ld (best of "
+           "%d passes over %ld batches, %s)\n",
+           best * 1e6 / batch, best * 1e6, batch, repeats, runs, how);
   free(in);
   free(out);
   return 0;

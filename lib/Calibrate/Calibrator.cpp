@@ -312,14 +312,19 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
     CompiledModel::setObserveCallback(nullptr);
     return e;
   };
+  // A model compiled for a batch of B (the input's first dimension) takes
+  // B samples per run: statistics are gathered over the same groups of
+  // samples as for batch 1, so the parameters do not depend on B.
+  const int64_t perRun = in.empty() ? 1 : std::max<int64_t>(in[0], 1);
   for (int64_t s = 0; s < count && !done(); ++s) {
     if (Error e =
             m.model->run(samples.data.data() + s * sampleSize, outputPtrs))
       return stop(std::move(e));
     if (!m.runtimeError.empty())
       return stop(fail(source + ": " + m.runtimeError));
-    ++m.samples;
-    if (++m.samplesInBatch == m.options.batchSize)
+    m.samples += perRun;
+    m.samplesInBatch += perRun;
+    if (m.samplesInBatch >= m.options.batchSize)
       if (Error e = m.flush())
         return stop(fail(source + ": " + llvm::toString(std::move(e))));
     if (m.options.progress && (tty ? true : m.samples % 1000 == 0))

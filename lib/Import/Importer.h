@@ -80,6 +80,10 @@ struct GraphState {
   llvm::StringMap<PendingQuant> quants;
   /// QDQ pairs on constants: output name -> (constant name, parameters).
   llvm::StringMap<PendingQuant> constQdq;
+  /// The batch a model exported at batch 1 was rebatched to (--batch N), 0
+  /// otherwise: a Reshape to a constant shape that keeps the exported batch
+  /// 1 in front of an input carrying N gets N there.
+  int64_t rebatched = 0;
 };
 
 /// What reading an integer beyond +-kMaxIntValue does: an error naming the

@@ -120,7 +120,22 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
              nullptr;
     SmallVector<int64_t> shape;
     for (const auto &dim : in.type().tensor_type().shape().dim()) {
-      if (dim.has_dim_value() && dim.dim_value() > 0) {
+      if (dim.has_dim_value() && dim.dim_value() == 1 && shape.empty() &&
+          state.options.batch > 1) {
+        // A model exported at batch 1 (torch.onnx.export's default),
+        // compiled for batch N.
+        shape.push_back(state.options.batch);
+        state.rebatched = state.options.batch;
+      } else if (dim.has_dim_value() && dim.dim_value() > 0 && shape.empty() &&
+                 state.options.batch > 0 &&
+                 dim.dim_value() != state.options.batch) {
+        return (void)emitError("graph input '" + in.name() +
+                               "' has the static batch " +
+                               Twine(dim.dim_value()) + "; --batch " +
+                               Twine(state.options.batch) +
+                               " rebatches symbolic and batch-1 inputs only"),
+               nullptr;
+      } else if (dim.has_dim_value() && dim.dim_value() > 0) {
         shape.push_back(dim.dim_value());
       } else if (dim.has_dim_value()) {
         return (void)emitError("graph input '" + in.name() +
@@ -190,7 +205,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     bool mismatch =
         dims.size() != 0 && dims.size() != static_cast<int64_t>(shape.size());
     for (int i = 0; !mismatch && i < dims.size(); ++i)
-      mismatch = dims[i].has_dim_value() && dims[i].dim_value() != shape[i];
+      mismatch = dims[i].has_dim_value() && dims[i].dim_value() != shape[i] &&
+                 // The exported batch 1 of a rebatched model.
+                 !(i == 0 && state.rebatched && dims[i].dim_value() == 1 &&
+                   shape[i] == state.rebatched);
     if (mismatch) {
       // Exporters' shape inference is not always right (PyTorch 1.13 infers
       // ONNX's, not its own, ceil-mode rule for a padded average pool);

@@ -170,7 +170,9 @@ static cl::opt<std::string> reportDir(
     cl::value_desc("dir"), cl::init(""), cl::cat(ptqCategory));
 static cl::opt<int64_t>
     onnxBatch("batch",
-              cl::desc("Batch size for a symbolic ONNX batch dimension"),
+              cl::desc("Batch size to compile an ONNX model for: replaces "
+                       "a symbolic batch dimension, or the batch of 1 a "
+                       "model was exported with"),
               cl::init(0), cl::cat(ptqCategory));
 
 static cl::opt<bool> keepQdqFloat(

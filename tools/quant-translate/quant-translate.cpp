@@ -33,7 +33,8 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::init("-"));
 static cl::opt<int64_t>
     batch("batch",
-          cl::desc("Batch size for a symbolic batch dimension of the inputs"),
+          cl::desc("Batch size: replaces a symbolic batch dimension of the "
+                   "inputs, or the batch of 1 a model was exported with"),
           cl::init(0));
 static cl::opt<bool> debugInfo("mlir-print-debuginfo",
                                cl::desc("Print locations (layer names)"),

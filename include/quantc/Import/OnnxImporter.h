@@ -24,7 +24,9 @@ namespace quantc {
 /// Options of the ONNX import.
 struct OnnxImportOptions {
   /// Batch size substituted for a symbolic (dim_param) first dimension of
-  /// the graph inputs; 0: symbolic dimensions are an error.
+  /// the graph inputs and for a static batch of 1 (a model exported at
+  /// batch 1; a Reshape to a constant shape with that 1 in front follows);
+  /// 0: symbolic dimensions are an error. Another static batch is an error.
   int64_t batch = 0;
 };
 

@@ -54,6 +54,12 @@ LogicalResult reshapeOp(NodeImporter &n) {
   if (failed(in) || failed(target) || failed(allowZero))
     return failure();
   int64_t total = product(*in), known = 1, inferred = -1;
+  // A model exported at batch 1 and rebatched (--batch N): a constant shape
+  // that keeps the exported batch in front keeps the new one.
+  int64_t batch = n.graph().rebatched;
+  if (batch > 1 && !target->empty() && (*target)[0] == 1 && !in->empty() &&
+      (*in)[0] == batch && n.isConstant(1))
+    (*target)[0] = batch;
   for (size_t i = 0; i < target->size(); ++i) {
     int64_t &d = (*target)[i];
     if (d == 0 && !*allowZero) {
