@@ -90,8 +90,12 @@ inline int64_t packedChannel(int64_t j) {
   return 16 * lane + 4 * q + d;
 }
 
+class DepthwiseZmmEmitter;
+
 /// Emits the kernel for one prepared problem.
 class ConvEmitter {
+  friend class DepthwiseZmmEmitter; // ConvDepthwiseZmm.cpp
+
 public:
   ConvEmitter(ConversionPatternRewriter &rewriter, Location loc,
               const ConvProblem &p, ModuleOp module)
