@@ -243,6 +243,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   };
   func->setAttr(kInputLayoutsAttr, layouts(argTypes));
   func->setAttr(kOutputLayoutsAttr, layouts(ValueRange(results).getTypes()));
+  SmallVector<Attribute> outputNames;
+  for (const onnx::ValueInfoProto &out : graph.output())
+    outputNames.push_back(b.getStringAttr(out.name()));
+  func->setAttr(kOutputNamesAttr, b.getArrayAttr(outputNames));
   // Drop what folded away (a zero Pad merged into a convolution, a Sigmoid
   // merged into SiLU, unused constants).
   IRRewriter rewriter(&state.ctx);

@@ -76,7 +76,8 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return fail("'" + model.name +
                 "' is not a C identifier; choose a symbol prefix with --name");
 
-  // Layout names the model states (the ONNX importer does), by position.
+  // Layout (and output) names the model states (the ONNX importer does),
+  // by position.
   auto layouts = [&](StringRef attr, size_t count) {
     std::vector<std::string> names(count);
     if (auto array = fn->getAttrOfType<ArrayAttr>(attr))
@@ -89,6 +90,8 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
       layouts(kInputLayoutsAttr, fn.getNumArguments());
   std::vector<std::string> outputLayouts =
       layouts(kOutputLayoutsAttr, fn.getNumResults());
+  std::vector<std::string> outputNames =
+      layouts(kOutputNamesAttr, fn.getNumResults());
   auto layoutOf = [](const std::string &stated, size_t rank) {
     if (!stated.empty())
       return stated;
@@ -126,6 +129,7 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     TensorInterface t;
     t.shape.assign(type.getShape().begin(), type.getShape().end());
     t.layout = layoutOf(outputLayouts[i], t.shape.size());
+    t.name = outputNames[i];
     if (auto dcast = result.getDefiningOp<quant::DequantizeCastOp>())
       t.quantization = quantizationOf(dcast.getInput().getType());
     model.outputs.push_back(std::move(t));

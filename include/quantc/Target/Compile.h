@@ -124,6 +124,11 @@ struct TensorQuantization {
 inline constexpr llvm::StringLiteral kInputLayoutsAttr = "quantc.input_layouts";
 inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
     "quantc.output_layouts";
+/// Function attribute (an array of strings, one per result) naming the
+/// model's outputs (the ONNX importer writes the graph output names); the
+/// header and the metadata report them. Inputs are named by their
+/// arguments' NameLocs.
+inline constexpr llvm::StringLiteral kOutputNamesAttr = "quantc.output_names";
 
 struct TensorInterface {
   std::string name; ///< The argument's location name, if any.
