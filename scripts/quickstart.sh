@@ -19,7 +19,8 @@ elapsed() { awk -v a="$1" -v b="$(seconds)" 'BEGIN { printf "%.1f s", b - a }'; 
 
 echo "== 1. float ONNX -> object file (quant-compile model.onnx) =="
 t=$(seconds)
-# -v prints the target (CPU, int8 kernels) on stderr; step 2 shows it.
+# -v prints the target (the int8 kernels of each variant) on stderr; step 2
+# shows it.
 "$bin/quant-compile" "$example/model.onnx" --name fmnist -v \
   -o "$out/float/model.o" 2>"$out/target.txt" || { cat "$out/target.txt" >&2; exit 1; }
 echo "  $out/float/model.o + model.h in $(elapsed "$t")"
@@ -28,8 +29,9 @@ echo
 echo "== 2. float ONNX -> int8 object file in one command =="
 echo "  quant-compile model.onnx --calibration-data calibration.npy -o int8/model.o --report int8/report"
 echo "  (import, conv-bn-relu fusion, observers, compiled calibration on 512 images,"
-echo "   folding, quantization, int8 code generation for $(sed -nE \
-  's/.*cpu ([^,]*), int8 kernels (.*)/\1: \2/p' "$out/target.txt"))"
+echo "   folding, quantization, int8 code generation: $(sed -nE \
+  's/.*int8 kernels (.*), threads.*/\1/p' "$out/target.txt" |
+  sed -E 's/ \(cpu [^)]*\)//g'))"
 t=$(seconds)
 "$bin/quant-compile" "$example/model.onnx" --name fmnist \
   --calibration-data "$example/calibration.npy" \

@@ -17,8 +17,9 @@ out=${QUANTC_OUT_DIR:-$root/build/walkthrough}
 mkdir -p "$out"
 
 echo "== 1. fused conv-bn-relu layers + observers (quant-opt --qnt-fuse --qnt-insert-observers) =="
-# target=x86: the default quant-compile CPU (x86-64-v3) has AVX2 but no VNNI,
-# so activations get reduce_range (7 bits) and the fast vpmaddubsw kernels.
+# target=x86: the default quant-compile object carries avx2 kernels (beside
+# the VNNI ones, chosen at run time), so activations get reduce_range (7
+# bits) and avx2 its fast vpmaddubsw kernels.
 "$bin/quant-opt" "$example/model.mlir" --qnt-fuse \
   --qnt-insert-observers="target=x86" -o "$out/observed.mlir"
 sed -nE 's/.*= qnt\.observe (%[0-9a-z_]+) config (<[^>]*>) \{name = "([^"]+)"\}.*/  \3: \2/p' \
