@@ -15,103 +15,16 @@
  *     runs every whole batch of in.npy and writes the outputs stacked
  *     (float32, (runs * B, <output shape without its batch>)).
  */
+#include "../../examples/common/npy_io.h"
 #include "model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int fail(const char *message) {
   fprintf(stderr, "time_model: %s\n", message);
   return 1;
-}
-
-/* Reads a float32 C-order .npy file; returns the element count or -1. */
-static long readNpy(const char *path, float **data) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
-  unsigned char magic[8];
-  if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "\x93NUMPY", 6) != 0) {
-    fclose(f);
-    return -1;
-  }
-  unsigned long headerLen = 0;
-  unsigned char b[4] = {0, 0, 0, 0};
-  int lenBytes = magic[6] == 1 ? 2 : 4;
-  if (fread(b, 1, lenBytes, f) != (size_t)lenBytes) {
-    fclose(f);
-    return -1;
-  }
-  headerLen = b[0] | (b[1] << 8) | ((unsigned long)b[2] << 16) |
-              ((unsigned long)b[3] << 24);
-  char *header = malloc(headerLen + 1);
-  if (fread(header, 1, headerLen, f) != headerLen) {
-    free(header);
-    fclose(f);
-    return -1;
-  }
-  header[headerLen] = 0;
-  if (!strstr(header, "'<f4'") || strstr(header, "'fortran_order': True") ||
-      !strstr(header, "'shape'")) {
-    free(header);
-    fclose(f);
-    return -1;
-  }
-  long count = 1;
-  char *shape = strchr(strstr(header, "'shape'"), '(');
-  for (char *p = shape + 1; *p && *p != ')';) {
-    char *end;
-    long d = strtol(p, &end, 10);
-    if (end == p)
-      break;
-    count *= d;
-    p = end;
-    while (*p == ',' || *p == ' ')
-      ++p;
-  }
-  free(header);
-  *data = malloc(sizeof(float) * (count ? count : 1));
-  long got = (long)fread(*data, sizeof(float), count, f);
-  fclose(f);
-  return got == count ? count : -1;
-}
-
-static int writeNpy(const char *path, const float *data, long runs) {
-  static const long outShape[] = M_OUTPUT0_SHAPE;
-  const int rank = sizeof(outShape) / sizeof(outShape[0]);
-  char shape[256];
-  int n = snprintf(shape, sizeof shape, "(%ld,", runs * outShape[0]);
-  for (int i = 1; i < rank; ++i)
-    n += snprintf(shape + n, sizeof shape - n, " %ld,", outShape[i]);
-  if (rank > 1)
-    shape[n - 1] = 0;
-  char header[512];
-  int len = snprintf(header, sizeof header,
-                     "{'descr': '<f4', 'fortran_order': False, "
-                     "'shape': %s), }",
-                     shape);
-  int pad = (64 - (10 + len + 1) % 64) % 64;
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    return -1;
-  unsigned short hlen = (unsigned short)(len + pad + 1);
-  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-  fputc(hlen & 0xff, f);
-  fputc(hlen >> 8, f);
-  fwrite(header, 1, len, f);
-  for (int i = 0; i < pad; ++i)
-    fputc(' ', f);
-  fputc('\n', f);
-  fwrite(data, sizeof(float), runs * m_output0_size, f);
-  return fclose(f);
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 static int compareDoubles(const void *a, const void *b) {
@@ -176,7 +89,9 @@ int main(int argc, char **argv) {
     for (long s = 0; s < runs; ++s)
       if (m_run(in + s * m_input0_size, out + s * m_output0_size) != 0)
         return fail("the model returned an error");
-    if (writeNpy(argv[3], out, runs) != 0)
+    static const long outShape[] = M_OUTPUT0_SHAPE;
+    if (writeNpy(argv[3], out, runs, outShape,
+                 sizeof(outShape) / sizeof(outShape[0])) != 0)
       return fail("cannot write the output");
     free(in);
     free(out);

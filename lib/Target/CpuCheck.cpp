@@ -198,7 +198,7 @@ llvm::Value *checkAArch64(llvm::IRBuilder<> &b, llvm::Module &m,
 /// Compiles `fn` for the architecture's baseline, so that it runs on any
 /// CPU of it.
 void useBaseline(llvm::Function *fn, const llvm::Triple &triple) {
-  fn->addFnAttr("target-cpu", triple.isX86() ? "x86-64" : "generic");
+  fn->addFnAttr("target-cpu", baselineCpu(triple));
   fn->removeFnAttr("target-features");
 }
 
@@ -271,6 +271,13 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
       b.getInt32(0), entryPoint + ".cpu_state");
   state->setAlignment(llvm::Align(4));
 
+  // Each candidate's name, for the environment override and the query.
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::SmallVector<llvm::Constant *> names;
+  for (const DispatchCandidate &c : candidates)
+    names.push_back(b.CreateGlobalString(c.name, entryPoint + ".isa",
+                                         /*AddressSpace=*/0, &module));
+
   // The choice: the first candidate whose features are present.
   auto *choose = llvm::Function::Create(llvm::FunctionType::get(i32, false),
                                         llvm::GlobalValue::InternalLinkage,
@@ -282,7 +289,6 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
   // measure what a CPU without the better ones gets): taken if the CPU has
   // its features.
   if (!overrideVariable.empty()) {
-    auto *ptr = llvm::PointerType::getUnqual(ctx);
     llvm::FunctionCallee getenv = module.getOrInsertFunction(
         "getenv", llvm::FunctionType::get(ptr, {ptr}, false));
     llvm::FunctionCallee strcmp = module.getOrInsertFunction(
@@ -295,9 +301,7 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
     b.SetInsertPoint(named);
     for (auto [i, c] : llvm::enumerate(candidates)) {
       llvm::Value *same = b.CreateICmpEQ(
-          b.CreateCall(strcmp, {wanted, b.CreateGlobalString(
-                                            c.name, entryPoint + ".isa")}),
-          b.getInt32(0));
+          b.CreateCall(strcmp, {wanted, names[i]}), b.getInt32(0));
       auto *check = llvm::BasicBlock::Create(ctx, "named.check", choose);
       auto *next = llvm::BasicBlock::Create(ctx, "named.next", choose);
       b.CreateCondBr(same, check, next);
@@ -350,7 +354,6 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
 
   // queryName(): the chosen candidate's name, or null.
   if (!queryName.empty()) {
-    auto *ptr = llvm::PointerType::getUnqual(ctx);
     auto *query = llvm::Function::Create(llvm::FunctionType::get(ptr, false),
                                          llvm::GlobalValue::ExternalLinkage,
                                          queryName, module);
@@ -358,10 +361,9 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", query));
     llvm::Value *choice = b.CreateCall(chosen);
     llvm::Value *name = llvm::ConstantPointerNull::get(ptr);
-    for (auto [i, c] : llvm::enumerate(candidates))
+    for (auto [i, candidateName] : llvm::enumerate(names))
       name = b.CreateSelect(b.CreateICmpEQ(choice, b.getInt32(i + 1)),
-                            b.CreateGlobalString(c.name, entryPoint + ".isa"),
-                            name);
+                            candidateName, name);
     b.CreateRet(name);
   }
 

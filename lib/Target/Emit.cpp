@@ -150,7 +150,7 @@ static void addStringFunction(llvm::Module &module, const llvm::Triple &triple,
   auto *fn =
       llvm::Function::Create(llvm::FunctionType::get(ptr, false),
                              llvm::GlobalValue::ExternalLinkage, name, module);
-  fn->addFnAttr("target-cpu", triple.isX86() ? "x86-64" : "generic");
+  fn->addFnAttr("target-cpu", baselineCpu(triple));
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
   b.CreateRet(b.CreateGlobalString(text, name + ".text"));
 }

@@ -76,9 +76,9 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return fail("'" + model.name +
                 "' is not a C identifier; choose a symbol prefix with --name");
 
-  // Layout (and output) names the model states (the ONNX importer does),
-  // by position.
-  auto layouts = [&](StringRef attr, size_t count) {
+  // Layout and output names the model states (the ONNX importer does), by
+  // position.
+  auto strings = [&](StringRef attr, size_t count) {
     std::vector<std::string> names(count);
     if (auto array = fn->getAttrOfType<ArrayAttr>(attr))
       for (auto [i, entry] : llvm::enumerate(array.getValue()))
@@ -87,11 +87,11 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return names;
   };
   std::vector<std::string> inputLayouts =
-      layouts(kInputLayoutsAttr, fn.getNumArguments());
+      strings(kInputLayoutsAttr, fn.getNumArguments());
   std::vector<std::string> outputLayouts =
-      layouts(kOutputLayoutsAttr, fn.getNumResults());
+      strings(kOutputLayoutsAttr, fn.getNumResults());
   std::vector<std::string> outputNames =
-      layouts(kOutputNamesAttr, fn.getNumResults());
+      strings(kOutputNamesAttr, fn.getNumResults());
   auto layoutOf = [](const std::string &stated, size_t rank) {
     if (!stated.empty())
       return stated;

@@ -108,8 +108,7 @@ void CompileTarget::dropInt8OnlyVariants() {
   variants = std::move(kept);
 }
 
-/// The CPU of the architecture's baseline (what runs on every CPU of it).
-static std::string baselineCpu(const llvm::Triple &triple) {
+llvm::StringRef quantc::baselineCpu(const llvm::Triple &triple) {
   return triple.isX86() ? "x86-64" : "generic";
 }
 
@@ -211,10 +210,11 @@ quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
         (isas.empty() ? !info.inDefaultDispatch(arch)
                       : !llvm::is_contained(isas, info.name)))
       continue;
-    result.variants.push_back(variantOf(
-        info.isa,
-        info.variantCpu.empty() ? baselineCpu(triple) : info.variantCpu.str(),
-        info.variantFeatures.str()));
+    result.variants.push_back(variantOf(info.isa,
+                                        info.variantCpu.empty()
+                                            ? baselineCpu(triple).str()
+                                            : info.variantCpu.str(),
+                                        info.variantFeatures.str()));
   }
   return result;
 }

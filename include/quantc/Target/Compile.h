@@ -73,9 +73,15 @@ struct CompileTarget {
   ~CompileTarget();
 };
 
-/// The CPU used when none is given: x86-64-v3 (AVX2, FMA: Haswell, Zen and
-/// later) for x86_64, "generic" otherwise.
+/// The target machine's CPU when none is given: x86-64-v3 (AVX2, FMA:
+/// Haswell, Zen and later) for x86_64, "generic" otherwise. (The functions
+/// of a dispatching object carry their variant's CPU instead.)
 std::string defaultCpu(llvm::StringRef triple);
+
+/// The CPU of the architecture's baseline, which every CPU of it runs:
+/// x86-64 for x86, "generic" otherwise (dispatch variants of the portable
+/// kernels, entry points and CPU checks).
+llvm::StringRef baselineCpu(const llvm::Triple &triple);
 
 /// Creates the TargetMachine for `triple` (empty: the host's), `cpu` (empty:
 /// defaultCpu; "native": this machine's CPU and features, host triple only)
