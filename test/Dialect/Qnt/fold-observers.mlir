@@ -1,4 +1,5 @@
 // RUN: quant-opt %s -split-input-file -qnt-fold-observers -verify-diagnostics | FileCheck %s
+// RUN: quant-opt %s -split-input-file -qnt-fold-observers=reduce-range=true -verify-diagnostics | FileCheck %s --check-prefix=REDUCE
 // Expected scales / zero points are PyTorch 1.13's calculate_qparams for the
 // same observer and range (torch.ao.quantization.observer), as float32.
 
@@ -81,4 +82,31 @@ func.func @not_calibrated(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'qnt.observe' op observer 'relu1' has no calibrated state: calibrate the model first}}
   %0 = qnt.observe %x config <kind = histogram> {name = "relu1"} : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// reduce-range (the choice quant-compile makes at folding for an object
+// with avx2 kernels): activation observers fold to 7 bits whatever their
+// config says; constants (weights) keep theirs; a config that cannot be
+// reduced (symmetric quint8) keeps its range.
+// Without the option: MinMaxObserver(quint8), range [-1, 3]: 0.0157, zp 64.
+// With it: MinMaxObserver(quint8, reduce_range=True): 0.031496062874794006,
+// zp 32 (PyTorch 1.13's calculate_qparams).
+// CHECK-LABEL: func.func @reduce_at_fold
+// CHECK: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:64> {name = "act"
+// CHECK: qnt.fake_quant %{{.*}} to !quant.uniform<i8:f32, 0.015686275437474251> {name = "w"
+// CHECK: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:128> {name = "sym"
+// REDUCE-LABEL: func.func @reduce_at_fold
+// REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<u8<0:127>:f32, 0.031496062874794006:32> {name = "act"
+// REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<i8:f32, 0.015686275437474251> {name = "w"
+// REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:128> {name = "sym"
+func.func @reduce_at_fold(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %w = arith.constant dense<[-1.0, 0.5, 2.0, 1.0]> : tensor<4xf32>
+  %0 = qnt.observe %x config <kind = min_max> state <batches = 1, min = [-1.0], max = [3.0]> {name = "act"} : tensor<4xf32>
+  %1 = qnt.observe %w config <kind = min_max, dtype = qint8, qscheme = symmetric> {name = "w"} : tensor<4xf32>
+  %2 = qnt.observe %x config <kind = min_max, qscheme = symmetric> state <batches = 1, min = [0.0], max = [2.0]> {name = "sym"} : tensor<4xf32>
+  %3 = arith.addf %0, %1 : tensor<4xf32>
+  %4 = arith.addf %3, %2 : tensor<4xf32>
+  return %4 : tensor<4xf32>
 }

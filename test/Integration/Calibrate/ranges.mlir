@@ -37,6 +37,17 @@
 // A profile reloads into the model: same states as the calibration that made it.
 // RUN: quant-calibrate %s --activation-observer=min_max --profile %t/full.json --quiet -o %t/reloaded.mlir
 // RUN: cmp %t/cal.mlir %t/reloaded.mlir
+//
+// reduce_range (target=x86: 7-bit activations) changes the parameters made
+// from the statistics, not the statistics: a profile calibrated for x86
+// merges with the generic one and loads into the generic model, whose states
+// are then the generic calibration's own.
+// RUN: quant-calibrate %s --target x86 --data %t/data.npy --activation-observer=min_max --batch-size 8 --quiet -o %t/x86.mlir --save-profile %t/x86.json
+// RUN: FileCheck %s --check-prefix=X86 < %t/x86.mlir
+// X86: config <kind = min_max, reduce_range = true> state <batches = 12,
+// RUN: quant-calibrate --merge %t/full.json %t/x86.json -o %t/mixed.json --quiet
+// RUN: quant-calibrate %s --activation-observer=min_max --profile %t/x86.json --quiet -o %t/from-x86.mlir
+// RUN: cmp %t/cal.mlir %t/from-x86.mlir
 
 func.func @model(%x: tensor<1x4x4x2xf32> loc("input")) -> tensor<1x4x4x2xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
