@@ -46,10 +46,6 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &ctx);
   if (!module)
     return die("cannot parse the model");
-  auto data = quantc::readNpy(argv[2]);
-  if (!data)
-    return die(llvm::toString(data.takeError()));
-
   // (a) The plain float model.
   OwningOpRef<ModuleOp> plain = module->clone();
   plain->walk([](qnt::ObserveOp op) {
@@ -78,12 +74,14 @@ int main(int argc, char **argv) {
   if (!calibrator)
     return die(llvm::toString(calibrator.takeError()));
 
-  int64_t size = (*model)->inputSize();
-  int64_t samples = static_cast<int64_t>(data->data.size()) / size;
+  auto data = quantc::readModelSamples(argv[2], (*model)->inputs());
+  if (!data)
+    return die(llvm::toString(data.takeError()));
+  int64_t samples = data->runs;
   std::vector<std::vector<float>> outputs;
   std::vector<float *> outputPtrs;
-  for (size_t o = 0; o < (*model)->outputShapes().size(); ++o)
-    outputs.emplace_back((*model)->outputSize(o));
+  for (const quantc::ModelTensor &t : (*model)->outputs())
+    outputs.emplace_back(t.numElements());
   for (auto &o : outputs)
     outputPtrs.push_back(o.data());
 
@@ -92,10 +90,10 @@ int main(int argc, char **argv) {
   for (int r = 0; r < reps; ++r) {
     auto t0 = Clock::now();
     for (int64_t s = 0; s < samples; ++s)
-      if (auto e = (*model)->run(data->data.data() + s * size, outputPtrs))
+      if (auto e = (*model)->run(data->run(s), outputPtrs))
         return die(llvm::toString(std::move(e)));
     auto t1 = Clock::now();
-    if (auto e = (*calibrator)->run(*data, argv[2]))
+    if (auto e = (*calibrator)->run(*data))
       return die(llvm::toString(std::move(e)));
     if (auto e = (*calibrator)->finish())
       return die(llvm::toString(std::move(e)));

@@ -10,7 +10,7 @@ set -euo pipefail
 pkgs=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
       libonnx-dev libprotobuf-dev protobuf-compiler
       clang-22 lld-22 clang-format-22 libclang-rt-22-dev libgtest-dev python3
-      python3-numpy
+      python3-numpy zlib1g-dev
       libdnnl-dev dataset-fashion-mnist
       libomp-22-dev
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)

@@ -1,23 +1,27 @@
-/* A C driver for a model compiled by quant-compile (one input, one output).
+/* A C driver for a model compiled by quant-compile, any number of inputs
+ * and outputs.
  *
  *   quant-compile int8.mlir -o dir/model.o      (writes dir/model.h)
  *   cc -Idir -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN run_model.c \
  *      dir/model.o -lm -o run
  *   ./run in.npy out.npy [repeats [threads]]
+ *   ./run in0.npy in1.npy out0.npy out1.npy [repeats [threads]]
  *
- * With `repeats` > 0 it also times `repeats` passes over all samples and
- * prints the best latency per sample. `threads` (> 0) is passed to
- * <MODEL>_set_num_threads when the object was compiled with
+ * One .npy file per model input, then one per output, in model order (the
+ * header lists them). With `repeats` > 0 it also times `repeats` passes
+ * over all samples and prints the best latency per sample. `threads` (> 0)
+ * is passed to <MODEL>_set_num_threads when the object was compiled with
  * --parallel=omp (the header then defines <MODEL_UPPER>_HAS_THREADS; link
  * it with libomp as the header says); a single-threaded object ignores it.
  *
- * in.npy: float32, C order, samples stacked along the first dimension (its
- * element count a multiple of the model input's: one run per compiled
- * batch); out.npy: float32, the runs' outputs stacked along the first
- * dimension (for batch 1: (samples, <output shape without its leading 1>),
- * the layout quant-run writes). Uses only the generated header (<MODEL>_run,
- * the size enums and the shape macros; -DMODEL_UPPER=SMALL_CNN names the
- * macros) and npy_io.h beside this file (.npy I/O, the clock).
+ * Inputs: float32, C order, samples stacked along the first dimension (each
+ * file's element count a multiple of its input's, the same number of runs
+ * for every input: one run per compiled batch). Outputs: float32, the runs'
+ * outputs stacked along the first dimension (for batch 1: (samples,
+ * <output shape without its leading 1>), the layout quant-run writes).
+ * Uses only the generated header (<MODEL>_runv, the counts and the
+ * by-index size and shape macros; -DMODEL_UPPER=SMALL_CNN names the macros)
+ * and npy_io.h beside this file (.npy I/O, the clock).
  */
 #include "model.h"
 #include "npy_io.h"
@@ -27,9 +31,9 @@
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
-#define RUN CAT(MODEL, _run)
-#define IN_SIZE CAT(MODEL, _input0_size)
-#define OUT_SIZE CAT(MODEL, _output0_size)
+#define RUNV CAT(MODEL, _runv)
+#define NUM_INPUTS CAT(MODEL, _num_inputs)
+#define NUM_OUTPUTS CAT(MODEL, _num_outputs)
 /* 1 when the header declares <MODEL>_set_num_threads, 0 otherwise (an
  * undefined macro in #if). */
 #define HAS_THREADS CAT(MODEL_UPPER, _HAS_THREADS)
@@ -39,44 +43,78 @@ static int fail(const char *message) {
   return 1;
 }
 
+static const long inSizes[] = CAT(MODEL_UPPER, _INPUT_SIZES);
+static const long inShapes[] = CAT(MODEL_UPPER, _INPUT_SHAPES);
+static const long outSizes[] = CAT(MODEL_UPPER, _OUTPUT_SIZES);
+static const long outRanks[] = CAT(MODEL_UPPER, _OUTPUT_RANKS);
+static const long outShapes[] = CAT(MODEL_UPPER, _OUTPUT_SHAPES);
+
+/* Runs the model on run `r` of every input into run `r` of every output. */
+static int runOnce(float *const *in, float *const *out, long r) {
+  const float *ins[NUM_INPUTS];
+  float *outs[NUM_OUTPUTS];
+  for (int i = 0; i < NUM_INPUTS; ++i)
+    ins[i] = in[i] + r * inSizes[i];
+  for (int o = 0; o < NUM_OUTPUTS; ++o)
+    outs[o] = out[o] + r * outSizes[o];
+  return RUNV(ins, outs);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3 || argc > 5)
-    return fail("usage: run in.npy out.npy [repeats [threads]]");
-  int threads = argc == 5 ? atoi(argv[4]) : 0;
-  if (argc == 5 && threads <= 0)
+  const int tensors = NUM_INPUTS + NUM_OUTPUTS;
+  if (argc < 1 + tensors || argc > 3 + tensors) {
+    fprintf(stderr,
+            "usage: run <%d input .npy> <%d output .npy> [repeats "
+            "[threads]]\n",
+            NUM_INPUTS, NUM_OUTPUTS);
+    return 1;
+  }
+  int threads = argc == 3 + tensors ? atoi(argv[2 + tensors]) : 0;
+  if (argc == 3 + tensors && threads <= 0)
     return fail("threads must be a positive number");
 #if HAS_THREADS
   if (threads > 0)
     CAT(MODEL, _set_num_threads)(threads);
 #endif
-  float *in = NULL;
-  long count = readNpy(argv[1], &in);
-  if (count < 0 || count % IN_SIZE != 0)
-    return fail("cannot read a float32 .npy of whole model inputs");
-  /* One run per compiled batch (the input's first dimension). */
-  static const long inShape[] = CAT(MODEL_UPPER, _INPUT0_SHAPE);
-  const long batch = inShape[0];
-  long runs = count / IN_SIZE;
-  float *out = malloc(sizeof(float) * (runs ? runs : 1) * OUT_SIZE);
-  for (long s = 0; s < runs; ++s)
-    if (RUN(in + s * IN_SIZE, out + s * OUT_SIZE) != 0)
+  float *in[NUM_INPUTS], *out[NUM_OUTPUTS];
+  long runs = -1;
+  for (int i = 0; i < NUM_INPUTS; ++i) {
+    long count = readNpy(argv[1 + i], &in[i]);
+    if (count <= 0 || count % inSizes[i] != 0) {
+      fprintf(stderr, "driver: %s: not a float32 .npy of whole inputs %d\n",
+              argv[1 + i], i);
+      return 1;
+    }
+    if (runs >= 0 && count / inSizes[i] != runs)
+      return fail("the inputs hold different numbers of samples");
+    runs = count / inSizes[i];
+  }
+  for (int o = 0; o < NUM_OUTPUTS; ++o)
+    out[o] = malloc(sizeof(float) * runs * outSizes[o]);
+  for (long r = 0; r < runs; ++r)
+    if (runOnce(in, out, r) != 0)
       return fail("the model returned an error (1: this CPU lacks the "
                   "features the object was compiled for; see the header)");
-  static const long outShape[] = CAT(MODEL_UPPER, _OUTPUT0_SHAPE);
-  if (writeNpy(argv[2], out, runs, outShape,
-               sizeof(outShape) / sizeof(outShape[0])) != 0)
-    return fail("cannot write the output");
+  const long *shape = outShapes;
+  for (int o = 0; o < NUM_OUTPUTS; ++o) {
+    if (writeNpy(argv[1 + NUM_INPUTS + o], out[o], runs, shape,
+                 (int)outRanks[o]) != 0)
+      return fail("cannot write an output");
+    shape += outRanks[o];
+  }
+  /* One run per compiled batch (the first input's first dimension). */
+  const long batch = inShapes[0];
   const char *isa = CAT(MODEL, _int8_isa)();
   printf("ran %ld samples (int8 kernels: %s)\n", runs * batch,
          isa ? isa : "none");
-  int repeats = argc >= 4 ? atoi(argv[3]) : 0;
+  int repeats = argc >= 2 + tensors ? atoi(argv[1 + tensors]) : 0;
   double best = 0;
-  for (int r = 0; r < repeats; ++r) {
+  for (int rep = 0; rep < repeats; ++rep) {
     double start = now();
-    for (long s = 0; s < runs; ++s)
-      RUN(in + s * IN_SIZE, out + s * OUT_SIZE);
-    double t = (now() - start) / (runs ? runs : 1);
-    if (r == 0 || t < best)
+    for (long r = 0; r < runs; ++r)
+      runOnce(in, out, r);
+    double t = (now() - start) / runs;
+    if (rep == 0 || t < best)
       best = t;
   }
   char how[32] = "one thread";
@@ -92,7 +130,9 @@ int main(int argc, char **argv) {
     printf("latency %.1f us per sample, %.1f us per batch of %ld (best of "
            "%d passes over %ld batches, %s)\n",
            best * 1e6 / batch, best * 1e6, batch, repeats, runs, how);
-  free(in);
-  free(out);
+  for (int i = 0; i < NUM_INPUTS; ++i)
+    free(in[i]);
+  for (int o = 0; o < NUM_OUTPUTS; ++o)
+    free(out[o]);
   return 0;
 }

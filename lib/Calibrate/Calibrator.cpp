@@ -283,25 +283,33 @@ Error Calibrator::Impl::flush() {
   return Error::success();
 }
 
-Error Calibrator::run(const NpyArray &samples, StringRef source) {
+const std::vector<ModelTensor> &Calibrator::inputs() const {
+  return impl->model->inputs();
+}
+
+Error Calibrator::runFiles(ArrayRef<std::string> paths) {
+  return forEachSampleFile(
+      paths, inputs(), [&](const ModelSamples &samples, bool &stop) -> Error {
+        if (Error e = run(samples))
+          return e;
+        stop = done();
+        return Error::success();
+      });
+}
+
+Error Calibrator::run(const ModelSamples &samples) {
   Impl &m = *impl;
-  const std::vector<int64_t> &in = m.model->inputShape();
-  int64_t sampleSize = m.model->inputSize();
-  if (Error e = checkModelInputs(samples, in, source))
-    return e;
-  int64_t count = static_cast<int64_t>(samples.data.size()) / sampleSize;
-  if (count == 0)
-    return fail(source + ": no samples (empty array)");
-  for (int64_t i = 0; i < count * sampleSize; ++i)
-    if (!std::isfinite(samples.data[i]))
-      return fail(source + ": sample " + llvm::Twine(i / sampleSize) +
-                  " contains NaN or Inf; calibration data must be finite");
-  m.sources.push_back(source.str());
+  const std::vector<ModelTensor> &in = m.model->inputs();
+  if (samples.inputs.size() != in.size())
+    return fail(samples.source + ": expected samples for " +
+                llvm::Twine(in.size()) + " inputs");
+  const std::string &source = samples.source;
+  m.sources.push_back(source);
 
   std::vector<std::vector<float>> outputs;
   std::vector<float *> outputPtrs;
-  for (size_t o = 0; o < m.model->outputShapes().size(); ++o)
-    outputs.emplace_back(m.model->outputSize(o));
+  for (const ModelTensor &t : m.model->outputs())
+    outputs.emplace_back(t.numElements());
   for (std::vector<float> &o : outputs)
     outputPtrs.push_back(o.data());
   bool tty = llvm::sys::Process::StandardErrIsDisplayed();
@@ -312,13 +320,13 @@ Error Calibrator::run(const NpyArray &samples, StringRef source) {
     CompiledModel::setObserveCallback(nullptr);
     return e;
   };
-  // A model compiled for a batch of B (the input's first dimension) takes
-  // B samples per run: statistics are gathered over the same groups of
-  // samples as for batch 1, so the parameters do not depend on B.
-  const int64_t perRun = in.empty() ? 1 : std::max<int64_t>(in[0], 1);
-  for (int64_t s = 0; s < count && !done(); ++s) {
-    if (Error e =
-            m.model->run(samples.data.data() + s * sampleSize, outputPtrs))
+  // A model compiled for a batch of B (the first input's first dimension)
+  // takes B samples per run: statistics are gathered over the same groups
+  // of samples as for batch 1, so the parameters do not depend on B.
+  const std::vector<int64_t> &first = in.front().shape;
+  const int64_t perRun = first.empty() ? 1 : std::max<int64_t>(first[0], 1);
+  for (int64_t r = 0; r < samples.runs && !done(); ++r) {
+    if (Error e = m.model->run(samples.run(r), outputPtrs))
       return stop(std::move(e));
     if (!m.runtimeError.empty())
       return stop(fail(source + ": " + m.runtimeError));

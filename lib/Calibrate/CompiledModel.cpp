@@ -44,18 +44,6 @@ void CompiledModel::setObserveCallback(ObserveCallback callback) {
 
 CompiledModel::~CompiledModel() = default;
 
-static int64_t product(const std::vector<int64_t> &shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
-int64_t CompiledModel::inputSize() const { return product(input); }
-int64_t CompiledModel::outputSize(size_t i) const {
-  return product(outputs[i]);
-}
-
 Expected<Operation *> quantc::findModelFunction(ModuleOp module,
                                                 StringRef name) {
   func::FuncOp found;
@@ -87,27 +75,10 @@ CompiledModel::create(ModuleOp module, StringRef function,
   std::unique_ptr<CompiledModel> model(new CompiledModel());
   model->name = fn.getSymName().str();
 
-  FunctionType type = fn.getFunctionType();
-  if (type.getNumInputs() != 1)
-    return fail("'" + model->name + "' has " +
-                llvm::Twine(type.getNumInputs()) +
-                " inputs; only single-input models are supported");
-  auto staticF32 = [](Type t) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
-               ? ranked
-               : RankedTensorType();
-  };
-  RankedTensorType inputType = staticF32(type.getInput(0));
-  if (!inputType)
-    return fail("the model input must be a statically shaped f32 tensor");
-  model->input.assign(inputType.getShape().begin(), inputType.getShape().end());
-  for (Type result : type.getResults()) {
-    RankedTensorType t = staticF32(result);
-    if (!t)
-      return fail("model results must be statically shaped f32 tensors");
-    model->outputs.emplace_back(t.getShape().begin(), t.getShape().end());
-  }
+  Expected<ModelSignature> signature = modelSignature(fn);
+  if (!signature)
+    return signature.takeError();
+  model->interface = std::move(*signature);
 
   OwningOpRef<ModuleOp> build = module.clone();
   MLIRContext *ctx = module.getContext();
@@ -155,20 +126,24 @@ CompiledModel::create(ModuleOp module, StringRef function,
   return model;
 }
 
-Error CompiledModel::run(const float *inputData,
-                         llvm::ArrayRef<float *> outputData) const {
-  if (outputData.size() != outputs.size())
-    return fail("expected " + llvm::Twine(outputs.size()) + " output buffers");
+Error CompiledModel::run(ArrayRef<const float *> inputData,
+                         ArrayRef<float *> outputData) const {
+  const std::vector<ModelTensor> &ins = inputs(), &outs = outputs();
+  if (inputData.size() != ins.size())
+    return fail("expected " + llvm::Twine(ins.size()) + " input buffers");
+  if (outputData.size() != outs.size())
+    return fail("expected " + llvm::Twine(outs.size()) + " output buffers");
   // Expanded memref arguments: allocated, aligned, offset, sizes, strides.
   // Storage is sized up front: `args` points into it.
-  size_t words = 0;
-  words += 1 + 2 * input.size();
-  for (const auto &shape : outputs)
-    words += 1 + 2 * shape.size();
+  size_t words = 0, memrefs = ins.size() + outs.size();
+  for (const ModelTensor &t : ins)
+    words += 1 + 2 * t.shape.size();
+  for (const ModelTensor &t : outs)
+    words += 1 + 2 * t.shape.size();
   std::vector<int64_t> scalars;
   scalars.reserve(words);
   std::vector<float *> pointers;
-  pointers.reserve(2 * (1 + outputs.size()));
+  pointers.reserve(2 * memrefs);
   std::vector<void *> args;
   auto addMemref = [&](float *data, const std::vector<int64_t> &shape) {
     pointers.push_back(data);
@@ -192,9 +167,10 @@ Error CompiledModel::run(const float *inputData,
       args.push_back(&scalars.back());
     }
   };
-  addMemref(const_cast<float *>(inputData), input);
-  for (size_t i = 0; i < outputs.size(); ++i)
-    addMemref(outputData[i], outputs[i]);
+  for (auto [data, t] : llvm::zip(inputData, ins))
+    addMemref(const_cast<float *>(data), t.shape);
+  for (auto [data, t] : llvm::zip(outputData, outs))
+    addMemref(data, t.shape);
   if (Error e = engine->invokePacked(name, args))
     return fail("running the compiled model failed: " +
                 llvm::toString(std::move(e)));

@@ -1,9 +1,14 @@
-//===- Npy.cpp - Reading NumPy .npy files ---------------------------------===//
+//===- Npy.cpp - NumPy .npy and .npz files --------------------------------===//
 //
-// Format:
+// .npy format:
 // https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html magic
 // "\x93NUMPY", major/minor version, header length (u16 for v1, u32 for v2/v3),
 // then a Python dict literal with 'descr', 'fortran_order', 'shape'.
+//
+// .npz is a zip archive of .npy files (PKWARE APPNOTE 6.3): the archive is
+// read from its central directory (zip64 records and extra fields included,
+// numpy.savez forces zip64 members), each member stored or deflated (zlib's
+// raw inflate), its CRC-32 checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,12 +16,17 @@
 #include "Fail.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CRC.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <zlib.h>
 
 using namespace llvm;
 
@@ -143,7 +153,7 @@ Error quantc::checkModelInputs(const NpyArray &samples, ArrayRef<int64_t> in,
       " (expected N samples stacked along the first dimension)");
 }
 
-Error quantc::writeNpy(StringRef path, const NpyArray &array) {
+std::string quantc::npyBytes(const NpyArray &array) {
   std::string shape = "(";
   for (int64_t d : array.shape)
     shape += std::to_string(d) + ", ";
@@ -158,13 +168,290 @@ Error quantc::writeNpy(StringRef path, const NpyArray &array) {
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_None);
-  if (ec)
-    return fail(path, "cannot write: " + ec.message());
-  os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
-     << char(header.size() >> 8) << header;
-  os.write(reinterpret_cast<const char *>(array.data.data()),
-           array.data.size() * sizeof(float));
+  std::string bytes = "\x93NUMPY";
+  bytes += char(1);
+  bytes += char(0);
+  bytes += char(header.size() & 0xff);
+  bytes += char(header.size() >> 8);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char *>(array.data.data()),
+               array.data.size() * sizeof(float));
+  return bytes;
+}
+
+/// Writes `bytes` to `path` through a temporary file: whole or not at all.
+static Error writeWhole(StringRef path, StringRef bytes) {
+  Error e = writeToOutput(path, [&](raw_ostream &os) {
+    os << bytes;
+    return Error::success();
+  });
+  if (e)
+    return fail(path, "cannot write: " + toString(std::move(e)));
   return Error::success();
+}
+
+Error quantc::writeNpy(StringRef path, const NpyArray &array) {
+  return writeWhole(path, npyBytes(array));
+}
+
+//===----------------------------------------------------------------------===//
+// .npz
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50,
+                   kEndOfDirectory = 0x06054b50, kZip64End = 0x06064b50,
+                   kZip64Locator = 0x07064b50;
+
+/// Bounds-checked little-endian reads from an archive.
+struct Reader {
+  StringRef bytes;
+  bool has(uint64_t offset, uint64_t size) const {
+    return offset <= bytes.size() && size <= bytes.size() - offset;
+  }
+  uint16_t u16(uint64_t offset) const {
+    return support::endian::read16le(bytes.data() + offset);
+  }
+  uint32_t u32(uint64_t offset) const {
+    return support::endian::read32le(bytes.data() + offset);
+  }
+  uint64_t u64(uint64_t offset) const {
+    return support::endian::read64le(bytes.data() + offset);
+  }
+};
+
+/// Inflates the raw deflate stream `in` into exactly `size` bytes.
+std::optional<std::string> inflateRaw(StringRef in, uint64_t size,
+                                      std::string &out) {
+  out.resize(size);
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
+    return "cannot initialize zlib";
+  uint64_t inDone = 0, outDone = 0;
+  int status = Z_OK;
+  // zlib counts in uInt: feed and drain in chunks below 4 GiB.
+  const uint64_t chunk = 1u << 30;
+  while (status == Z_OK) {
+    z.next_in =
+        reinterpret_cast<Bytef *>(const_cast<char *>(in.data())) + inDone;
+    z.avail_in = static_cast<uInt>(std::min(chunk, in.size() - inDone));
+    z.next_out = reinterpret_cast<Bytef *>(out.data()) + outDone;
+    z.avail_out = static_cast<uInt>(std::min(chunk, size - outDone));
+    uInt inBefore = z.avail_in, outBefore = z.avail_out;
+    status = inflate(&z, Z_NO_FLUSH);
+    inDone += inBefore - z.avail_in;
+    outDone += outBefore - z.avail_out;
+    if (status == Z_BUF_ERROR && inBefore != z.avail_in)
+      status = Z_OK; // progress was made; go on
+    if (status == Z_OK && inBefore == z.avail_in && outBefore == z.avail_out)
+      status = Z_DATA_ERROR; // no progress: truncated or oversized
+  }
+  inflateEnd(&z);
+  if (status != Z_STREAM_END || outDone != size)
+    return "corrupt deflate data";
+  return std::nullopt;
+}
+
+} // namespace
+
+Expected<std::vector<quantc::NamedArray>> quantc::readNpz(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail(path, "cannot read: " + file.getError().message());
+  return parseNpz((*file)->getBuffer(), path);
+}
+
+Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
+                                                           StringRef path) {
+  Reader r{bytes};
+  // The end of central directory record: 22 bytes and a comment of up to
+  // 64 KiB, searched from the end.
+  if (bytes.size() < 22)
+    return fail(path, "not a .npz archive (too short for a zip file)");
+  uint64_t end = bytes.size() - 22;
+  uint64_t lowest = end > 0xffff ? end - 0xffff : 0;
+  while (r.u32(end) != kEndOfDirectory) {
+    if (end == lowest)
+      return fail(path, "not a .npz archive (no zip end of central "
+                        "directory record)");
+    --end;
+  }
+  uint64_t entries = r.u16(end + 10), dirSize = r.u32(end + 12),
+           dirOffset = r.u32(end + 16);
+  if (entries == 0xffff || dirSize == 0xffffffff || dirOffset == 0xffffffff) {
+    // Zip64: a locator right before points at the zip64 end record.
+    if (end < 20 || r.u32(end - 20) != kZip64Locator)
+      return fail(path, "zip64 archive without its locator record");
+    uint64_t zip64End = r.u64(end - 20 + 8);
+    if (!r.has(zip64End, 56) || r.u32(zip64End) != kZip64End)
+      return fail(path, "bad zip64 end of central directory record");
+    entries = r.u64(zip64End + 32);
+    dirSize = r.u64(zip64End + 40);
+    dirOffset = r.u64(zip64End + 48);
+  }
+  if (!r.has(dirOffset, dirSize))
+    return fail(path, "the central directory lies outside the file");
+
+  std::vector<NamedArray> arrays;
+  StringSet<> names;
+  uint64_t at = dirOffset;
+  for (uint64_t i = 0; i < entries; ++i) {
+    if (!r.has(at, 46) || at + 46 > dirOffset + dirSize ||
+        r.u32(at) != kCentralHeader)
+      return fail(path, "bad central directory entry #" + Twine(i));
+    uint16_t flags = r.u16(at + 8), method = r.u16(at + 10);
+    uint32_t crc = r.u32(at + 16);
+    uint64_t packed = r.u32(at + 20), size = r.u32(at + 24);
+    uint16_t nameLen = r.u16(at + 28), extraLen = r.u16(at + 30),
+             commentLen = r.u16(at + 32);
+    uint64_t local = r.u32(at + 42);
+    if (!r.has(at + 46, uint64_t(nameLen) + extraLen + commentLen))
+      return fail(path, "truncated central directory entry #" + Twine(i));
+    StringRef member = bytes.substr(at + 46, nameLen);
+    // The zip64 extra field holds, in order, the 64-bit values of the
+    // fields set to 0xffffffff.
+    StringRef extra = bytes.substr(at + 46 + nameLen, extraLen);
+    while (extra.size() >= 4) {
+      uint16_t id = support::endian::read16le(extra.data());
+      uint16_t len = support::endian::read16le(extra.data() + 2);
+      if (extra.size() - 4 < len)
+        return fail(path, "member '" + member + "': bad extra field");
+      if (id == 0x0001) {
+        StringRef values = extra.substr(4, len);
+        auto take = [&](uint64_t &field) {
+          if (field != 0xffffffff)
+            return true;
+          if (values.size() < 8)
+            return false;
+          field = support::endian::read64le(values.data());
+          values = values.drop_front(8);
+          return true;
+        };
+        if (!take(size) || !take(packed) || !take(local))
+          return fail(path, "member '" + member + "': bad zip64 extra field");
+      }
+      extra = extra.drop_front(4 + len);
+    }
+    at += 46 + uint64_t(nameLen) + extraLen + commentLen;
+
+    if (flags & 1)
+      return fail(path, "member '" + member + "' is encrypted");
+    if (!member.ends_with(".npy"))
+      return fail(path, "member '" + member +
+                            "' is not a .npy file; a .npz archive holds "
+                            "arrays (numpy.savez)");
+    std::string name = member.drop_back(4).str();
+    if (!names.insert(name).second)
+      return fail(path, "two members are named '" + member + "'");
+    if (!r.has(local, 30) || r.u32(local) != kLocalHeader)
+      return fail(path, "member '" + member + "': bad local header");
+    uint64_t data = local + 30 + r.u16(local + 26) + r.u16(local + 28);
+    if (!r.has(data, packed))
+      return fail(path, "member '" + member + "' is truncated");
+    StringRef stored = bytes.substr(data, packed);
+    std::string inflated;
+    StringRef npy;
+    if (method == 0) {
+      if (packed != size)
+        return fail(path, "member '" + member + "': stored size " +
+                              Twine(packed) + " differs from its size " +
+                              Twine(size));
+      npy = stored;
+    } else if (method == 8) {
+      // A deflate stream expands at most ~1032:1; a larger stated size is
+      // a corrupt header, not a reason to allocate it.
+      if (size / 1032 > packed + 1)
+        return fail(path,
+                    "member '" + member + "': implausible size " + Twine(size));
+      if (std::optional<std::string> e = inflateRaw(stored, size, inflated))
+        return fail(path, "member '" + member + "': " + *e);
+      npy = inflated;
+    } else {
+      return fail(path, "member '" + member + "' uses zip compression method " +
+                            Twine(method) +
+                            "; numpy.savez (stored) and savez_compressed "
+                            "(deflate) are supported");
+    }
+    if (llvm::crc32(arrayRefFromStringRef(npy)) != crc)
+      return fail(path, "member '" + member + "' fails its CRC-32 check");
+    Expected<NpyArray> array = parseNpy(npy, (path + ":" + member).str());
+    if (!array)
+      return array.takeError();
+    arrays.push_back({std::move(name), std::move(*array)});
+  }
+  if (arrays.empty())
+    return fail(path, "the archive holds no arrays");
+  return arrays;
+}
+
+Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
+  std::string out, directory;
+  auto put16 = [](std::string &s, uint16_t v) {
+    char b[2];
+    support::endian::write16le(b, v);
+    s.append(b, 2);
+  };
+  auto put32 = [](std::string &s, uint32_t v) {
+    char b[4];
+    support::endian::write32le(b, v);
+    s.append(b, 4);
+  };
+  for (const NamedArray &a : arrays) {
+    std::string member = a.name + ".npy";
+    std::string npy = npyBytes(a.array);
+    if (npy.size() >= 0xffffffffu || out.size() >= 0xffffffffu ||
+        member.size() > 0xffff)
+      return fail(path, "array '" + a.name +
+                            "' is too large for a zip archive without zip64");
+    uint32_t crc = llvm::crc32(arrayRefFromStringRef(npy));
+    uint32_t offset = static_cast<uint32_t>(out.size());
+    // Local header: version 2.0, no flags, stored, no time (1980-01-01).
+    put32(out, kLocalHeader);
+    put16(out, 20);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0x21);
+    put32(out, crc);
+    put32(out, npy.size());
+    put32(out, npy.size());
+    put16(out, member.size());
+    put16(out, 0);
+    out += member;
+    out += npy;
+    put32(directory, kCentralHeader);
+    put16(directory, 20);
+    put16(directory, 20);
+    put16(directory, 0);
+    put16(directory, 0);
+    put16(directory, 0);
+    put16(directory, 0x21);
+    put32(directory, crc);
+    put32(directory, npy.size());
+    put32(directory, npy.size());
+    put16(directory, member.size());
+    put16(directory, 0);
+    put16(directory, 0);
+    put16(directory, 0);
+    put16(directory, 0);
+    put32(directory, 0);
+    put32(directory, offset);
+    directory += member;
+  }
+  if (out.size() + directory.size() >= 0xffffffffu || arrays.size() >= 0xffff)
+    return fail(path, "too large for a zip archive without zip64");
+  uint32_t dirOffset = static_cast<uint32_t>(out.size());
+  out += directory;
+  put32(out, kEndOfDirectory);
+  put16(out, 0);
+  put16(out, 0);
+  put16(out, arrays.size());
+  put16(out, arrays.size());
+  put32(out, directory.size());
+  put32(out, dirOffset);
+  put16(out, 0);
+  return writeWhole(path, out);
 }

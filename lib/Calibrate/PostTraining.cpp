@@ -10,31 +10,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using llvm::Error;
 using llvm::Expected;
 
 using quantc::detail::fail;
-
-Expected<std::vector<std::string>> quantc::expandNpyPaths(StringRef path) {
-  if (!llvm::sys::fs::is_directory(path))
-    return std::vector<std::string>{path.str()};
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (llvm::sys::path::extension(it->path()) == ".npy")
-      files.push_back(it->path());
-  if (ec)
-    return fail(path + ": " + ec.message());
-  if (files.empty())
-    return fail(path + ": no .npy files in the directory");
-  llvm::sort(files);
-  return files;
-}
 
 Expected<quantc::Profile>
 quantc::readMergedProfiles(ArrayRef<std::string> paths) {
@@ -90,20 +71,8 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     if (Error e = (*calibrator)->loadProfile(*merged))
       return e;
   }
-  for (const std::string &path : options.data) {
-    Expected<std::vector<std::string>> files = expandNpyPaths(path);
-    if (!files)
-      return files.takeError();
-    for (const std::string &file : *files) {
-      if ((*calibrator)->done())
-        break;
-      Expected<NpyArray> samples = readNpy(file);
-      if (!samples)
-        return samples.takeError();
-      if (Error e = (*calibrator)->run(*samples, file))
-        return e;
-    }
-  }
+  if (Error e = (*calibrator)->runFiles(options.data))
+    return e;
   if (Error e = (*calibrator)->finish())
     return e;
   if (Error e = (*calibrator)->writeStates())

@@ -19,6 +19,7 @@
 using namespace mlir;
 using namespace quantc;
 using llvm::Error;
+using llvm::Expected;
 
 using quantc::detail::fail;
 
@@ -445,34 +446,34 @@ ReferenceModel::create(ModuleOp module, StringRef function) {
   if (!fn)
     return fn.takeError();
   auto func = cast<func::FuncOp>(*fn);
-  if (func.getNumArguments() != 1 || func.getNumResults() == 0)
-    return fail("the reference model runs functions with one input and at "
-                "least one output");
+  if (func.getNumArguments() == 0 || func.getNumResults() == 0)
+    return fail("the reference model runs functions with inputs and "
+                "outputs");
+  Expected<ModelSignature> signature = modelSignature(func);
+  if (!signature)
+    return signature.takeError();
   for (Operation &op : func.getBody().front())
     if (std::optional<std::string> why = unsupported(&op))
       return fail(*why);
   std::unique_ptr<ReferenceModel> model(new ReferenceModel());
   model->function = func;
-  model->input = shapeOf(func.getArgument(0));
-  for (Value result : func.getBody().front().getTerminator()->getOperands())
-    model->outputs.push_back(shapeOf(result));
+  model->interface = std::move(*signature);
   return model;
 }
 
-Error ReferenceModel::run(const float *in, float *out) const {
-  std::vector<float *> outs{out};
-  for (size_t i = 1; i < outputs.size(); ++i)
-    outs.push_back(nullptr);
-  return run(in, outs);
-}
-
-Error ReferenceModel::run(const float *in, ArrayRef<float *> outs) const {
-  if (outs.size() != outputs.size())
-    return fail("expected " + llvm::Twine(outputs.size()) + " output buffers");
+Error ReferenceModel::run(ArrayRef<const float *> ins,
+                          ArrayRef<float *> outs) const {
+  if (ins.size() != inputs().size())
+    return fail("expected " + llvm::Twine(inputs().size()) + " input buffers");
+  if (outs.size() != outputs().size())
+    return fail("expected " + llvm::Twine(outputs().size()) +
+                " output buffers");
   auto func = cast<func::FuncOp>(function);
   Env env;
-  Buffer &arg = env.create(func.getArgument(0));
-  std::copy(in, in + arg.f.size(), arg.f.begin());
+  for (auto [arg, in] : llvm::zip(func.getArguments(), ins)) {
+    Buffer &b = env.create(arg);
+    std::copy(in, in + b.f.size(), b.f.begin());
+  }
   for (Operation &op : func.getBody().front()) {
     DenseFPElementsAttr floats;
     if (isFloatConstant(&op, floats)) {

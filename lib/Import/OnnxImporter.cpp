@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Import/OnnxImporter.h"
-#include "quantc/Target/Compile.h"
+#include "quantc/ModelAttributes.h"
 
 #include "Importer.h"
 #include "OpRegistry.h"
@@ -243,9 +243,12 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   };
   func->setAttr(kInputLayoutsAttr, layouts(argTypes));
   func->setAttr(kOutputLayoutsAttr, layouts(ValueRange(results).getTypes()));
-  SmallVector<Attribute> outputNames;
+  SmallVector<Attribute> inputNames, outputNames;
+  for (const std::string &name : argNames)
+    inputNames.push_back(b.getStringAttr(name));
   for (const onnx::ValueInfoProto &out : graph.output())
     outputNames.push_back(b.getStringAttr(out.name()));
+  func->setAttr(kInputNamesAttr, b.getArrayAttr(inputNames));
   func->setAttr(kOutputNamesAttr, b.getArrayAttr(outputNames));
   // Drop what folded away (a zero Pad merged into a convolution, a Sigmoid
   // merged into SiLU, unused constants).

@@ -299,37 +299,25 @@ probeObservers(ModuleOp probe, StringRef function, ArrayRef<size_t> reported) {
   return std::make_pair(func, picked);
 }
 
-/// Calls `body` with every model input of the calibration data, split as
-/// the calibrator splits it, up to `maxSamples` runs.
-Error forEachSample(const ReportOptions &options, ArrayRef<int64_t> in,
+/// Calls `body` with the inputs of every run of the calibration data, split
+/// as the calibrator splits it, up to `maxSamples` runs.
+Error forEachSample(const ReportOptions &options, ArrayRef<ModelTensor> in,
                     std::vector<std::string> *sources,
-                    llvm::function_ref<Error(const float *)> body) {
-  int64_t size = product(in), runs = 0;
-  for (const std::string &path : options.data) {
-    Expected<std::vector<std::string>> files = expandNpyPaths(path);
-    if (!files)
-      return files.takeError();
-    for (const std::string &file : *files) {
-      if (options.maxSamples > 0 && runs >= options.maxSamples)
+                    llvm::function_ref<Error(ArrayRef<const float *>)> body) {
+  int64_t runs = 0;
+  auto limited = [&] {
+    return options.maxSamples > 0 && runs >= options.maxSamples;
+  };
+  return forEachSampleFile(
+      options.data, in, [&](const ModelSamples &samples, bool &stop) -> Error {
+        if (sources)
+          sources->push_back(samples.source);
+        for (int64_t r = 0; r < samples.runs && !limited(); ++r, ++runs)
+          if (Error e = body(samples.run(r)))
+            return e;
+        stop = limited();
         return Error::success();
-      Expected<NpyArray> samples = readNpy(file);
-      if (!samples)
-        return samples.takeError();
-      if (Error e = checkModelInputs(*samples, in, file))
-        return e;
-      if (sources)
-        sources->push_back(file);
-      int64_t count = static_cast<int64_t>(samples->data.size()) / size;
-      for (int64_t s = 0; s < count; ++s) {
-        if (options.maxSamples > 0 && runs >= options.maxSamples)
-          return Error::success();
-        if (Error e = body(samples->data.data() + s * size))
-          return e;
-        ++runs;
-      }
-    }
-  }
-  return Error::success();
+      });
 }
 
 } // namespace
@@ -379,7 +367,7 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   auto floatOps = probeObservers(*floatProbe, options.function, reported);
   if (!floatOps)
     return floatOps.takeError();
-  // The float result of each layer; -1: the model input itself (returning
+  // The float result of each layer; -1 - i: model input i itself (returning
   // an argument would not bufferize into an output buffer). Observers go
   // first, so that a layer that is a model result is returned once.
   SmallVector<Value> floatValues, inputs;
@@ -400,7 +388,10 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   std::vector<int64_t> floatResult;
   auto next = returned.begin();
   for (Value v : inputs)
-    floatResult.push_back(isa<BlockArgument>(v) ? -1 : *next++);
+    floatResult.push_back(
+        isa<BlockArgument>(v)
+            ? -1 - static_cast<int64_t>(cast<BlockArgument>(v).getArgNumber())
+            : *next++);
   auto floatModel = CompiledModel::create(
       *floatProbe, options.function,
       [](OpPassManager &pm) { buildFloatToLLVMPipeline(pm); });
@@ -437,7 +428,7 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     Operation *def = v.getDefiningOp();
     l.int8Op = def ? def->getName().getStringRef().str() : "input";
   }
-  std::function<Error(const float *, ArrayRef<float *>)> runInt8;
+  std::function<Error(ArrayRef<const float *>, ArrayRef<float *>)> runInt8;
   std::vector<std::vector<int64_t>> int8Shapes;
   std::vector<bool> quantizeOnHost(report.layers.size(), false);
   std::unique_ptr<ReferenceModel> reference;
@@ -445,8 +436,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   if (auto model = ReferenceModel::create(*int8Probe, options.function)) {
     reference = std::move(*model);
     report.int8Executor = "reference";
-    int8Shapes = reference->outputShapes();
-    runInt8 = [&](const float *in, ArrayRef<float *> outs) {
+    for (const ModelTensor &t : reference->outputs())
+      int8Shapes.push_back(t.shape);
+    runInt8 = [&](ArrayRef<const float *> in, ArrayRef<float *> outs) {
       return reference->run(in, outs);
     };
   } else {
@@ -468,14 +460,16 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
       return generic.takeError();
     compiled = std::move(*generic);
     report.int8Executor = "compiled";
-    int8Shapes = compiled->outputShapes();
-    runInt8 = [&](const float *in, ArrayRef<float *> outs) {
+    for (const ModelTensor &t : compiled->outputs())
+      int8Shapes.push_back(t.shape);
+    runInt8 = [&](ArrayRef<const float *> in, ArrayRef<float *> outs) {
       return compiled->run(in, outs);
     };
   }
 
-  const std::vector<std::vector<int64_t>> &shapes =
-      (*floatModel)->outputShapes();
+  std::vector<std::vector<int64_t>> shapes;
+  for (const ModelTensor &t : (*floatModel)->outputs())
+    shapes.push_back(t.shape);
   std::vector<std::vector<float>> floatOut, int8Out;
   std::vector<float *> floatPtrs, int8Ptrs;
   for (const std::vector<int64_t> &shape : shapes)
@@ -486,11 +480,14 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     floatPtrs.push_back(b.data());
   for (std::vector<float> &b : int8Out)
     int8Ptrs.push_back(b.data());
-  const std::vector<int64_t> &in = (*floatModel)->inputShape();
-  // The float activation of layer i for the input `x`.
-  auto floatActivation = [&](size_t i, const float *x) -> ArrayRef<float> {
-    if (floatResult[i] < 0)
-      return ArrayRef<float>(x, product(in));
+  const std::vector<ModelTensor> &in = (*floatModel)->inputs();
+  // The float activation of layer i for the inputs `x`.
+  auto floatActivation = [&](size_t i,
+                             ArrayRef<const float *> x) -> ArrayRef<float> {
+    if (floatResult[i] < 0) {
+      size_t arg = static_cast<size_t>(-1 - floatResult[i]);
+      return ArrayRef<float>(x[arg], in[arg].numElements());
+    }
     return floatOut[floatResult[i]];
   };
 
@@ -499,17 +496,18 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     l.min = INFINITY;
     l.max = -INFINITY;
   }
-  Error e1 = forEachSample(options, in, nullptr, [&](const float *x) -> Error {
-    if (Error e = (*floatModel)->run(x, floatPtrs))
-      return e;
-    for (auto [i, l] : llvm::enumerate(report.layers)) {
-      ArrayRef<float> f = floatActivation(i, x);
-      auto [lo, hi] = std::minmax_element(f.begin(), f.end());
-      l.min = std::min(l.min, *lo);
-      l.max = std::max(l.max, *hi);
-    }
-    return Error::success();
-  });
+  Error e1 = forEachSample(
+      options, in, nullptr, [&](ArrayRef<const float *> x) -> Error {
+        if (Error e = (*floatModel)->run(x, floatPtrs))
+          return e;
+        for (auto [i, l] : llvm::enumerate(report.layers)) {
+          ArrayRef<float> f = floatActivation(i, x);
+          auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+          l.min = std::min(l.min, *lo);
+          l.max = std::max(l.max, *hi);
+        }
+        return Error::success();
+      });
   if (e1)
     return std::move(e1);
   for (LayerReport &l : report.layers) {
@@ -526,8 +524,8 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   const std::vector<int64_t> &out = shapes.front();
   report.classifier = out.size() >= 2 && out.back() >= 2 &&
                       product(ArrayRef(out).drop_front().drop_back()) == 1;
-  Error e2 =
-      forEachSample(options, in, &report.sources, [&](const float *x) -> Error {
+  Error e2 = forEachSample(
+      options, in, &report.sources, [&](ArrayRef<const float *> x) -> Error {
         if (Error e = (*floatModel)->run(x, floatPtrs))
           return e;
         if (Error e = runInt8(x, int8Ptrs))

@@ -155,6 +155,28 @@ static void addStringFunction(llvm::Module &module, const llvm::Triple &triple,
   b.CreateRet(b.CreateGlobalString(text, name + ".text"));
 }
 
+/// Adds the external `int arrayName(const float *const inputs[], float
+/// *const outputs[])`, which calls `run` with the arrays' pointers: the entry
+/// point for drivers and loaders written for any number of tensors.
+static void addArrayEntryPoint(llvm::Module &module, const llvm::Triple &triple,
+                               llvm::StringRef arrayName, llvm::Function *run,
+                               size_t numInputs, size_t numOutputs) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false),
+      llvm::GlobalValue::ExternalLinkage, arrayName, module);
+  fn->addFnAttr("target-cpu", baselineCpu(triple));
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  llvm::SmallVector<llvm::Value *> args;
+  for (auto [array, count] : {std::pair(fn->getArg(0), numInputs),
+                              std::pair(fn->getArg(1), numOutputs)})
+    for (size_t i = 0; i < count; ++i)
+      args.push_back(
+          b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, array, i)));
+  b.CreateRet(b.CreateCall(run, args));
+}
+
 llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              const CompileTarget &target,
                              const ModelInterface &model, EmitKind kind,
@@ -198,6 +220,9 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
     return e;
   addStringFunction(*llvmModule, machine.getTargetTriple(),
                     model.name + "_metadata", modelMetadata(model, target));
+  addArrayEntryPoint(*llvmModule, machine.getTargetTriple(),
+                     model.name + "_runv", llvmModule->getFunction(entryPoint),
+                     model.inputs.size(), model.outputs.size());
 
   translateTimer.stop();
 

@@ -76,9 +76,11 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return fail("'" + model.name +
                 "' is not a C identifier; choose a symbol prefix with --name");
 
-  // Layout and output names the model states (the ONNX importer does), by
-  // position.
-  auto strings = [&](StringRef attr, size_t count) {
+  llvm::Expected<ModelSignature> signature = modelSignature(fn);
+  if (!signature)
+    return signature.takeError();
+  // Layouts the model states (the ONNX importer does), by position.
+  auto layouts = [&](StringRef attr, size_t count) {
     std::vector<std::string> names(count);
     if (auto array = fn->getAttrOfType<ArrayAttr>(attr))
       for (auto [i, entry] : llvm::enumerate(array.getValue()))
@@ -87,32 +89,21 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
     return names;
   };
   std::vector<std::string> inputLayouts =
-      strings(kInputLayoutsAttr, fn.getNumArguments());
+      layouts(kInputLayoutsAttr, fn.getNumArguments());
   std::vector<std::string> outputLayouts =
-      strings(kOutputLayoutsAttr, fn.getNumResults());
-  std::vector<std::string> outputNames =
-      strings(kOutputNamesAttr, fn.getNumResults());
-  auto layoutOf = [](const std::string &stated, size_t rank) {
-    if (!stated.empty())
-      return stated;
-    return std::string(rank == 4 ? "NHWC" : "row-major");
-  };
-  auto staticF32 = [](Type t) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
-               ? ranked
-               : RankedTensorType();
+      layouts(kOutputLayoutsAttr, fn.getNumResults());
+  auto describe = [](const ModelTensor &tensor, const std::string &stated) {
+    TensorInterface t;
+    t.name = tensor.name;
+    t.shape = tensor.shape;
+    t.layout = !stated.empty()            ? stated
+               : tensor.shape.size() == 4 ? "NHWC"
+                                          : "row-major";
+    return t;
   };
   for (BlockArgument arg : fn.getArguments()) {
-    RankedTensorType type = staticF32(arg.getType());
-    if (!type)
-      return fail("input " + llvm::Twine(arg.getArgNumber()) + " of '@" +
-                  model.function + "' must be a statically shaped f32 tensor");
-    TensorInterface t;
-    t.shape.assign(type.getShape().begin(), type.getShape().end());
-    t.layout = layoutOf(inputLayouts[arg.getArgNumber()], t.shape.size());
-    if (auto loc = dyn_cast<NameLoc>(arg.getLoc()))
-      t.name = loc.getName().str();
+    unsigned i = arg.getArgNumber();
+    TensorInterface t = describe(signature->inputs[i], inputLayouts[i]);
     for (Operation *user : arg.getUsers())
       if (auto qcast = dyn_cast<quant::QuantizeCastOp>(user)) {
         t.quantization = quantizationOf(qcast.getResult().getType());
@@ -122,14 +113,7 @@ quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
   }
   Operation *terminator = fn.getBody().front().getTerminator();
   for (auto [i, result] : llvm::enumerate(terminator->getOperands())) {
-    RankedTensorType type = staticF32(result.getType());
-    if (!type)
-      return fail("result " + llvm::Twine(i) + " of '@" + model.function +
-                  "' must be a statically shaped f32 tensor");
-    TensorInterface t;
-    t.shape.assign(type.getShape().begin(), type.getShape().end());
-    t.layout = layoutOf(outputLayouts[i], t.shape.size());
-    t.name = outputNames[i];
+    TensorInterface t = describe(signature->outputs[i], outputLayouts[i]);
     if (auto dcast = result.getDefiningOp<quant::DequantizeCastOp>())
       t.quantization = quantizationOf(dcast.getInput().getType());
     model.outputs.push_back(std::move(t));
@@ -265,7 +249,10 @@ void quantc::emitHeader(const ModelInterface &model,
   }
   os << " *\n"
      << " * int " << model.name << "_run(inputs..., outputs...) runs the model "
-     << "once; returns 0.\n";
+     << "once; returns 0.\n"
+     << " * int " << model.name
+     << "_runv(inputs[], outputs[]) does the same with arrays of "
+        "pointers.\n";
   if (!anyCpu)
     os << " * On a CPU without " << (target.dispatches() ? "any of " : "")
        << "the features above it returns 1 and runs nothing\n"
@@ -356,6 +343,25 @@ void quantc::emitHeader(const ModelInterface &model,
   };
   macros(model.inputs, "input");
   macros(model.outputs, "output");
+  // The same by index, for drivers that loop over the tensors (with
+  // <name>_runv): element counts, ranks, and the shapes one after another.
+  os << "\n/* By index, for loops over the tensors (with " << model.name
+     << "_runv): element\n * counts, ranks, and the shapes one after "
+        "another. */\n";
+  auto lists = [&](const std::vector<TensorInterface> &ts, const char *kind) {
+    std::string prefix = upper + "_" + llvm::StringRef(kind).upper();
+    std::vector<int64_t> sizes, ranks, shapes;
+    for (const TensorInterface &t : ts) {
+      sizes.push_back(t.numElements());
+      ranks.push_back(t.shape.size());
+      llvm::append_range(shapes, t.shape);
+    }
+    os << "#define " << prefix << "_SIZES {" << shapeList(sizes) << "}\n"
+       << "#define " << prefix << "_RANKS {" << shapeList(ranks) << "}\n"
+       << "#define " << prefix << "_SHAPES {" << shapeList(shapes) << "}\n";
+  };
+  lists(model.inputs, "input");
+  lists(model.outputs, "output");
   os << "\nenum {\n"
      << "  " << model.name << "_num_inputs = " << model.inputs.size() << ",\n"
      << "  " << model.name << "_num_outputs = " << model.outputs.size()
@@ -377,6 +383,8 @@ void quantc::emitHeader(const ModelInterface &model,
   if (first)
     os << "void";
   os << ");\n"
+     << "int " << model.name
+     << "_runv(const float *const inputs[], float *const outputs[]);\n"
      << "const char *" << model.name << "_int8_isa(void);\n"
      << "const char *" << model.name << "_metadata(void);\n";
   if (model.parallelism == Parallelism::OpenMP)

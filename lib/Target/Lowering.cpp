@@ -100,7 +100,9 @@ static LogicalResult addEntryPoint(ModuleOp module,
   const std::string threadsName = model.name + "_num_threads";
   const std::string isaName = model.name + "_int8_isa";
   const std::string metadataName = model.name + "_metadata";
-  SmallVector<StringRef> names{runName, implName, isaName, metadataName};
+  const std::string arrayName = model.name + "_runv";
+  SmallVector<StringRef> names{runName, implName, isaName, metadataName,
+                               arrayName};
   if (model.parallelism == Parallelism::OpenMP)
     names.append({setThreadsName, threadsName});
   for (StringRef taken : names)

@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @qdq(%{{.*}}: tensor<1x2x6x6xf32>) -> tensor<1x3x6x6xf32>
 // The interface keeps ONNX's order, which the function states.
-// CHECK-SAME:    attributes {quantc.input_layouts = ["NCHW"], quantc.output_layouts = ["NCHW"], quantc.output_names = ["y"]}
+// CHECK-SAME:    attributes {quantc.input_layouts = ["NCHW"], quantc.input_names = ["x"], quantc.output_layouts = ["NCHW"], quantc.output_names = ["y"]}
 // CHECK: %[[X:.*]] = tosa.transpose
 // CHECK: %[[XQ:.*]] = qnt.fake_quant %[[X]] to !quant.uniform<u8:f32, 0.05000000074505806:128> {name = "x_dequant"} : tensor<1x6x6x2xf32>
 // CHECK: %[[W:.*]] = "tosa.const"() {{.*}} -> tensor<3x3x3x2xf32>

@@ -44,8 +44,9 @@ static cl::list<std::string>
 static cl::list<std::string>
     dataPaths("data",
               cl::desc("Calibration samples: a float32 .npy file (samples "
-                       "stacked along the first dimension) or a directory of "
-                       "them; may be repeated"),
+                       "stacked along the first dimension), a .npz archive "
+                       "of one such array per model input (keyed by input "
+                       "name), or a directory of them; may be repeated"),
               cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::init("-"),
@@ -214,20 +215,10 @@ int main(int argc, char **argv) {
     if (Error e = (*calibrator)->loadProfile(*merged))
       return error(std::move(e));
   }
-  for (const std::string &path : dataPaths) {
-    Expected<std::vector<std::string>> files = quantc::expandNpyPaths(path);
-    if (!files)
-      return error(files.takeError());
-    for (const std::string &file : *files) {
-      if ((*calibrator)->done())
-        break;
-      Expected<quantc::NpyArray> samples = quantc::readNpy(file);
-      if (!samples)
-        return error(samples.takeError());
-      if (Error e = (*calibrator)->run(*samples, file))
-        return error(std::move(e));
-    }
-  }
+  if (Error e = (*calibrator)
+                    ->runFiles(std::vector<std::string>(dataPaths.begin(),
+                                                        dataPaths.end())))
+    return error(std::move(e));
   if (Error e = (*calibrator)->finish())
     return error(std::move(e));
   if (Error e = (*calibrator)->writeStates())

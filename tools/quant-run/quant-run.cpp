@@ -1,13 +1,17 @@
 //===- quant-run.cpp - Run a float model compiled to native code ----------===//
 //
 //   quant-run model.mlir --input x.npy -o y.npy
+//   quant-run model.mlir --input inputs.npz -o outputs.npz
 //
 // JIT-compiles the model with quantc-float-to-llvm (observers, if any, are
 // ignored) and runs it on every sample of x.npy (samples stacked along the
-// first dimension); y.npy stacks the outputs the same way. For reference
-// outputs, fusion checks and accuracy measurements of the float model.
-// With --reference, a quantized model runs op by op on the int8 reference
-// (the semantics generated int8 code must match), not compiled. With
+// first dimension); y.npy stacks the outputs the same way. A model with
+// several inputs takes a .npz archive with one such array per input name
+// (as calibration does); with several outputs, -o names a .npz archive with
+// one array per output, keyed by output name (output<i> when unnamed). For
+// reference outputs, fusion checks and accuracy measurements of the float
+// model. With --reference, a quantized model runs op by op on the int8
+// reference (the semantics generated int8 code must match), not compiled. With
 // --num-threads=N (N > 1) the parallel loops run on N threads (OpenMP).
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +20,7 @@
 #include "quantc/Calibrate/CompiledModel.h"
 #include "quantc/Calibrate/Npy.h"
 #include "quantc/Calibrate/ReferenceModel.h"
+#include "quantc/Calibrate/Samples.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -31,10 +36,16 @@ using namespace mlir;
 
 static cl::opt<std::string> modelFile(cl::Positional, cl::desc("<model.mlir>"),
                                       cl::Required);
-static cl::opt<std::string> inputFile("input", cl::desc("Input samples (.npy)"),
-                                      cl::Required);
-static cl::opt<std::string> outputFile("o", cl::desc("Output .npy"),
-                                       cl::Required);
+static cl::opt<std::string>
+    inputFile("input",
+              cl::desc("Input samples: .npy (one input) or .npz (one array "
+                       "per input name)"),
+              cl::Required);
+static cl::opt<std::string>
+    outputFile("o",
+               cl::desc("Outputs: .npy (one output) or .npz (one array per "
+                        "output name)"),
+               cl::Required);
 static cl::opt<std::string>
     functionName("function", cl::desc("Function to run"), cl::init(""));
 static cl::opt<std::string> int8Isa(
@@ -81,9 +92,9 @@ int main(int argc, char **argv) {
     op.replaceAllUsesWith(op.getInput());
     op.erase();
   });
-  // Either model runs one sample: input floats in, output floats out.
-  std::function<Error(const float *, float *)> runOne;
-  std::vector<int64_t> inShape, outShape;
+  // Either model runs once: input floats in, output floats out.
+  std::function<Error(ArrayRef<const float *>, ArrayRef<float *>)> runOnce;
+  quantc::ModelSignature signature;
   std::unique_ptr<quantc::CompiledModel> compiled;
   std::unique_ptr<quantc::ReferenceModel> oracle;
   if (reference) {
@@ -91,11 +102,10 @@ int main(int argc, char **argv) {
     if (!model)
       return error(toString(model.takeError()));
     oracle = std::move(*model);
-    if (oracle->outputShapes().size() != 1)
-      return error("quant-run supports models with one output");
-    inShape = oracle->inputShape();
-    outShape = oracle->outputShape();
-    runOne = [&](const float *in, float *out) { return oracle->run(in, out); };
+    signature = oracle->signature();
+    runOnce = [&](ArrayRef<const float *> in, ArrayRef<float *> out) {
+      return oracle->run(in, out);
+    };
   } else {
     std::string isa = int8Isa;
     quantc::ParallelOptions parallel;
@@ -111,40 +121,36 @@ int main(int argc, char **argv) {
     if (!model)
       return error(toString(model.takeError()));
     compiled = std::move(*model);
-    if (compiled->outputShapes().size() != 1)
-      return error("quant-run supports models with one output");
-    inShape = compiled->inputShape();
-    outShape = compiled->outputShapes()[0];
-    runOne = [&](const float *in, float *out) {
-      return compiled->run(in, {out});
+    signature = compiled->signature();
+    runOnce = [&](ArrayRef<const float *> in, ArrayRef<float *> out) {
+      return compiled->run(in, out);
     };
   }
-  auto product = [](const std::vector<int64_t> &shape) {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  };
-  auto input = quantc::readNpy(inputFile);
+  bool npz = StringRef(outputFile).ends_with(".npz");
+  if (signature.outputs.size() != 1 && !npz)
+    return error("the model has " + Twine(signature.outputs.size()) +
+                 " outputs: write them to a .npz archive (-o outputs.npz)");
+  auto input = quantc::readModelSamples(inputFile, signature.inputs);
   if (!input)
     return error(toString(input.takeError()));
-  int64_t size = product(inShape);
-  if (input->data.empty() || input->data.size() % size != 0)
-    return error(inputFile + ": " + Twine(input->data.size()) +
-                 " values are not a whole number of model inputs of " +
-                 Twine(size));
-  int64_t samples = static_cast<int64_t>(input->data.size()) / size;
-  quantc::NpyArray output;
-  output.shape = outShape;
-  output.shape[0] *= samples;
-  int64_t outSize = product(outShape);
-  output.data.resize(samples * outSize);
-  for (int64_t s = 0; s < samples; ++s) {
-    float *out = output.data.data() + s * outSize;
-    if (Error e = runOne(input->data.data() + s * size, out))
+  std::vector<quantc::NamedArray> outputs;
+  std::vector<float *> pointers(signature.outputs.size());
+  for (auto [i, t] : llvm::enumerate(signature.outputs)) {
+    quantc::NamedArray out;
+    out.name = t.name.empty() ? "output" + std::to_string(i) : t.name;
+    out.array.shape = t.shape;
+    out.array.shape[0] *= input->runs;
+    out.array.data.resize(input->runs * t.numElements());
+    outputs.push_back(std::move(out));
+  }
+  for (int64_t r = 0; r < input->runs; ++r) {
+    for (auto [i, t] : llvm::enumerate(signature.outputs))
+      pointers[i] = outputs[i].array.data.data() + r * t.numElements();
+    if (Error e = runOnce(input->run(r), pointers))
       return error(toString(std::move(e)));
   }
-  if (Error e = quantc::writeNpy(outputFile, output))
+  if (Error e = npz ? quantc::writeNpz(outputFile, outputs)
+                    : quantc::writeNpy(outputFile, outputs.front().array))
     return error(toString(std::move(e)));
   return 0;
 }

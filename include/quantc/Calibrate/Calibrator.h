@@ -10,8 +10,8 @@
 #ifndef QUANTC_CALIBRATE_CALIBRATOR_H
 #define QUANTC_CALIBRATE_CALIBRATOR_H
 
-#include "quantc/Calibrate/Npy.h"
 #include "quantc/Calibrate/Profile.h"
+#include "quantc/Calibrate/Samples.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -41,16 +41,22 @@ public:
   /// Prepares calibration of `function` (default: the only public function)
   /// in `module`, whose observers keep their current state (so calibration
   /// can resume). Compiles the calibration build; errors if the model cannot
-  /// be compiled, has no observers, or has more than one input.
+  /// be compiled or has no observers.
   static llvm::Expected<std::unique_ptr<Calibrator>>
   create(mlir::ModuleOp module, llvm::StringRef function,
          const CalibrationOptions &options);
 
-  /// Runs every sample of `samples`: its shape is the function input's shape
-  /// with the leading (batch) dimension multiplied by the number of samples,
-  /// or the input's shape without its leading dimension of 1. `source` names
-  /// the data in messages and the profile.
-  llvm::Error run(const NpyArray &samples, llvm::StringRef source);
+  /// The model's inputs (for readModelSamples).
+  const std::vector<ModelTensor> &inputs() const;
+
+  /// Runs every sample of `samples` (read for inputs()), up to the maximum
+  /// number of samples. Its source names the data in messages and the
+  /// profile.
+  llvm::Error run(const ModelSamples &samples);
+
+  /// Reads the data files of the --data arguments `paths` (.npy, .npz or
+  /// directories of them) and runs them, until done().
+  llvm::Error runFiles(llvm::ArrayRef<std::string> paths);
 
   /// Observes the last, partial batch. Call once after the last run().
   llvm::Error finish();

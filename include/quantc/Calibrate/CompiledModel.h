@@ -10,6 +10,8 @@
 #ifndef QUANTC_CALIBRATE_COMPILEDMODEL_H
 #define QUANTC_CALIBRATE_COMPILEDMODEL_H
 
+#include "quantc/Calibrate/Samples.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
@@ -34,26 +36,23 @@ public:
   ~CompiledModel();
 
   /// Compiles `function` of `module` (which is not modified) with
-  /// `pipeline`. The function must take one statically shaped f32 tensor
-  /// and return statically shaped f32 tensors. When the lowered module has
+  /// `pipeline`. The function must take and return statically shaped f32
+  /// tensors. When the lowered module has
   /// OpenMP parallel regions (a pipeline with parallel=omp), LLVM's OpenMP
   /// runtime (libomp) is loaded for them.
   static llvm::Expected<std::unique_ptr<CompiledModel>>
   create(mlir::ModuleOp module, llvm::StringRef function,
          llvm::function_ref<void(mlir::OpPassManager &)> pipeline);
 
-  /// Shape of the input / of each output.
-  const std::vector<int64_t> &inputShape() const { return input; }
-  const std::vector<std::vector<int64_t>> &outputShapes() const {
-    return outputs;
-  }
-  /// Number of floats in the input / in output `i`.
-  int64_t inputSize() const;
-  int64_t outputSize(size_t i) const;
+  /// The inputs and outputs (names and shapes).
+  const ModelSignature &signature() const { return interface; }
+  const std::vector<ModelTensor> &inputs() const { return interface.inputs; }
+  const std::vector<ModelTensor> &outputs() const { return interface.outputs; }
 
-  /// Runs the model on `inputData` (inputSize() floats), writing each output
-  /// into `outputData[i]` (outputSize(i) floats).
-  llvm::Error run(const float *inputData,
+  /// Runs the model on `inputData[i]` (inputs()[i].numElements() floats
+  /// each), writing each output into `outputData[i]`
+  /// (outputs()[i].numElements() floats).
+  llvm::Error run(llvm::ArrayRef<const float *> inputData,
                   llvm::ArrayRef<float *> outputData) const;
 
   /// Routes qnt_rt_observe calls of instrumented code to `callback` on the
@@ -63,8 +62,7 @@ public:
 private:
   CompiledModel() = default;
   std::string name;
-  std::vector<int64_t> input;
-  std::vector<std::vector<int64_t>> outputs;
+  ModelSignature interface;
   std::unique_ptr<mlir::ExecutionEngine> engine;
 };
 

@@ -1,7 +1,9 @@
-//===- Npy.h - Reading NumPy .npy files -------------------------*- C++ -*-===//
+//===- Npy.h - NumPy .npy and .npz files ------------------------*- C++ -*-===//
 //
-// Calibration data comes as float32 .npy files (numpy.save). Only what
-// calibration needs is supported: little-endian float32, C order, any rank.
+// Calibration and run data come as float32 .npy files (numpy.save), or, for
+// models with several inputs, .npz archives of them keyed by input name
+// (numpy.savez / numpy.savez_compressed). Only what the tools need is
+// supported: little-endian float32, C order, any rank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace quantc {
@@ -29,6 +32,20 @@ llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
 llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes,
                                   llvm::StringRef source);
 
+/// One array of a .npz archive: its member name without ".npy".
+struct NamedArray {
+  std::string name;
+  NpyArray array;
+};
+
+/// Reads the .npz archive `path` (a zip of .npy files, stored or deflated,
+/// zip64 included, as numpy.savez and numpy.savez_compressed write it), in
+/// archive order. Errors name the file, the member and the problem.
+llvm::Expected<std::vector<NamedArray>> readNpz(llvm::StringRef path);
+/// As readNpz, from the archive's bytes; `source` names it in messages.
+llvm::Expected<std::vector<NamedArray>> parseNpz(llvm::StringRef bytes,
+                                                 llvm::StringRef source);
+
 /// Checks that `samples` holds model inputs of shape `input`: N inputs
 /// stacked along the first dimension ([N * input[0], input[1:]...]) or, for
 /// a batch of 1, one input without it. The error names `source`.
@@ -38,6 +55,12 @@ llvm::Error checkModelInputs(const NpyArray &samples,
 
 /// Writes `array` as a version 1.0 .npy file (used by tests and tools).
 llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
+/// The bytes of that file.
+std::string npyBytes(const NpyArray &array);
+
+/// Writes `arrays` as an uncompressed .npz archive (numpy.load reads it),
+/// each as member "<name>.npy". The file appears whole or not at all.
+llvm::Error writeNpz(llvm::StringRef path, llvm::ArrayRef<NamedArray> arrays);
 
 } // namespace quantc
 

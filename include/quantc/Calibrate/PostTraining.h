@@ -20,15 +20,11 @@
 
 namespace quantc {
 
-/// The .npy files of a --data argument: the file itself, or a directory's
-/// *.npy files in name order (an empty directory is an error).
-llvm::Expected<std::vector<std::string>> expandNpyPaths(llvm::StringRef path);
-
 /// Reads profiles and merges them (order-independent).
 llvm::Expected<Profile> readMergedProfiles(llvm::ArrayRef<std::string> paths);
 
 struct PostTrainingOptions {
-  /// Calibration data (.npy files or directories).
+  /// Calibration data (.npy / .npz files or directories of them).
   std::vector<std::string> data;
   /// Profiles to start from (merged).
   std::vector<std::string> profiles;

@@ -10,6 +10,8 @@
 #ifndef QUANTC_CALIBRATE_REFERENCEMODEL_H
 #define QUANTC_CALIBRATE_REFERENCEMODEL_H
 
+#include "quantc/Calibrate/Samples.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -20,30 +22,26 @@ namespace quantc {
 class ReferenceModel {
 public:
   /// Checks that every op of `function` (default: the public one) has a
-  /// reference implementation; the function takes one f32 tensor and returns
-  /// f32 tensors (quantize and dequantize happen inside). `module` must
-  /// outlive the model.
+  /// reference implementation; the function takes and returns f32 tensors
+  /// (quantize and dequantize happen inside). `module` must outlive the
+  /// model.
   static llvm::Expected<std::unique_ptr<ReferenceModel>>
   create(mlir::ModuleOp module, llvm::StringRef function);
 
-  const std::vector<int64_t> &inputShape() const { return input; }
-  /// The shape of the first result / of every result.
-  const std::vector<int64_t> &outputShape() const { return outputs.front(); }
-  const std::vector<std::vector<int64_t>> &outputShapes() const {
-    return outputs;
-  }
+  /// The inputs and outputs (names and shapes).
+  const ModelSignature &signature() const { return interface; }
+  const std::vector<ModelTensor> &inputs() const { return interface.inputs; }
+  const std::vector<ModelTensor> &outputs() const { return interface.outputs; }
 
-  /// Runs one input (product of inputShape() floats) into `out`, the first
-  /// result.
-  llvm::Error run(const float *in, float *out) const;
-  /// Runs one input into `outs[i]`, result i (one buffer per result).
-  llvm::Error run(const float *in, llvm::ArrayRef<float *> outs) const;
+  /// Runs the model on `ins[i]` (inputs()[i].numElements() floats each)
+  /// into `outs[i]`, result i (one buffer per result; null: not wanted).
+  llvm::Error run(llvm::ArrayRef<const float *> ins,
+                  llvm::ArrayRef<float *> outs) const;
 
 private:
   ReferenceModel() = default;
   mlir::Operation *function = nullptr;
-  std::vector<int64_t> input;
-  std::vector<std::vector<int64_t>> outputs;
+  ModelSignature interface;
 };
 
 } // namespace quantc

@@ -12,6 +12,7 @@
 #define QUANTC_TARGET_COMPILE_H
 
 #include "quantc/Conversion/QntToLoops.h"
+#include "quantc/ModelAttributes.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -124,20 +125,8 @@ struct TensorQuantization {
 };
 
 /// One float32 input or output of the model.
-/// Function attributes (arrays of strings, one per argument / result) that
-/// name the layout of each tensor of a model's interface, e.g. "NCHW"; the
-/// ONNX importer writes them, the header reports them.
-inline constexpr llvm::StringLiteral kInputLayoutsAttr = "quantc.input_layouts";
-inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
-    "quantc.output_layouts";
-/// Function attribute (an array of strings, one per result) naming the
-/// model's outputs (the ONNX importer writes the graph output names); the
-/// header and the metadata report them. Inputs are named by their
-/// arguments' NameLocs.
-inline constexpr llvm::StringLiteral kOutputNamesAttr = "quantc.output_names";
-
 struct TensorInterface {
-  std::string name; ///< The argument's location name, if any.
+  std::string name; ///< quantc.input_names / output_names, or the NameLoc.
   std::vector<int64_t> shape;
   /// What the dimensions mean: the function's `quantc.input_layouts` /
   /// `quantc.output_layouts` entry (the ONNX importer writes "NCHW" for 4-D

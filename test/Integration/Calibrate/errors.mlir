@@ -4,7 +4,7 @@
 // RUN: %python %S/Inputs/make_data.py %t
 //
 // RUN: not quant-calibrate %s --data %t/nan.npy -o %t/out.mlir --save-profile %t/out.json 2>&1 | FileCheck %s --check-prefix=NAN
-// NAN: quant-calibrate: error: {{.*}}nan.npy: sample 2 contains NaN or Inf; calibration data must be finite
+// NAN: quant-calibrate: error: {{.*}}nan.npy: sample 2 contains NaN or Inf; model inputs must be finite
 // RUN: not ls %t/out.mlir %t/out.json
 //
 // RUN: not quant-calibrate %s --data %t/f64.npy -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=DTYPE

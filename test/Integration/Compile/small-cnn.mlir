@@ -44,9 +44,16 @@
 // HEADER: #define SMALL_CNN_INPUT0_RANK 4
 // HEADER: #define SMALL_CNN_INPUT0_SHAPE {1, 28, 28, 1}
 // HEADER: #define SMALL_CNN_OUTPUT0_SHAPE {1, 1, 10}
+// HEADER: #define SMALL_CNN_INPUT_SIZES {784}
+// HEADER-NEXT: #define SMALL_CNN_INPUT_RANKS {4}
+// HEADER-NEXT: #define SMALL_CNN_INPUT_SHAPES {1, 28, 28, 1}
+// HEADER-NEXT: #define SMALL_CNN_OUTPUT_SIZES {10}
+// HEADER-NEXT: #define SMALL_CNN_OUTPUT_RANKS {3}
+// HEADER-NEXT: #define SMALL_CNN_OUTPUT_SHAPES {1, 1, 10}
 // HEADER: small_cnn_input0_size = 784,
 // HEADER: small_cnn_output0_size = 10,
 // HEADER: int small_cnn_run(const float *input0, float *output0);
+// HEADER-NEXT: int small_cnn_runv(const float *const inputs[], float *const outputs[]);
 // HEADER-NEXT: const char *small_cnn_int8_isa(void);
 //
 // SYMBOLS-NOT: small_cnn_model
@@ -54,6 +61,7 @@
 // SYMBOLS: U malloc
 // SYMBOLS: T small_cnn_int8_isa
 // SYMBOLS: T small_cnn_run
+// SYMBOLS: T small_cnn_runv
 // SYMBOLS-NOT: memrefCopy
 //
 // SECTIONS-NOT: .data

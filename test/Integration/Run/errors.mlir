@@ -1,10 +1,10 @@
-// quant-run runs models with one output, compiled or on the int8 reference.
+// quant-run writes a model with several outputs to a .npz archive only.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy; numpy.save('%t/x.npy', numpy.ones((1, 4), numpy.float32))"
 // RUN: not quant-run %s --function float_two --input %t/x.npy -o %t/y.npy 2>&1 | FileCheck %s
 // RUN: not quant-run %s --function int8_two --reference --input %t/x.npy -o %t/y.npy 2>&1 | FileCheck %s
-// CHECK: quant-run: error: quant-run supports models with one output
+// CHECK: quant-run: error: the model has 2 outputs: write them to a .npz archive (-o outputs.npz)
 // RUN: not ls %t/y.npy
 
 func.func @float_two(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {

@@ -1,0 +1,30 @@
+//===- ModelAttributes.h - What a model function says about itself -*- C++ -*-//
+//
+// Function attributes that describe a model's interface. The ONNX importer
+// writes them; the header, the metadata, the tools' data matching and the
+// Python package read them. They are attributes, not locations, so that
+// they survive printing without debug info.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_MODELATTRIBUTES_H
+#define QUANTC_MODELATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace quantc {
+
+/// Arrays of strings, one per argument / result, naming the layout of each
+/// tensor of the interface, e.g. "NCHW".
+inline constexpr llvm::StringLiteral kInputLayoutsAttr = "quantc.input_layouts";
+inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
+    "quantc.output_layouts";
+/// Arrays of strings, one per argument / result: the model's input and
+/// output names (the ONNX graph's). An input without this attribute is
+/// named by its argument's NameLoc, if any.
+inline constexpr llvm::StringLiteral kInputNamesAttr = "quantc.input_names";
+inline constexpr llvm::StringLiteral kOutputNamesAttr = "quantc.output_names";
+
+} // namespace quantc
+
+#endif // QUANTC_MODELATTRIBUTES_H

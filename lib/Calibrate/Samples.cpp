@@ -1,0 +1,209 @@
+//===- Samples.cpp - Model inputs read from .npy / .npz files -------------===//
+
+#include "quantc/Calibrate/Samples.h"
+#include "Fail.h"
+
+#include "quantc/ModelAttributes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <cmath>
+
+using namespace mlir;
+using llvm::Error;
+using llvm::Expected;
+
+using quantc::detail::fail;
+
+int64_t quantc::ModelTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
+  auto fn = cast<func::FuncOp>(function);
+  auto staticF32 = [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape() && ranked.getElementType().isF32()
+               ? ranked
+               : RankedTensorType();
+  };
+  ModelSignature signature;
+  auto inputNames = fn->getAttrOfType<ArrayAttr>(kInputNamesAttr);
+  for (BlockArgument arg : fn.getArguments()) {
+    RankedTensorType type = staticF32(arg.getType());
+    if (!type)
+      return fail("input " + llvm::Twine(arg.getArgNumber()) + " of '@" +
+                  fn.getSymName() + "' must be a statically shaped f32 tensor");
+    ModelTensor t;
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    unsigned i = arg.getArgNumber();
+    if (auto name = inputNames && i < inputNames.size()
+                        ? dyn_cast<StringAttr>(inputNames[i])
+                        : StringAttr())
+      t.name = name.str();
+    else if (auto loc = dyn_cast<NameLoc>(arg.getLoc()))
+      t.name = loc.getName().str();
+    signature.inputs.push_back(std::move(t));
+  }
+  auto outputNames = fn->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
+    RankedTensorType ranked = staticF32(type);
+    if (!ranked)
+      return fail("result " + llvm::Twine(i) + " of '@" + fn.getSymName() +
+                  "' must be a statically shaped f32 tensor");
+    ModelTensor t;
+    t.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+    if (outputNames && i < outputNames.size())
+      if (auto name = dyn_cast<StringAttr>(outputNames[i]))
+        t.name = name.str();
+    signature.outputs.push_back(std::move(t));
+  }
+  return signature;
+}
+
+std::string quantc::describeInputs(ArrayRef<ModelTensor> inputs) {
+  std::string text;
+  for (auto [i, t] : llvm::enumerate(inputs))
+    text += (i ? ", " : "") + (t.name.empty() ? "input " + std::to_string(i)
+                                              : "'" + t.name + "'");
+  return text;
+}
+
+std::vector<const float *> quantc::ModelSamples::run(int64_t r) const {
+  std::vector<const float *> pointers;
+  for (const NpyArray &a : inputs)
+    pointers.push_back(a.data.data() + r * (a.data.size() / runs));
+  return pointers;
+}
+
+/// Whether the .npz key `key` names input `i` of `inputs`.
+static bool names(StringRef key, ArrayRef<quantc::ModelTensor> inputs,
+                  size_t i) {
+  if (!inputs[i].name.empty() && key == inputs[i].name)
+    return true;
+  return key == "arr_" + std::to_string(i) ||
+         key == "input" + std::to_string(i);
+}
+
+Expected<quantc::ModelSamples>
+quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
+  ModelSamples samples;
+  samples.source = file.str();
+  if (inputs.empty())
+    return fail(file + ": the model has no inputs to feed");
+  if (llvm::sys::path::extension(file) == ".npz") {
+    Expected<std::vector<NamedArray>> arrays = readNpz(file);
+    if (!arrays)
+      return arrays.takeError();
+    std::vector<std::optional<NpyArray>> matched(inputs.size());
+    for (NamedArray &a : *arrays) {
+      std::optional<size_t> input;
+      for (size_t i = 0; i < inputs.size() && !input; ++i)
+        if (names(a.name, inputs, i))
+          input = i;
+      if (!input && inputs.size() == 1 && arrays->size() == 1)
+        input = 0;
+      if (!input)
+        return fail(file + ": array '" + a.name +
+                    "' names no model input (the inputs: " +
+                    describeInputs(inputs) + ")");
+      if (matched[*input])
+        return fail(file + ": two arrays for the model input " +
+                    describeInputs(inputs[*input]));
+      matched[*input] = std::move(a.array);
+    }
+    for (auto [i, m] : llvm::enumerate(matched)) {
+      if (!m)
+        return fail(file + ": no array for the model input " +
+                    describeInputs(inputs[i]) + " (the archive's arrays: " +
+                    llvm::join(llvm::map_range(*arrays,
+                                               [](const NamedArray &a) {
+                                                 return "'" + a.name + "'";
+                                               }),
+                               ", ") +
+                    ")");
+      samples.inputs.push_back(std::move(*m));
+    }
+  } else {
+    if (inputs.size() != 1)
+      return fail(file + ": the model has " + llvm::Twine(inputs.size()) +
+                  " inputs (" + describeInputs(inputs) +
+                  "); give .npz archives with one array per input name "
+                  "(numpy.savez(path, name=array, ...))");
+    Expected<NpyArray> array = readNpy(file);
+    if (!array)
+      return array.takeError();
+    samples.inputs.push_back(std::move(*array));
+  }
+
+  for (auto [i, a] : llvm::enumerate(samples.inputs)) {
+    std::string what =
+        inputs.size() == 1
+            ? file.str()
+            : (file + " (input " + describeInputs(inputs[i]) + ")").str();
+    if (Error e = checkModelInputs(a, inputs[i].shape, what))
+      return std::move(e);
+    int64_t size = inputs[i].numElements();
+    int64_t runs = size ? static_cast<int64_t>(a.data.size()) / size : 0;
+    if (runs == 0)
+      return fail(what + ": no samples (empty array)");
+    if (i == 0)
+      samples.runs = runs;
+    else if (runs != samples.runs)
+      return fail(file + ": the arrays hold different numbers of samples (" +
+                  llvm::Twine(samples.runs) + " runs for " +
+                  describeInputs(inputs[0]) + ", " + llvm::Twine(runs) +
+                  " for " + describeInputs(inputs[i]) + ")");
+    for (size_t k = 0; k < a.data.size(); ++k)
+      if (!std::isfinite(a.data[k]))
+        return fail(what + ": sample " + llvm::Twine(k / size) +
+                    " contains NaN or Inf; model inputs must be finite");
+  }
+  return samples;
+}
+
+Expected<std::vector<std::string>> quantc::expandSampleFiles(StringRef path) {
+  if (!llvm::sys::fs::is_directory(path))
+    return std::vector<std::string>{path.str()};
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef ext = llvm::sys::path::extension(it->path());
+    if (ext == ".npy" || ext == ".npz")
+      files.push_back(it->path());
+  }
+  if (ec)
+    return fail(path + ": " + ec.message());
+  if (files.empty())
+    return fail(path + ": no .npy or .npz files in the directory");
+  llvm::sort(files);
+  return files;
+}
+
+Error quantc::forEachSampleFile(
+    ArrayRef<std::string> paths, ArrayRef<ModelTensor> inputs,
+    llvm::function_ref<Error(const ModelSamples &, bool &stop)> body) {
+  bool stop = false;
+  for (const std::string &path : paths) {
+    Expected<std::vector<std::string>> files = expandSampleFiles(path);
+    if (!files)
+      return files.takeError();
+    for (const std::string &file : *files) {
+      if (stop)
+        return Error::success();
+      Expected<ModelSamples> samples = readModelSamples(file, inputs);
+      if (!samples)
+        return samples.takeError();
+      if (Error e = body(*samples, stop))
+        return e;
+    }
+  }
+  return Error::success();
+}
