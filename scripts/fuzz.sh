@@ -3,7 +3,7 @@
 # ASan + UBSan) on seed corpora from the repository:
 #   onnx-import  the ONNX importer + qnt-fuse + qnt-insert-observers, inputs
 #                mutated structurally (fuzz/OnnxMutator); seeds: every .onnx
-#   npy          the .npy reader; seeds: every .npy
+#   npy          the .npy and .npz readers; seeds: every .npy and .npz
 #   profile      calibration profiles (parse, merge, recompute qparams);
 #                seeds: fuzz/profile-fuzzer/seeds
 #   qnt          the qnt IR parser, verifiers and passes; seeds: every test's
@@ -44,7 +44,7 @@ seed() {
     git ls-files '*.onnx' | while read -r f; do cp "$f" "$dir/${f//\//_}"; done ;;
   npy)
     # The small ones: large calibration sets only slow the fuzzer down.
-    git ls-files '*.npy' | while read -r f; do
+    git ls-files '*.npy' '*.npz' | while read -r f; do
       (($(stat -c %s "$f") < 65536)) && cp "$f" "$dir/${f//\//_}"
     done ;;
   profile)

@@ -9,6 +9,13 @@ Models (random weights, seed 0, batch norms with non-trivial statistics):
                      average pooling with padding (count_include_pad=0),
                      concat on channels, flatten of a 4-D tensor with spatial
                      size > 1, Gemm
+  two_tower.onnx     two inputs ("image" [1, 3, 12, 12], "features" [1, 6])
+                     and two outputs ("scores" [1, 10], "embedding" [1, 8]):
+                     a conv tower and a linear tower, concatenated into a
+                     classifier, added into an embedding; with
+                     two_tower.calib.npz (32 samples of each input) and its
+                     inputs and PyTorch's outputs as .npy files
+                     (two_tower.{image,features,scores,embedding}.npy)
   qdq.onnx           QuantizeLinear/DequantizeLinear pairs (per tensor on the
                      activation, per axis on the weight) around a conv, built
                      with onnx.helper
@@ -87,6 +94,49 @@ class Mobile(torch.nn.Module):
         a = self.pool(self.grouped(x))
         b = self.side(x)
         return self.fc(torch.flatten(torch.cat([a, b], 1), 1))
+
+
+class TwoTower(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.linear = nn.Linear(6, 16)
+        self.classifier = nn.Linear(32, 10)
+        self.project = nn.Linear(16, 8)
+
+    def forward(self, image, features):
+        x = self.pool(torch.relu(self.bn1(self.conv1(image))))
+        x = torch.flatten(self.gap(torch.relu(self.conv2(x))), 1)
+        y = torch.relu(self.linear(features))
+        scores = self.classifier(torch.cat([x, y], 1))
+        return scores, self.project(x + y)
+
+
+def two_tower():
+    model = TwoTower().eval()
+    randomize_bn(model)
+    image = rng.standard_normal((32, 3, 12, 12)).astype(np.float32)
+    features = (rng.standard_normal((32, 6)) * 2).astype(np.float32)
+    torch.onnx.export(model, (torch.from_numpy(image[:1]),
+                              torch.from_numpy(features[:1])),
+                      os.path.join(out, "two_tower.onnx"), opset_version=13,
+                      input_names=["image", "features"],
+                      output_names=["scores", "embedding"],
+                      do_constant_folding=True)
+    with torch.no_grad():
+        scores, embedding = model(torch.from_numpy(image),
+                                  torch.from_numpy(features))
+    np.savez(os.path.join(out, "two_tower.calib.npz"), image=image,
+             features=features)
+    for name, array in (("image", image), ("features", features),
+                        ("scores", scores.numpy()),
+                        ("embedding", embedding.numpy())):
+        np.save(os.path.join(out, f"two_tower.{name}.npy"), array)
 
 
 def export(model, shape, name):
@@ -174,3 +224,4 @@ export(ResNetBlock(), (1, 3, 16, 16), "resnet_block")
 export(Mobile(), (1, 4, 10, 10), "mobile")
 qdq_model()
 error_models()
+two_tower()

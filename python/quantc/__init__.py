@@ -232,8 +232,9 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     it.
 
     calibration: a float32 array of samples stacked along the first
-    dimension (or a path to a .npy file or directory): quantizes the float
-    model post-training. Without it a float model stays float and a QDQ
+    dimension, for a model with several inputs a dict of such arrays keyed
+    by input name (or a path to a .npy / .npz file or a directory of them):
+    quantizes the float model post-training. Without it a float model stays float and a QDQ
     model is quantized with its own parameters. profile: calibration
     profile(s) to start from. cpu / int8_isas: pin a CPU, or choose the
     instruction sets of a dispatching library. parallel: "omp" for OpenMP
@@ -248,6 +249,10 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     if calibration is not None:
         if isinstance(calibration, (str, os.PathLike)):
             path = os.fspath(calibration)
+        elif isinstance(calibration, dict):
+            path = os.path.join(work, "calibration.npz")
+            np.savez(path, **{name: np.ascontiguousarray(a, dtype=np.float32)
+                              for name, a in calibration.items()})
         else:
             path = os.path.join(work, "calibration.npy")
             np.save(path, np.ascontiguousarray(calibration, dtype=np.float32))
@@ -277,9 +282,10 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
 def from_torch(module, example_input, calibration=None, opset_version=13,
                **options):
     """Exports the torch.nn.Module `module` with torch.onnx.export on
-    `example_input` (a tensor or a tuple of them), then compiles it like
-    ``compile`` (calibration: samples as a NumPy array or tensor; other
-    options as for ``compile``)."""
+    `example_input` (a tensor or a tuple of them; the inputs are named
+    input0, input1, ...), then compiles it like ``compile`` (calibration:
+    samples as a NumPy array or tensor, for several inputs a tuple of them in
+    input order; other options as for ``compile``)."""
     import torch
     work = tempfile.mkdtemp(prefix="quantc-torch-")
     path = os.path.join(work, "model.onnx")
@@ -295,6 +301,14 @@ def from_torch(module, example_input, calibration=None, opset_version=13,
                                            for i in range(len(inputs))])
     finally:
         module.train(was_training)
-    if calibration is not None and hasattr(calibration, "detach"):
-        calibration = calibration.detach().cpu().numpy()
+    def numpy(a):
+        return a.detach().cpu().numpy() if hasattr(a, "detach") else a
+    if isinstance(calibration, (tuple, list)):
+        if len(calibration) != len(inputs):
+            raise QuantcError(f"calibration has {len(calibration)} arrays, "
+                              f"the module {len(inputs)} inputs")
+        calibration = {f"input{i}": numpy(a)
+                       for i, a in enumerate(calibration)}
+    elif calibration is not None:
+        calibration = numpy(calibration)
     return compile(path, calibration=calibration, **options)

@@ -2,8 +2,8 @@
 // (quant-compile --emit=shared) that quantc.load runs on NumPy arrays,
 // bit-identical to the C driver on the same object, with batches split into
 // calls and inputs checked against the library's metadata;
-// quantc.from_torch exports a module (two inputs and outputs, float; a small
-// CNN, int8) and compiles it (skipped where PyTorch is absent).
+// quantc.from_torch exports a module (two inputs and outputs, float and
+// int8; a small CNN, int8) and compiles it (skipped where PyTorch is absent).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/test_package.py %quantc_tools_dir %quantc_src_root %t | FileCheck %s
@@ -17,6 +17,7 @@
 // CHECK: refused: QuantcError: quant-compile failed
 // CHECK: PACKAGE OK
 // TORCH: from_torch, two inputs and outputs, float: max rel. error {{[0-9.]+e-(0[5-9]|[1-9][0-9])}}
+// TORCH: from_torch int8, two inputs and outputs: worst output {{[0-9.]+}} dB SQNR over 16 samples
 // TORCH: from_torch int8: {{[0-9.]+}} dB SQNR over 64 images
 // TORCH: PACKAGE OK
 //
@@ -25,6 +26,7 @@
 // SYMBOLS: T torch_jit_int8_isa
 // SYMBOLS: T torch_jit_metadata
 // SYMBOLS: T torch_jit_run
+// SYMBOLS: T torch_jit_runv
 //
 // --emit=shared needs an output file.
 // RUN: not quant-compile %quantc_src_root/examples/fashion-mnist/model.onnx --emit=shared 2>&1 | FileCheck %s --check-prefix=STDOUT

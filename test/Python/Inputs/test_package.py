@@ -115,6 +115,19 @@ if with_torch:
           f"{err:.1e}")
     assert err < 1e-4
 
+    # int8, calibrated with one array per input (a .npz archive inside).
+    calib_image, calib_features = torch.randn(64, 3, 16, 16), torch.randn(64, 12)
+    two8 = quantc.from_torch(net, (image, features),
+                             calibration=(calib_image, calib_features),
+                             quant_compile=compile_tool)
+    with torch.no_grad():
+        want8 = [t.numpy() for t in net(calib_image[:16], calib_features[:16])]
+    got8 = two8(calib_image[:16].numpy(), calib_features[:16].numpy())
+    worst = min(sqnr(w, g) for w, g in zip(want8, got8))
+    print(f"from_torch int8, two inputs and outputs: worst output "
+          f"{worst:.1f} dB SQNR over 16 samples")
+    assert worst > 25
+
     cnn = torch.nn.Sequential(torch.nn.Conv2d(1, 16, 3), torch.nn.BatchNorm2d(16),
                               torch.nn.ReLU(), torch.nn.Conv2d(16, 32, 3, 2),
                               torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
