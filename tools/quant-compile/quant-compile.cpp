@@ -45,49 +45,52 @@
 
 using namespace llvm;
 
+static cl::OptionCategory compileCategory("quant-compile options");
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<model.mlir | model.onnx>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::value_desc("path"), cl::init("-"));
+                                       cl::value_desc("path"), cl::init("-"),
+                                       cl::cat(compileCategory));
 static cl::opt<std::string>
     headerFile("header",
                cl::desc("C header to write (default with --emit=obj: the "
                         "output path with extension .h)"),
-               cl::value_desc("path"), cl::init(""));
+               cl::value_desc("path"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     symbolName("name",
                cl::desc("Symbol prefix: <name>_run (default: the model "
                         "function's name)"),
-               cl::init(""));
+               cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     functionName("function",
                  cl::desc("Model function (default: the public one)"),
-                 cl::init(""));
+                 cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     targetTriple("target",
                  cl::desc("Target triple (default: the host's), e.g. "
                           "x86_64-linux-gnu, aarch64-linux-gnu"),
-                 cl::init(""));
+                 cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     targetCpu("cpu",
               cl::desc("Target CPU: pins the object to it (default: none: "
                        "a variant per int8 instruction set, chosen at run "
                        "time; native: this machine's CPU and features)"),
-              cl::init(""));
+              cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     targetFeatures("mattr", cl::desc("Target features, e.g. +dotprod,+i8mm"),
-                   cl::init(""));
+                   cl::init(""), cl::cat(compileCategory));
 static cl::list<std::string> int8Isas(
     "int8-isas", cl::CommaSeparated,
     cl::desc("Without --cpu / --mattr: the int8 instruction sets the object "
              "carries kernels for, chosen at run time (default: the "
-             "architecture's default set, see --list-isas)"));
+             "architecture's default set, see --list-isas)"),
+    cl::cat(compileCategory));
 static cl::opt<bool>
     listIsas("list-isas",
              cl::desc("List the int8 instruction sets (those this machine "
                       "has marked '*') and exit"),
-             cl::init(false));
+             cl::init(false), cl::cat(compileCategory));
 enum class Emit { MLIR, LLVM, Asm, Obj, Shared };
 static cl::opt<Emit>
     emit("emit", cl::desc("What to write"),
@@ -99,7 +102,7 @@ static cl::opt<Emit>
                                "a shared library: the object linked by the "
                                "system C compiler ($CC, else cc), e.g. for "
                                "the Python package (python/quantc)")),
-         cl::init(Emit::Obj));
+         cl::init(Emit::Obj), cl::cat(compileCategory));
 static cl::opt<quantc::Parallelism> parallel(
     "parallel",
     cl::desc("Threading of the generated code (default: none: the object "
@@ -109,13 +112,13 @@ static cl::opt<quantc::Parallelism> parallel(
     cl::values(clEnumValN(quantc::Parallelism::None, "none", "single-threaded"),
                clEnumValN(quantc::Parallelism::OpenMP, "omp",
                           "OpenMP (LLVM's libomp)")),
-    cl::init(quantc::Parallelism::None));
+    cl::init(quantc::Parallelism::None), cl::cat(compileCategory));
 static cl::opt<bool>
     showRemarks("remarks",
                 cl::desc("Print the lowering's remarks (kernel choices)"),
-                cl::init(false));
+                cl::init(false), cl::cat(compileCategory));
 static cl::opt<bool> verbose("v", cl::desc("Print the target and int8 kernels"),
-                             cl::init(false));
+                             cl::init(false), cl::cat(compileCategory));
 
 // Post-training quantization of a float model (import -> fuse -> observe ->
 // calibrate -> fold -> quantize) before compiling it.
@@ -124,8 +127,9 @@ static cl::OptionCategory
 static cl::list<std::string> calibrationData(
     "calibration-data",
     cl::desc("Quantize the float model first, calibrating on these .npy "
-             "files or directories (samples stacked along the first "
-             "dimension, in the model's input layout)"),
+             "files (samples stacked along the first dimension, in the "
+             "model's input layout), .npz archives of one such array per "
+             "input name, or directories of them"),
     cl::cat(ptqCategory));
 static cl::list<std::string>
     ptqProfiles("profile",
@@ -248,6 +252,14 @@ int main(int argc, char **argv) {
   quantc::registerAllPasses();
   // --mlir-timing: wall time of each step and pass.
   mlir::registerDefaultTimingManagerCLOptions();
+  // --help shows quant-compile's options (and the timing ones), not every
+  // LLVM and MLIR option linked in; those still work.
+  cl::HideUnrelatedOptions({&compileCategory, &ptqCategory});
+  for (StringRef name : {"mlir-timing", "mlir-timing-display"})
+    if (cl::Option *option = cl::getRegisteredOptions().lookup(name)) {
+      option->setHiddenFlag(cl::NotHidden);
+      option->addCategory(compileCategory);
+    }
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-compile: compile a model to an object "
                               "file and a C header\n");
