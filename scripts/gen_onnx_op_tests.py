@@ -164,6 +164,19 @@ class Resizes(nn.Module):
                           d.flatten(1), e.flatten(1)], 1)
 
 
+class Gelus(nn.Module):
+    """GELU as PyTorch 1.13 exports nn.GELU (Div, Erf, Add, Mul, Mul) and
+    nn.GELU(approximate='tanh') (Mul, Mul, Add, Tanh, ...), a GELU written
+    by hand with its factors in another order, and a plain Erf."""
+
+    def forward(self, x):
+        x = x * 3
+        by_hand = (x * 0.5) * (1.0 + torch.erf(x * 0.7071067811865476))
+        parts = [F.gelu(x), F.gelu(x, approximate="tanh"), by_hand,
+                 torch.erf(x)]
+        return torch.cat([p.flatten(1) for p in parts], 1)
+
+
 def helper_graphs():
     """Forms PyTorch does not export: Constant attribute forms, variadic
     Sum / Min / Max / Mean, Upsample (opset 9) with linear mode, Expand and
@@ -251,3 +264,4 @@ export(Activations(), (1, 6, 4, 5), "activations")
 export(Arithmetic(), (1, 3, 4, 5), "arithmetic")
 export(Resizes(), (1, 2, 5, 6), "resizes")
 helper_graphs()
+export(Gelus(), (1, 4, 5, 6), "gelus")

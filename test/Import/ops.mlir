@@ -4,7 +4,7 @@
 // (JIT) and run: outputs within 1e-4 of the magnitude of PyTorch's / NumPy's.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample; do \
+// RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample gelus; do \
 // RUN:   quant-translate --import-onnx %S/Inputs/ops/$m.onnx -o %t/$m.mlir && \
 // RUN:   quant-run %t/$m.mlir --input %S/Inputs/ops/$m.input.npy -o %t/$m.npy && \
 // RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/ops/$m.output.npy || exit 1; \
@@ -36,3 +36,14 @@
 // CHECK: upsample
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
+// CHECK: gelus
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+//
+// GELU's exported forms (Erf, Tanh, factors in another order) become one op.
+// RUN: FileCheck %s --check-prefix=GELU --input-file %t/gelus.mlir
+// RUN: grep -c "qnt.unary gelu %%" %t/gelus.mlir | FileCheck %s --check-prefix=TWO
+// TWO: 2
+// GELU-DAG: qnt.unary gelu_tanh
+// GELU-DAG: qnt.unary erf
+// RUN: not grep "qnt.unary tanh" %t/gelus.mlir

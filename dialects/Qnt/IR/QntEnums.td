@@ -63,7 +63,8 @@ def Qnt_UnaryFn : I32EnumAttr<"UnaryFn",
     I32EnumAttrCase<"gelu_tanh", 6>,
     I32EnumAttrCase<"leaky_relu", 7>,
     I32EnumAttrCase<"elu", 8>,
-    I32EnumAttrCase<"softplus", 9>]> {
+    I32EnumAttrCase<"softplus", 9>,
+    I32EnumAttrCase<"erf", 10>]> {
   let cppNamespace = "::mlir::qnt";
 }
 

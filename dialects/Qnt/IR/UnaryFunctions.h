@@ -44,6 +44,7 @@ inline UnaryInfo unaryInfo(UnaryFn fn) {
     info.fixedRange = {0.0, 1.0};
     break;
   case UnaryFn::tanh:
+  case UnaryFn::erf:
     info.fixedRange = {-1.0, 1.0};
     break;
   case UnaryFn::hard_sigmoid:
@@ -103,6 +104,8 @@ V applyUnary(Ops &o, UnaryFn fn, V x, P alpha, P beta) {
                  o.mul(c(alpha), o.sub(o.exp(o.min(x, c(0.0))), c(1.0))));
   case UnaryFn::softplus:
     return o.add(o.max(x, c(0.0)), o.log1p(o.exp(o.sub(c(0.0), o.abs(x)))));
+  case UnaryFn::erf:
+    return o.erf(x);
   }
   return x;
 }

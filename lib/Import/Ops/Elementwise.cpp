@@ -7,7 +7,8 @@
 // ONNX's broadcasting (NodeImporter::broadcast). Arithmetic on constants
 // folds (shape sub-graphs). Mul(x, Sigmoid(x)) is SiLU and
 // Mul(x, HardSigmoid(x)) with alpha 1/6, beta 1/2 is HardSwish (how
-// PyTorch exports nn.SiLU and, before opset 14, nn.Hardswish).
+// PyTorch exports nn.SiLU and, before opset 14, nn.Hardswish); the Erf and
+// Tanh forms of GELU are qnt.unary gelu / gelu_tanh.
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,6 +238,131 @@ Value fuseGatedActivation(NodeImporter &n, const Act &lhs, const Act &rhs) {
   return {};
 }
 
+/// The value of `v` if it is a constant whose elements are all equal (a
+/// tosa.const splat, or tosa.reciprocal of one: how Div by a constant is
+/// imported).
+std::optional<double> splatValue(Value v) {
+  bool reciprocal = false;
+  if (auto r = v.getDefiningOp<tosa::ReciprocalOp>()) {
+    v = r.getInput1();
+    reciprocal = true;
+  }
+  DenseFPElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  double value = attr.getSplatValue<APFloat>().convertToDouble();
+  return reciprocal ? 1.0 / value : value;
+}
+
+bool near(double a, double b) {
+  return std::fabs(a - b) <= 1e-6 * std::fabs(b);
+}
+
+/// The factors of `v` if it is a product (tosa.mul, nested up to `depth`),
+/// else `v`; `stop` values are factors themselves.
+void factors(Value v, SmallVectorImpl<Value> &out, ArrayRef<Value> stop = {},
+             int depth = 3) {
+  auto mul = v.getDefiningOp<tosa::MulOp>();
+  if (!mul || depth == 0 || llvm::is_contained(stop, v)) {
+    out.push_back(v);
+    return;
+  }
+  factors(mul.getInput1(), out, stop, depth - 1);
+  factors(mul.getInput2(), out, stop, depth - 1);
+}
+
+/// `x` if `v` is `x * k` or `k * x` (one Mul, or a Div by 1 / k), else null.
+Value scaledBy(Value v, double k) {
+  auto mul = v.getDefiningOp<tosa::MulOp>();
+  if (!mul)
+    return {};
+  for (auto [x, c] : {std::pair{mul.getInput1(), mul.getInput2()},
+                      std::pair{mul.getInput2(), mul.getInput1()}})
+    if (std::optional<double> value = splatValue(c); value && near(*value, k))
+      return x;
+  return {};
+}
+
+/// `z` if `v` is `1 + g(z)` for the qnt.unary `g`, else null.
+Value onePlus(Value v, qnt::UnaryFn g) {
+  auto add = v.getDefiningOp<tosa::AddOp>();
+  if (!add)
+    return {};
+  for (auto [a, b] : {std::pair{add.getInput1(), add.getInput2()},
+                      std::pair{add.getInput2(), add.getInput1()}}) {
+    std::optional<double> one = splatValue(b);
+    auto op = a.getDefiningOp<qnt::UnaryOp>();
+    if (one && *one == 1.0 && op && op.getFn() == g)
+      return op.getInput();
+  }
+  return {};
+}
+
+/// Whether `v` is `x * x * x` (Pow(x, 3) or products of x).
+bool isCube(Value v, Value x) {
+  if (auto pow = v.getDefiningOp<tosa::PowOp>()) {
+    std::optional<double> e = splatValue(pow.getInput2());
+    return pow.getInput1() == x && e && *e == 3.0;
+  }
+  SmallVector<Value> fs;
+  factors(v, fs, {x});
+  return fs.size() == 3 && llvm::all_of(fs, [&](Value f) { return f == x; });
+}
+
+/// The input `x` of a GELU gate `v` (1 + erf(x / sqrt(2)), or 1 + tanh(
+/// sqrt(2 / pi) * (x + 0.044715 * x^3))) and the GELU it makes, or null.
+std::pair<Value, qnt::UnaryFn> geluGate(Value v) {
+  if (Value z = onePlus(v, qnt::UnaryFn::erf))
+    if (Value x = scaledBy(z, M_SQRT1_2))
+      return {x, qnt::UnaryFn::gelu};
+  Value z = onePlus(v, qnt::UnaryFn::tanh);
+  Value inner = z ? scaledBy(z, 0.7978845608028654) : Value();
+  auto add = inner ? inner.getDefiningOp<tosa::AddOp>() : tosa::AddOp();
+  if (!add)
+    return {};
+  for (auto [x, b] : {std::pair{add.getInput1(), add.getInput2()},
+                      std::pair{add.getInput2(), add.getInput1()}})
+    if (Value cube = scaledBy(b, 0.044715); cube && isCube(cube, x))
+      return {x, qnt::UnaryFn::gelu_tanh};
+  return {};
+}
+
+/// The GELU patterns in a product of `product` and `constantFactor`: 0.5 *
+/// x * gate (PyTorch's export of nn.GELU and nn.GELU(approximate='tanh'),
+/// see geluGate), the factors in any order and grouping. Returns (x, fn) or
+/// null.
+std::pair<Value, qnt::UnaryFn> matchGelu(ArrayRef<Value> product,
+                                         double constantFactor) {
+  SmallVector<Value> candidates;
+  for (Value v : product)
+    factors(v, candidates);
+  for (Value gate : candidates) {
+    auto [x, fn] = geluGate(gate);
+    if (!x)
+      continue;
+    // The product, factored down to x and the gate.
+    SmallVector<Value> fs;
+    for (Value v : product)
+      factors(v, fs, {x, gate});
+    double scale = constantFactor;
+    int xs = 0, gates = 0;
+    bool other = false;
+    for (Value f : fs) {
+      if (f == x)
+        ++xs;
+      else if (f == gate)
+        ++gates;
+      else if (std::optional<double> c = splatValue(f))
+        scale *= *c;
+      else
+        other = true;
+    }
+    if (xs == 1 && gates == 1 && !other && near(scale, 0.5))
+      return {x, fn};
+  }
+  return {};
+}
+
 /// Add, Sub, Mul, Div, Pow (two inputs) and Sum, Min, Max, Mean (one or
 /// more), with broadcasting.
 template <Binary kind, bool variadic = false, bool mean = false>
@@ -256,6 +382,33 @@ LogicalResult binary(NodeImporter &n) {
   if (kind == Binary::mul && n.isActivation(0) && n.isActivation(1))
     if (Value fused = fuseGatedActivation(n, *n.act(0), *n.act(1)))
       return n.setOutput({fused, n.act(0)->layout});
+  if (kind == Binary::mul && n.numInputs() == 2) {
+    // GELU: the last Mul of its pattern (whose other ops DCE removes).
+    SmallVector<Act> acts;
+    double constantFactor = 1.0;
+    bool scalars = true;
+    for (int i = 0; i < 2; ++i) {
+      if (n.isActivation(i))
+        acts.push_back(*n.act(i));
+      else if (const ConstTensor *c = n.constant(i); c && c->numElements() == 1)
+        constantFactor *= c->data[0];
+      else
+        scalars = false;
+    }
+    SmallVector<Value> product;
+    for (const Act &a : acts)
+      product.push_back(a.value);
+    auto [x, fn] = scalars ? matchGelu(product, constantFactor)
+                           : std::pair<Value, qnt::UnaryFn>();
+    if (x && llvm::all_of(acts, [&](const Act &a) {
+          return a.layout == acts[0].layout && a.value.getType() == x.getType();
+        }))
+      return n.setOutput(
+          {qnt::UnaryOp::create(n.builder(), x,
+                                qnt::UnaryFnAttr::get(n.context(), fn),
+                                FloatAttr(), FloatAttr(), DenseF32ArrayAttr()),
+           acts[0].layout});
+  }
   SmallVector<int> inputs;
   for (int i = 0; i < n.numInputs(); ++i)
     inputs.push_back(i);
@@ -393,7 +546,7 @@ void quantc::onnx_import::registerElementwiseOps(OpRegistry &r) {
   r.add("Exp", tosaUnary<tosa::ExpOp>);
   r.add("Log", tosaUnary<tosa::LogOp>);
   r.add("Abs", tosaUnary<tosa::AbsOp>);
-  r.add("Erf", tosaUnary<tosa::ErfOp>);
+  r.add("Erf", unary<UnaryFn::erf>);
   r.add("Floor", tosaUnary<tosa::FloorOp>);
   r.add("Ceil", tosaUnary<tosa::CeilOp>);
   r.add("Reciprocal", tosaUnary<tosa::ReciprocalOp>);
