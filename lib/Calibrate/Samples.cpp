@@ -67,11 +67,20 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
   return signature;
 }
 
-std::string quantc::describeInputs(ArrayRef<ModelTensor> inputs) {
+/// Input `i` in messages: "'name'", or for an unnamed input its number,
+/// after `word` ("input 1").
+static std::string label(ArrayRef<quantc::ModelTensor> inputs, size_t i,
+                         StringRef word) {
+  if (!inputs[i].name.empty())
+    return "'" + inputs[i].name + "'";
+  return (word.empty() ? "" : (word + " ").str()) + std::to_string(i);
+}
+
+/// "'a', 'b'" (or "input 0, input 1" for unnamed inputs).
+static std::string describeInputs(ArrayRef<quantc::ModelTensor> inputs) {
   std::string text;
-  for (auto [i, t] : llvm::enumerate(inputs))
-    text += (i ? ", " : "") + (t.name.empty() ? "input " + std::to_string(i)
-                                              : "'" + t.name + "'");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    text += (i ? ", " : "") + label(inputs, i, "input");
   return text;
 }
 
@@ -115,13 +124,13 @@ quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
                     describeInputs(inputs) + ")");
       if (matched[*input])
         return fail(file + ": two arrays for the model input " +
-                    describeInputs(inputs[*input]));
+                    label(inputs, *input, ""));
       matched[*input] = std::move(a.array);
     }
     for (auto [i, m] : llvm::enumerate(matched)) {
       if (!m)
         return fail(file + ": no array for the model input " +
-                    describeInputs(inputs[i]) + " (the archive's arrays: " +
+                    label(inputs, i, "") + " (the archive's arrays: " +
                     llvm::join(llvm::map_range(*arrays,
                                                [](const NamedArray &a) {
                                                  return "'" + a.name + "'";
@@ -146,7 +155,7 @@ quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
     std::string what =
         inputs.size() == 1
             ? file.str()
-            : (file + " (input " + describeInputs(inputs[i]) + ")").str();
+            : (file + " (input " + label(inputs, i, "") + ")").str();
     if (Error e = checkModelInputs(a, inputs[i].shape, what))
       return std::move(e);
     int64_t size = inputs[i].numElements();
@@ -158,8 +167,8 @@ quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
     else if (runs != samples.runs)
       return fail(file + ": the arrays hold different numbers of samples (" +
                   llvm::Twine(samples.runs) + " runs for " +
-                  describeInputs(inputs[0]) + ", " + llvm::Twine(runs) +
-                  " for " + describeInputs(inputs[i]) + ")");
+                  label(inputs, 0, "input") + ", " + llvm::Twine(runs) +
+                  " for " + label(inputs, i, "input") + ")");
     for (size_t k = 0; k < a.data.size(); ++k)
       if (!std::isfinite(a.data[k]))
         return fail(what + ": sample " + llvm::Twine(k / size) +

@@ -38,9 +38,6 @@ struct ModelSignature {
 };
 llvm::Expected<ModelSignature> modelSignature(mlir::Operation *function);
 
-/// "'a', 'b'" (or "input 0, input 1" for unnamed inputs), for messages.
-std::string describeInputs(llvm::ArrayRef<ModelTensor> inputs);
-
 /// The samples of one data file for every input of a model.
 struct ModelSamples {
   /// The file, for messages and profiles.
