@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -153,7 +154,9 @@ Error quantc::checkModelInputs(const NpyArray &samples, ArrayRef<int64_t> in,
       " (expected N samples stacked along the first dimension)");
 }
 
-std::string quantc::npyBytes(const NpyArray &array) {
+/// The .npy header of `array` (magic, version 1.0, the padded dict): its
+/// data follows.
+static std::string npyHeader(const quantc::NpyArray &array) {
   std::string shape = "(";
   for (int64_t d : array.shape)
     shape += std::to_string(d) + ", ";
@@ -162,27 +165,31 @@ std::string quantc::npyBytes(const NpyArray &array) {
   else if (array.shape.size() == 1)
     shape.resize(shape.size() - 1);
   shape += ")";
-  std::string header =
+  std::string dict =
       "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad so that the data starts at a multiple of 64 bytes; end with '\n'.
-  size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string bytes = "\x93NUMPY";
-  bytes += char(1);
-  bytes += char(0);
-  bytes += char(header.size() & 0xff);
-  bytes += char(header.size() >> 8);
-  bytes += header;
-  bytes.append(reinterpret_cast<const char *>(array.data.data()),
-               array.data.size() * sizeof(float));
-  return bytes;
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::string header = "\x93NUMPY";
+  header += char(1);
+  header += char(0);
+  header += char(dict.size() & 0xff);
+  header += char(dict.size() >> 8);
+  return header + dict;
 }
 
-/// Writes `bytes` to `path` through a temporary file: whole or not at all.
-static Error writeWhole(StringRef path, StringRef bytes) {
+/// The bytes of `array`'s data.
+static StringRef npyData(const quantc::NpyArray &array) {
+  return StringRef(reinterpret_cast<const char *>(array.data.data()),
+                   array.data.size() * sizeof(float));
+}
+
+/// Writes `path` with `write` through a temporary file: whole or not at all.
+static Error writeWhole(StringRef path,
+                        llvm::function_ref<void(raw_ostream &)> write) {
   Error e = writeToOutput(path, [&](raw_ostream &os) {
-    os << bytes;
+    write(os);
     return Error::success();
   });
   if (e)
@@ -191,7 +198,8 @@ static Error writeWhole(StringRef path, StringRef bytes) {
 }
 
 Error quantc::writeNpy(StringRef path, const NpyArray &array) {
-  return writeWhole(path, npyBytes(array));
+  return writeWhole(
+      path, [&](raw_ostream &os) { os << npyHeader(array) << npyData(array); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -388,70 +396,74 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
 }
 
 Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
-  std::string out, directory;
-  auto put16 = [](std::string &s, uint16_t v) {
-    char b[2];
-    support::endian::write16le(b, v);
-    s.append(b, 2);
+  // Each member is its .npy header then its data, stored; the archive is
+  // written as it is laid out, the data straight from the arrays.
+  struct Member {
+    std::string name, header;
+    StringRef data;
+    uint32_t crc, size, offset;
   };
-  auto put32 = [](std::string &s, uint32_t v) {
-    char b[4];
-    support::endian::write32le(b, v);
-    s.append(b, 4);
-  };
+  std::vector<Member> members;
+  uint64_t offset = 0;
   for (const NamedArray &a : arrays) {
-    std::string member = a.name + ".npy";
-    std::string npy = npyBytes(a.array);
-    if (npy.size() >= 0xffffffffu || out.size() >= 0xffffffffu ||
-        member.size() > 0xffff)
+    Member m{a.name + ".npy", npyHeader(a.array), npyData(a.array), 0, 0, 0};
+    uint64_t size = m.header.size() + m.data.size();
+    if (size >= 0xffffffffu || offset >= 0xffffffffu || m.name.size() > 0xffff)
       return fail(path, "array '" + a.name +
                             "' is too large for a zip archive without zip64");
-    uint32_t crc = llvm::crc32(arrayRefFromStringRef(npy));
-    uint32_t offset = static_cast<uint32_t>(out.size());
-    // Local header: version 2.0, no flags, stored, no time (1980-01-01).
-    put32(out, kLocalHeader);
-    put16(out, 20);
-    put16(out, 0);
-    put16(out, 0);
-    put16(out, 0);
-    put16(out, 0x21);
-    put32(out, crc);
-    put32(out, npy.size());
-    put32(out, npy.size());
-    put16(out, member.size());
-    put16(out, 0);
-    out += member;
-    out += npy;
-    put32(directory, kCentralHeader);
-    put16(directory, 20);
-    put16(directory, 20);
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, 0x21);
-    put32(directory, crc);
-    put32(directory, npy.size());
-    put32(directory, npy.size());
-    put16(directory, member.size());
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, 0);
-    put32(directory, 0);
-    put32(directory, offset);
-    directory += member;
+    m.crc = llvm::crc32(llvm::crc32(arrayRefFromStringRef(m.header)),
+                        arrayRefFromStringRef(m.data));
+    m.size = static_cast<uint32_t>(size);
+    m.offset = static_cast<uint32_t>(offset);
+    offset += 30 + m.name.size() + size;
+    members.push_back(std::move(m));
   }
-  if (out.size() + directory.size() >= 0xffffffffu || arrays.size() >= 0xffff)
+  uint64_t directorySize = 0;
+  for (const Member &m : members)
+    directorySize += 46 + m.name.size();
+  if (offset + directorySize >= 0xffffffffu || members.size() >= 0xffff)
     return fail(path, "too large for a zip archive without zip64");
-  uint32_t dirOffset = static_cast<uint32_t>(out.size());
-  out += directory;
-  put32(out, kEndOfDirectory);
-  put16(out, 0);
-  put16(out, 0);
-  put16(out, arrays.size());
-  put16(out, arrays.size());
-  put32(out, directory.size());
-  put32(out, dirOffset);
-  put16(out, 0);
-  return writeWhole(path, out);
+
+  return writeWhole(path, [&](raw_ostream &os) {
+    support::endian::Writer w(os, endianness::little);
+    // The fields local and central headers share, from "version needed":
+    // version 2.0, no flags, stored, no time (1980-01-01), CRC, sizes, name
+    // length, no extra field.
+    auto entry = [&](const Member &m) {
+      w.write<uint16_t>(20);
+      w.write<uint16_t>(0);
+      w.write<uint16_t>(0);
+      w.write<uint16_t>(0);
+      w.write<uint16_t>(0x21);
+      w.write<uint32_t>(m.crc);
+      w.write<uint32_t>(m.size);
+      w.write<uint32_t>(m.size);
+      w.write<uint16_t>(m.name.size());
+      w.write<uint16_t>(0);
+    };
+    for (const Member &m : members) {
+      w.write<uint32_t>(kLocalHeader);
+      entry(m);
+      os << m.name << m.header << m.data;
+    }
+    for (const Member &m : members) {
+      w.write<uint32_t>(kCentralHeader);
+      w.write<uint16_t>(20); // version made by
+      entry(m);
+      w.write<uint16_t>(0); // comment length
+      w.write<uint16_t>(0); // disk
+      w.write<uint16_t>(0); // internal attributes
+      w.write<uint32_t>(0); // external attributes
+      w.write<uint32_t>(m.offset);
+      os << m.name;
+    }
+    w.write<uint32_t>(kEndOfDirectory);
+    w.write<uint16_t>(0);
+    w.write<uint16_t>(0);
+    w.write<uint16_t>(members.size());
+    w.write<uint16_t>(members.size());
+    w.write<uint32_t>(directorySize);
+    w.write<uint32_t>(offset);
+    w.write<uint16_t>(0);
+  });
 }

@@ -53,10 +53,9 @@ llvm::Error checkModelInputs(const NpyArray &samples,
                              llvm::ArrayRef<int64_t> input,
                              llvm::StringRef source);
 
-/// Writes `array` as a version 1.0 .npy file (used by tests and tools).
+/// Writes `array` as a version 1.0 .npy file (used by tests and tools). The
+/// file appears whole or not at all.
 llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
-/// The bytes of that file.
-std::string npyBytes(const NpyArray &array);
 
 /// Writes `arrays` as an uncompressed .npz archive (numpy.load reads it),
 /// each as member "<name>.npy". The file appears whole or not at all.
