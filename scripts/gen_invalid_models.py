@@ -132,6 +132,20 @@ def constant_of_shape(shape):
                  X4, [vi("y", None)], [init("s", np.asarray(shape, np.int64))])
 
 
+def on_constants(op, inputs, inits, **attrs):
+    """`op` (node 'n') on initializers, its result added to x."""
+    return model([helper.make_node(op, list(inputs), ["c"], name="n", **attrs),
+                  helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+                 X4, [vi("y", None)], inits)
+
+
+def matmul_of(shape):
+    """x MatMul x reshaped to `shape`."""
+    return model([helper.make_node("Reshape", ["x", "s"], ["b"], name="r"),
+                  helper.make_node("MatMul", ["x", "b"], ["y"], name="n")],
+                 X4, [vi("y", None)], [init("s", np.asarray(shape, np.int64))])
+
+
 # (file name, model, the message after "node 'n' (Op): " or the file name).
 CASES = [
     # Node arity.
@@ -245,6 +259,53 @@ CASES = [
      "QuantizeLinear's"),
     ("qdq_dq_scale", qdq(0.1, init("z", np.uint8(3)), dq_scale=0.2),
      "node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's"),
+    # Index and mask computations (constants only), matmuls of activations.
+    ("where_activation",
+     model([helper.make_node("Where", ["m", "x", "x"], ["y"], name="n")], X4,
+           [vi("y", None)], [init("m", np.asarray([True, False]))]),
+     "node 'n' (Where): input 'x' is computed from the model's input; Where "
+     "is supported on constants only (index and mask computations)"),
+    ("mod_float_fmod0",
+     on_constants("Mod", ["a", "b"], [init("a", np.float32([1.5])),
+                                      init("b", np.float32([2]))]),
+     "node 'n' (Mod): floating-point Mod requires fmod=1"),
+    ("mod_zero",
+     on_constants("Mod", ["a", "b"], [init("a", np.int64([3])),
+                                      init("b", np.int64([0]))]),
+     "node 'n' (Mod): integer division by zero"),
+    ("range_delta_zero",
+     on_constants("Range", ["a", "b", "d"], [init("a", np.int64(0)),
+                                             init("b", np.int64(4)),
+                                             init("d", np.int64(0))]),
+     "node 'n' (Range): delta is 0"),
+    ("range_huge",
+     on_constants("Range", ["a", "b", "d"], [init("a", np.int64(0)),
+                                             init("b", np.int64(2**40)),
+                                             init("d", np.int64(1))]),
+     "node 'n' (Range): the result has too many elements"),
+    ("scatternd_index",
+     on_constants("ScatterND", ["d", "i", "u"],
+                  [init("d", np.zeros([3, 6], np.float32)),
+                   init("i", np.int64([[5]])),
+                   init("u", np.ones([1, 6], np.float32))]),
+     "node 'n' (ScatterND): index 5 is out of range for a dimension of size 3"),
+    ("scatternd_updates",
+     on_constants("ScatterND", ["d", "i", "u"],
+                  [init("d", np.zeros([3, 6], np.float32)),
+                   init("i", np.int64([[1]])),
+                   init("u", np.ones([1, 5], np.float32))]),
+     "node 'n' (ScatterND): updates have the wrong shape"),
+    ("dropout_training",
+     model([helper.make_node("Dropout", ["x", "r", "t"], ["y"], name="n")], X4,
+           [vi("y", None)], [init("r", np.float32(0.5)),
+                             init("t", np.asarray(True))]),
+     "node 'n' (Dropout): training mode with a ratio of 0.5 is not supported "
+     "(inference only)"),
+    ("matmul_inner", matmul_of([1, 2, 3, 12]),
+     "node 'n' (MatMul): input shapes do not match: [..., 6, 6] x [..., 3, "
+     "12]"),
+    ("matmul_batch", matmul_of([1, 4, 6, 3]),
+     "node 'n' (MatMul): the leading dimensions do not broadcast"),
     # Every value defined once (a handler relies on its inputs staying put).
     ("split_output_is_its_input",
      model([helper.make_node("Split", ["c"], ["c", "d"], name="n", axis=0),

@@ -265,3 +265,100 @@ export(Arithmetic(), (1, 3, 4, 5), "arithmetic")
 export(Resizes(), (1, 2, 5, 6), "resizes")
 helper_graphs()
 export(Gelus(), (1, 4, 5, 6), "gelus")
+
+
+def transformers():
+    """Small instances of torchvision's own ViT, Swin and ConvNeXt classes,
+    so that the exports have the real models' patterns: batched MatMul of
+    two activations (Q x K^T, scores x V), Softmax, LayerNorm decomposed
+    into ReduceMean / Sub / Pow / Sqrt / Div, Erf GELU, the class token's
+    Expand through Equal / Where, Swin's roll (Slice + Concat), its window
+    padding and shifted-window masks (Mod, Range, ScatterND, ...) and
+    ConvNeXt's permuted LayerNorm and layer scale."""
+    from torchvision.models import swin_transformer, vision_transformer
+    from torchvision.models.convnext import CNBlockConfig, ConvNeXt
+
+    vit = vision_transformer.VisionTransformer(
+        image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=16,
+        mlp_dim=32, num_classes=10)
+    # torchvision zero-initializes the head.
+    nn.init.normal_(vit.heads.head.weight, std=0.5)
+    export(vit, (1, 3, 32, 32), "vit_tiny")
+    # 40 x 40 images: 10 x 10 patches, padded to 12 x 12 for 4 x 4 windows.
+    swin = swin_transformer.SwinTransformer(
+        patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+        window_size=[4, 4], num_classes=10)
+    export(swin, (1, 3, 40, 40), "swin_tiny")
+    cnx = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)],
+                   num_classes=10)
+    with torch.no_grad():
+        for name, p in cnx.named_parameters():
+            if name.endswith("layer_scale"):  # 1e-6 would hide the block
+                p.fill_(1.0)
+    export(cnx, (1, 3, 32, 32), "convnext_tiny")
+
+
+def logic_graph():
+    """Comparisons, logic, Where, Mod, Range, ScatterND and Expand on
+    constants (opset 16), applied to an activation."""
+    x = rng.standard_normal((1, 2, 3, 4)).astype(np.float32)
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 4])
+
+    def const(name, value, dtype=np.int64):
+        return helper.make_node("Constant", [], [name],
+                                value=numpy_helper.from_array(
+                                    np.array(value, dtype), name))
+
+    nodes = [
+        const("a", [-7, -2, 0, 5]),
+        const("b", [3, -3, 4, 2]),
+        const("start", 0), const("limit", 4), const("delta", 1),
+        helper.make_node("Range", ["start", "limit", "delta"], ["r"]),
+        helper.make_node("Mod", ["a", "b"], ["mod"]),
+        helper.make_node("Mod", ["a", "b"], ["fmod"], fmod=1),
+        helper.make_node("Equal", ["r", "b"], ["eq"]),
+        helper.make_node("Less", ["a", "b"], ["lt"]),
+        helper.make_node("Greater", ["a", "r"], ["gt"]),
+        helper.make_node("LessOrEqual", ["mod", "fmod"], ["le"]),
+        helper.make_node("GreaterOrEqual", ["a", "mod"], ["ge"]),
+        helper.make_node("Or", ["eq", "lt"], ["or"]),
+        helper.make_node("And", ["or", "ge"], ["and"]),
+        helper.make_node("Xor", ["and", "gt"], ["xor"]),
+        helper.make_node("Not", ["le"], ["not"]),
+        helper.make_node("Where", ["xor", "mod", "fmod"], ["w1"]),
+        helper.make_node("Where", ["not", "w1", "r"], ["w"]),
+        # ScatterND: rows 2 and 0 of a [3, 4] zero tensor, then added to.
+        const("zeros", np.zeros((3, 4)), np.float32),
+        const("idx", [[2], [0]]),
+        const("rows", [[1, 2, 3, 4], [5, 6, 7, 8]], np.float32),
+        const("idx2", [[0, 1], [2, 3], [0, 1]]),
+        const("add", [10, 20, 30], np.float32),
+        helper.make_node("ScatterND", ["zeros", "idx", "rows"], ["sc"]),
+        helper.make_node("ScatterND", ["sc", "idx2", "add"], ["sc2"],
+                         reduction="add"),
+        helper.make_node("Cast", ["w"], ["wf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["sc2", "wf"], ["m"]),
+        const("shape", [1, 2, 3, 4]),
+        helper.make_node("Expand", ["m", "shape"], ["ex"]),
+        helper.make_node("Add", ["x", "ex"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "logic", [xi],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 4])])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 16)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "logic.onnx"))
+    a, b, r = np.array([-7, -2, 0, 5]), np.array([3, -3, 4, 2]), np.arange(4)
+    mod, fmod = np.mod(a, b), np.fmod(a, b)
+    xor = ((r == b) | (a < b)) & (a >= mod) ^ (a > r)
+    w = np.where(~(mod <= fmod), np.where(xor, mod, fmod), r)
+    sc = np.zeros((3, 4), np.float32)
+    sc[2], sc[0] = [1, 2, 3, 4], [5, 6, 7, 8]
+    sc[0, 1] += 10 + 30
+    sc[2, 3] += 20
+    save_io("logic", x, x + sc * w.astype(np.float32))
+
+
+transformers()
+logic_graph()

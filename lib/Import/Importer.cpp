@@ -603,6 +603,7 @@ const OpRegistry &OpRegistry::get() {
     registerConstantOps(r);
     registerConvOps(r);
     registerElementwiseOps(r);
+    registerLogicOps(r);
     registerPoolOps(r);
     registerQuantOps(r);
     registerResizeOps(r);

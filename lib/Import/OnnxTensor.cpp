@@ -165,42 +165,53 @@ quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
   return out;
 }
 
-std::optional<std::string> quantc::onnx_import::broadcastBinary(
-    const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
-    llvm::function_ref<double(double, double)> fn) {
-  size_t rank = std::max(a.dims.size(), b.dims.size());
-  llvm::SmallVector<int64_t> da(rank - a.dims.size(), 1),
-      db(rank - b.dims.size(), 1);
-  da.append(a.dims.begin(), a.dims.end());
-  db.append(b.dims.begin(), b.dims.end());
+std::optional<std::string> quantc::onnx_import::broadcastElementwise(
+    llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype, ConstTensor &out,
+    llvm::function_ref<double(llvm::ArrayRef<double>)> fn) {
+  size_t rank = 0;
+  for (const ConstTensor *t : inputs)
+    rank = std::max(rank, t->dims.size());
+  // Each input's dimensions, padded with leading ones to `rank`.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> dims;
+  for (const ConstTensor *t : inputs) {
+    llvm::SmallVector<int64_t> &d = dims.emplace_back(rank - t->dims.size(), 1);
+    d.append(t->dims.begin(), t->dims.end());
+  }
   out = ConstTensor();
-  out.dtype = a.dtype;
+  out.dtype = dtype;
   for (size_t i = 0; i < rank; ++i) {
-    if (da[i] != db[i] && da[i] != 1 && db[i] != 1)
-      return std::string("input shapes do not broadcast");
-    out.dims.push_back(da[i] == 1 ? db[i] : da[i]);
+    int64_t size = 1;
+    for (const llvm::SmallVector<int64_t> &d : dims) {
+      if (d[i] != 1 && size != 1 && d[i] != size)
+        return std::string("input shapes do not broadcast");
+      if (d[i] != 1)
+        size = d[i];
+    }
+    out.dims.push_back(size);
   }
   if (auto err = checkConstantShape(out.dims))
     return "the result: " + *err;
   // Strides of each input in the output's index space (0 where broadcast).
-  llvm::SmallVector<int64_t> sa(rank, 0), sb(rank, 0);
-  for (int64_t i = static_cast<int64_t>(rank) - 1, pa = 1, pb = 1; i >= 0;
-       --i) {
-    sa[i] = da[i] == 1 ? 0 : pa;
-    sb[i] = db[i] == 1 ? 0 : pb;
-    pa *= da[i];
-    pb *= db[i];
+  llvm::SmallVector<llvm::SmallVector<int64_t>> strides;
+  for (const llvm::SmallVector<int64_t> &d : dims) {
+    llvm::SmallVector<int64_t> &s = strides.emplace_back(rank, 0);
+    for (int64_t i = static_cast<int64_t>(rank) - 1, p = 1; i >= 0; --i) {
+      s[i] = d[i] == 1 ? 0 : p;
+      p *= d[i];
+    }
   }
   int64_t count = out.numElements();
   out.data.resize(count);
   llvm::SmallVector<int64_t> idx(rank, 0);
+  llvm::SmallVector<double> values(inputs.size());
   for (int64_t linear = 0; linear < count; ++linear) {
-    int64_t ia = 0, ib = 0;
-    for (size_t i = 0; i < rank; ++i) {
-      ia += idx[i] * sa[i];
-      ib += idx[i] * sb[i];
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      int64_t offset = 0;
+      for (size_t i = 0; i < rank; ++i)
+        offset += idx[i] * strides[k][i];
+      values[k] = inputs[k]->data[offset];
     }
-    out.data[linear] = castTo(fn(a.data[ia], b.data[ib]), out.dtype);
+    out.data[linear] = castTo(fn(values), out.dtype);
     for (int64_t i = static_cast<int64_t>(rank) - 1; i >= 0; --i) {
       if (++idx[i] < out.dims[i])
         break;
@@ -208,6 +219,14 @@ std::optional<std::string> quantc::onnx_import::broadcastBinary(
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> quantc::onnx_import::broadcastBinary(
+    const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
+    llvm::function_ref<double(double, double)> fn) {
+  return broadcastElementwise(
+      {&a, &b}, a.dtype, out,
+      [&](llvm::ArrayRef<double> v) { return fn(v[0], v[1]); });
 }
 
 int64_t quantc::onnx_import::saturatingInt64(double v) {

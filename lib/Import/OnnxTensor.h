@@ -69,6 +69,15 @@ struct ConstTensor {
 /// Concatenation along `axis` (shapes checked by the caller).
 ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 
+/// `fn(values)` element-wise over `inputs` with ONNX's multidirectional
+/// broadcasting into `out`, of element type `dtype` (results rounded as
+/// castTo does); a message when the shapes do not broadcast or the result
+/// would be too large.
+std::optional<std::string>
+broadcastElementwise(llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype,
+                     ConstTensor &out,
+                     llvm::function_ref<double(llvm::ArrayRef<double>)> fn);
+
 /// `fn(a, b)` element-wise with ONNX broadcasting into `out`, which has
 /// `a`'s element type; a message when the shapes do not broadcast or the
 /// result would be too large.

@@ -47,6 +47,7 @@ private:
 void registerConstantOps(OpRegistry &registry);
 void registerConvOps(OpRegistry &registry);
 void registerElementwiseOps(OpRegistry &registry);
+void registerLogicOps(OpRegistry &registry);
 void registerPoolOps(OpRegistry &registry);
 void registerQuantOps(OpRegistry &registry);
 void registerResizeOps(OpRegistry &registry);

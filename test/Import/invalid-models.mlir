@@ -123,6 +123,36 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/qdq_dq_scale.onnx -o %t.qdq_dq_scale.mlir 2>&1 | FileCheck %s --check-prefix=QDQ_DQ_SCALE
 // RUN: not test -e %t.qdq_dq_scale.mlir
 // QDQ_DQ_SCALE: error: '{{.*}}qdq_dq_scale.onnx': node 'dq' (DequantizeLinear): scale differs from its QuantizeLinear's
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/where_activation.onnx -o %t.where_activation.mlir 2>&1 | FileCheck %s --check-prefix=WHERE_ACTIVATION
+// RUN: not test -e %t.where_activation.mlir
+// WHERE_ACTIVATION: error: '{{.*}}where_activation.onnx': node 'n' (Where): input 'x' is computed from the model's input; Where is supported on constants only (index and mask computations)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/mod_float_fmod0.onnx -o %t.mod_float_fmod0.mlir 2>&1 | FileCheck %s --check-prefix=MOD_FLOAT_FMOD0
+// RUN: not test -e %t.mod_float_fmod0.mlir
+// MOD_FLOAT_FMOD0: error: '{{.*}}mod_float_fmod0.onnx': node 'n' (Mod): floating-point Mod requires fmod=1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/mod_zero.onnx -o %t.mod_zero.mlir 2>&1 | FileCheck %s --check-prefix=MOD_ZERO
+// RUN: not test -e %t.mod_zero.mlir
+// MOD_ZERO: error: '{{.*}}mod_zero.onnx': node 'n' (Mod): integer division by zero
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/range_delta_zero.onnx -o %t.range_delta_zero.mlir 2>&1 | FileCheck %s --check-prefix=RANGE_DELTA_ZERO
+// RUN: not test -e %t.range_delta_zero.mlir
+// RANGE_DELTA_ZERO: error: '{{.*}}range_delta_zero.onnx': node 'n' (Range): delta is 0
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/range_huge.onnx -o %t.range_huge.mlir 2>&1 | FileCheck %s --check-prefix=RANGE_HUGE
+// RUN: not test -e %t.range_huge.mlir
+// RANGE_HUGE: error: '{{.*}}range_huge.onnx': node 'n' (Range): the result has too many elements
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/scatternd_index.onnx -o %t.scatternd_index.mlir 2>&1 | FileCheck %s --check-prefix=SCATTERND_INDEX
+// RUN: not test -e %t.scatternd_index.mlir
+// SCATTERND_INDEX: error: '{{.*}}scatternd_index.onnx': node 'n' (ScatterND): index 5 is out of range for a dimension of size 3
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/scatternd_updates.onnx -o %t.scatternd_updates.mlir 2>&1 | FileCheck %s --check-prefix=SCATTERND_UPDATES
+// RUN: not test -e %t.scatternd_updates.mlir
+// SCATTERND_UPDATES: error: '{{.*}}scatternd_updates.onnx': node 'n' (ScatterND): updates have the wrong shape
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/dropout_training.onnx -o %t.dropout_training.mlir 2>&1 | FileCheck %s --check-prefix=DROPOUT_TRAINING
+// RUN: not test -e %t.dropout_training.mlir
+// DROPOUT_TRAINING: error: '{{.*}}dropout_training.onnx': node 'n' (Dropout): training mode with a ratio of 0.5 is not supported (inference only)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/matmul_inner.onnx -o %t.matmul_inner.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL_INNER
+// RUN: not test -e %t.matmul_inner.mlir
+// MATMUL_INNER: error: '{{.*}}matmul_inner.onnx': node 'n' (MatMul): input shapes do not match: [..., 6, 6] x [..., 3, 12]
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/matmul_batch.onnx -o %t.matmul_batch.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL_BATCH
+// RUN: not test -e %t.matmul_batch.mlir
+// MATMUL_BATCH: error: '{{.*}}matmul_batch.onnx': node 'n' (MatMul): the leading dimensions do not broadcast
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/split_output_is_its_input.onnx -o %t.split_output_is_its_input.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT_OUTPUT_IS_ITS_INPUT
 // RUN: not test -e %t.split_output_is_its_input.mlir
 // SPLIT_OUTPUT_IS_ITS_INPUT: error: '{{.*}}split_output_is_its_input.onnx': node 'n' (Split): output 'c' is already defined (every value of an ONNX graph is defined once)

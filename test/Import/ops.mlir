@@ -1,10 +1,12 @@
-// The ONNX ops real CNNs export, one model per category
+// The ONNX ops real models export, one model per category (and small
+// instances of torchvision's ViT, Swin and ConvNeXt)
 // (scripts/gen_onnx_op_tests.py: PyTorch modules exported at opset 13, and
 // onnx.helper graphs for forms PyTorch does not write), imported, compiled
 // (JIT) and run: outputs within 1e-4 of the magnitude of PyTorch's / NumPy's.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample gelus; do \
+// RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample gelus \
+// RUN:          vit_tiny swin_tiny convnext_tiny logic; do \
 // RUN:   quant-translate --import-onnx %S/Inputs/ops/$m.onnx -o %t/$m.mlir && \
 // RUN:   quant-run %t/$m.mlir --input %S/Inputs/ops/$m.input.npy -o %t/$m.npy && \
 // RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/ops/$m.output.npy || exit 1; \
@@ -39,6 +41,18 @@
 // CHECK: gelus
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
+// CHECK: vit_tiny
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: swin_tiny
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: convnext_tiny
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: logic
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
 //
 // GELU's exported forms (Erf, Tanh, factors in another order) become one op.
 // RUN: FileCheck %s --check-prefix=GELU --input-file %t/gelus.mlir
@@ -47,3 +61,9 @@
 // GELU-DAG: qnt.unary gelu_tanh
 // GELU-DAG: qnt.unary erf
 // RUN: not grep "qnt.unary tanh" %t/gelus.mlir
+//
+// Attention: Q x K^T and scores x V are matmuls of two activations.
+// RUN: grep -c "tosa.matmul" %t/vit_tiny.mlir | FileCheck %s --check-prefix=VIT
+// 2 layers x (QKV in-projection, Q x K^T, scores x V, out-projection,
+// 2 MLP linears) + the head: 13.
+// VIT: 13

@@ -7,6 +7,8 @@
 
 #include "../OpRegistry.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace quantc::onnx_import;
 
@@ -191,12 +193,50 @@ LogicalResult identity(NodeImporter &n) {
   return forwardInput(n);
 }
 
-/// Dropout at inference (its optional mask output is not supported).
+/// Dropout at inference: the identity, and its optional mask output all
+/// true. Opset 12's training_mode may only be true with a ratio of 0
+/// (torchvision's Swin exports F.dropout(p=0.0) that way), which is the
+/// identity too.
 LogicalResult dropout(NodeImporter &n) {
   if (failed(n.checkArity(1, 3, 1, 2)))
     return failure();
-  if (n.node().output_size() > 1 && !n.node().output(1).empty())
-    return n.emitError() << "the mask output is not supported";
+  if (n.hasInput(2)) {
+    const ConstTensor *training = n.constant(2);
+    if (!training)
+      return failure();
+    if (training->numElements() != 1)
+      return n.emitError() << "training_mode must be a scalar";
+    double ratio = 0.5;
+    if (n.hasInput(1)) {
+      const ConstTensor *r = n.constant(1);
+      if (!r)
+        return failure();
+      if (r->numElements() != 1)
+        return n.emitError() << "ratio must be a scalar";
+      ratio = r->data[0];
+    }
+    if (training->data[0] != 0.0 && ratio != 0.0) {
+      char ratioText[32];
+      std::snprintf(ratioText, sizeof(ratioText), "%g", ratio);
+      return n.emitError() << "training mode with a ratio of " << ratioText
+                           << " is not supported (inference only)";
+    }
+  }
+  if (n.node().output_size() > 1 && !n.node().output(1).empty()) {
+    ConstTensor mask;
+    mask.dtype = onnx::TensorProto::BOOL;
+    if (n.isActivation(0))
+      mask.dims = n.act(0)->onnxShape();
+    else if (const ConstTensor *c = n.constant(0))
+      mask.dims = c->dims;
+    else
+      return failure();
+    if (failed(n.checkConstantShape(mask.dims, "the mask")))
+      return failure();
+    mask.data.assign(mask.numElements(), 1.0);
+    if (failed(n.setOutput(1, std::move(mask))))
+      return failure();
+  }
   return forwardInput(n);
 }
 

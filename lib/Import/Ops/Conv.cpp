@@ -1,9 +1,9 @@
 //===- Conv.cpp - Convolutions, fully connected layers, batch norm --------===//
 //
 // Conv (groups, depthwise, dilations, pads, auto_pad; a zero Pad in front
-// folds into the padding), Gemm and MatMul with a constant weight, and
-// BatchNormalization. Weights are transposed at import time: OIHW -> OHWI
-// (HWCM for depthwise), [K, N] matmul weights.
+// folds into the padding), Gemm and MatMul with a constant weight, MatMul
+// of two activations, and BatchNormalization. Weights are transposed at import
+// time: OIHW -> OHWI (HWCM for depthwise), [K, N] matmul weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,6 +210,66 @@ LogicalResult conv(NodeImporter &n) {
   return n.setOutput({result, preferredLayout(4)});
 }
 
+/// `a [..., M, K] x b [..., K, N]` of two activations (attention's Q x K^T
+/// and scores x V) as tosa.matmul on [B, M, K] x [B, K, N], the leading
+/// dimensions broadcast (NumPy's matmul) and flattened into B.
+LogicalResult batchMatMul(NodeImporter &n, const Act &a) {
+  FailureOr<Act> bAct = n.act(1);
+  if (failed(bAct))
+    return failure();
+  SmallVector<int64_t> aShape = a.onnxShape(), bShape = bAct->onnxShape();
+  if (aShape.size() < 2 || bShape.size() < 2)
+    return n.emitError() << "a matmul of two activations needs inputs of rank "
+                            ">= 2";
+  int64_t m = aShape[aShape.size() - 2], k = aShape.back(),
+          nOut = bShape.back();
+  if (bShape[bShape.size() - 2] != k)
+    return n.emitError() << "input shapes do not match: [..., " << m << ", "
+                         << k << "] x [..., " << bShape[bShape.size() - 2]
+                         << ", " << nOut << "]";
+  // The broadcast leading (batch) dimensions.
+  int64_t rank = std::max(aShape.size(), bShape.size());
+  SmallVector<int64_t> aLead(rank - aShape.size(), 1),
+      bLead(rank - bShape.size(), 1), lead;
+  aLead.append(aShape.begin(), aShape.end() - 2);
+  bLead.append(bShape.begin(), bShape.end() - 2);
+  int64_t batch = 1;
+  for (auto [da, db] : llvm::zip(aLead, bLead)) {
+    if (da != db && da != 1 && db != 1)
+      return n.emitError() << "the leading dimensions do not broadcast";
+    lead.push_back(std::max(da, db));
+    batch *= lead.back();
+  }
+  ImplicitLocOpBuilder &b = n.builder();
+  // `x` ([..., rows, cols] with leading dimensions `xLead`) as
+  // [batch, rows, cols], tiled where its leading dimensions broadcast.
+  auto operand = [&](const Act &x, ArrayRef<int64_t> xLead, int64_t rows,
+                     int64_t cols) {
+    SmallVector<int64_t> full(xLead);
+    full.append({rows, cols});
+    Value v = n.reshape(n.onnxOrder(x), full);
+    if (ArrayRef<int64_t>(xLead) != ArrayRef<int64_t>(lead)) {
+      SmallVector<int64_t> multiples, tiled;
+      for (auto [d, l] : llvm::zip(xLead, lead)) {
+        multiples.push_back(l / d);
+        tiled.push_back(l);
+      }
+      multiples.append({1, 1});
+      tiled.append({rows, cols});
+      v = tosa::TileOp::create(b, n.f32(tiled), v,
+                               tosa::getTosaConstShape(b, multiples));
+    }
+    return n.reshape(v, {batch, rows, cols});
+  };
+  Value lhs = operand(a, aLead, m, k), rhs = operand(*bAct, bLead, k, nOut);
+  Value zp = n.constant({1}, {0.0f});
+  Value result =
+      tosa::MatMulOp::create(b, n.f32({batch, m, nOut}), lhs, rhs, zp, zp);
+  SmallVector<int64_t> outShape(lead);
+  outShape.append({m, nOut});
+  return n.setOutput({n.reshape(result, outShape), identityLayout(rank)});
+}
+
 /// `a [M, K] x w [K, N] (+ c)` as tosa.matmul on [1, M, K] x [1, K, N]; a
 /// higher-rank `a` ([..., K], MatMul) is M = the product of its leading
 /// dimensions.
@@ -224,9 +284,8 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
     return n.emitError() << "input must be 2-D (flatten first)";
   if (aShape.size() < 2)
     return n.emitError() << "input must have rank >= 2";
-  if (isMatMul && !n.isConstant(1) && !n.graph().constQdq.count(n.inputName(1)))
-    return n.emitError() << "the second input must be a constant (a matmul of "
-                            "two activations is not supported yet)";
+  if (isMatMul && n.isActivation(1))
+    return batchMatMul(n, *a);
   const PendingQuant *qdq;
   const ConstTensor *w = weight(n, 1, qdq);
   if (!w)

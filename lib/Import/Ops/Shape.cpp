@@ -349,7 +349,7 @@ LogicalResult sliceOp(NodeImporter &n) {
       int64_t end = index((*ends)[k], -1, dim - 1);
       count = start > end ? (start - end - step - 1) / -step : 0;
     }
-    if (count == 0)
+    if (count == 0 && !c) // empty constants are fine (index computations)
       return n.emitError() << "the slice of axis " << axis << " is empty";
     if (c) {
       c = c->sliced(axis, start, count, step);
@@ -589,13 +589,32 @@ LogicalResult padOp(NodeImporter &n) {
   return n.setOutput(x);
 }
 
-/// Expand (broadcast to a shape) and Tile (repeat) of activations.
+/// Expand (broadcast to a shape) and Tile (repeat); constants are expanded
+/// here.
 LogicalResult expandOp(NodeImporter &n) {
   if (failed(n.checkArity(2, 2)))
     return failure();
-  FailureOr<Act> x = n.act(0);
   FailureOr<SmallVector<int64_t>> target = n.intsInput(1);
-  if (failed(x) || failed(target))
+  if (failed(target))
+    return failure();
+  if (n.isConstant(0)) {
+    if (llvm::any_of(*target, [](int64_t d) { return d < 0; }))
+      return n.emitError() << "shape values must not be negative";
+    if (failed(n.checkConstantShape(*target, "the shape")))
+      return failure();
+    ConstTensor shape;
+    shape.dims.assign(target->begin(), target->end());
+    shape.data.assign(shape.numElements(), 0.0);
+    const ConstTensor *x = n.constant(0);
+    ConstTensor out;
+    if (auto err =
+            broadcastElementwise({x, &shape}, x->dtype, out,
+                                 [](ArrayRef<double> v) { return v[0]; }))
+      return n.emitError() << *err;
+    return n.setOutput(std::move(out));
+  }
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
     return failure();
   SmallVector<int64_t> in = x->onnxShape();
   int64_t rank = std::max<int64_t>(in.size(), target->size());
