@@ -306,6 +306,20 @@ CASES = [
      "12]"),
     ("matmul_batch", matmul_of([1, 4, 6, 3]),
      "node 'n' (MatMul): the leading dimensions do not broadcast"),
+    ("layer_norm_mean_output",
+     model([helper.make_node("LayerNormalization", ["x", "g"], ["y", "m"],
+                             name="n")],
+           X4, [vi("y", None), vi("m", None)],
+           [init("g", np.ones([6], np.float32))], opset=17),
+     "node 'n' (LayerNormalization): the Mean and InvStdDev outputs are not "
+     "supported"),
+    ("layer_norm_scale_shape",
+     model([helper.make_node("LayerNormalization", ["x", "g"], ["y"],
+                             name="n")],
+           X4, [vi("y", None)], [init("g", np.ones([2, 6], np.float32))],
+           opset=17),
+     "node 'n' (LayerNormalization): Scale must broadcast to the normalized "
+     "dimensions"),
     # Every value defined once (a handler relies on its inputs staying put).
     ("split_output_is_its_input",
      model([helper.make_node("Split", ["c"], ["c", "d"], name="n", axis=0),

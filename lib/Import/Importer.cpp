@@ -84,7 +84,7 @@ LogicalResult NodeImporter::checkArity(int minInputs, int maxInputs,
     else
       d << minInputs << " to " << maxInputs;
     return d << " input" << (maxInputs == 1 ? "" : "s") << ", got "
-             << n.input_size();
+             << (inputs < minInputs ? inputs : n.input_size());
   }
   if (n.output_size() < minOutputs || n.output_size() > maxOutputs) {
     InFlightDiagnostic d = emitError() << "expected ";
@@ -604,6 +604,7 @@ const OpRegistry &OpRegistry::get() {
     registerConvOps(r);
     registerElementwiseOps(r);
     registerLogicOps(r);
+    registerNormalizationOps(r);
     registerPoolOps(r);
     registerQuantOps(r);
     registerResizeOps(r);

@@ -18,7 +18,7 @@ using quantc::ParallelOptions;
 /// identical to what `quant-opt --pass-pipeline=...` runs.
 static constexpr const char *kFloatToBuffers =
     "func.func(qnt-lower-fake-quant,qnt-lower-float-conv,qnt-lower-batch-norm,"
-    "qnt-lower-float-unary,qnt-lower-softmax,"
+    "qnt-lower-float-unary,qnt-lower-softmax,qnt-lower-layer-norm,"
     "tosa-to-linalg-named,"
     "tosa-to-linalg,"
     "tosa-to-arith,tosa-to-tensor),"

@@ -153,6 +153,12 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/matmul_batch.onnx -o %t.matmul_batch.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL_BATCH
 // RUN: not test -e %t.matmul_batch.mlir
 // MATMUL_BATCH: error: '{{.*}}matmul_batch.onnx': node 'n' (MatMul): the leading dimensions do not broadcast
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/layer_norm_mean_output.onnx -o %t.layer_norm_mean_output.mlir 2>&1 | FileCheck %s --check-prefix=LAYER_NORM_MEAN_OUTPUT
+// RUN: not test -e %t.layer_norm_mean_output.mlir
+// LAYER_NORM_MEAN_OUTPUT: error: '{{.*}}layer_norm_mean_output.onnx': node 'n' (LayerNormalization): the Mean and InvStdDev outputs are not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/layer_norm_scale_shape.onnx -o %t.layer_norm_scale_shape.mlir 2>&1 | FileCheck %s --check-prefix=LAYER_NORM_SCALE_SHAPE
+// RUN: not test -e %t.layer_norm_scale_shape.mlir
+// LAYER_NORM_SCALE_SHAPE: error: '{{.*}}layer_norm_scale_shape.onnx': node 'n' (LayerNormalization): Scale must broadcast to the normalized dimensions
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/split_output_is_its_input.onnx -o %t.split_output_is_its_input.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT_OUTPUT_IS_ITS_INPUT
 // RUN: not test -e %t.split_output_is_its_input.mlir
 // SPLIT_OUTPUT_IS_ITS_INPUT: error: '{{.*}}split_output_is_its_input.onnx': node 'n' (Split): output 'c' is already defined (every value of an ONNX graph is defined once)

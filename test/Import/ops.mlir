@@ -6,7 +6,7 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample gelus \
-// RUN:          vit_tiny swin_tiny convnext_tiny logic; do \
+// RUN:          vit_tiny swin_tiny convnext_tiny logic layer_norms; do \
 // RUN:   quant-translate --import-onnx %S/Inputs/ops/$m.onnx -o %t/$m.mlir && \
 // RUN:   quant-run %t/$m.mlir --input %S/Inputs/ops/$m.input.npy -o %t/$m.npy && \
 // RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/ops/$m.output.npy || exit 1; \
@@ -53,6 +53,9 @@
 // CHECK: logic
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
+// CHECK: layer_norms
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
 //
 // GELU's exported forms (Erf, Tanh, factors in another order) become one op.
 // RUN: FileCheck %s --check-prefix=GELU --input-file %t/gelus.mlir
@@ -67,3 +70,17 @@
 // 2 layers x (QKV in-projection, Q x K^T, scores x V, out-projection,
 // 2 MLP linears) + the head: 13.
 // VIT: 13
+//
+// Every LayerNorm is one qnt.layer_norm, whether exported as the opset-13
+// pattern (ViT: 2 layers x 2 + the final one; Swin: 2 stages x 2 blocks x 2,
+// the patch embedding's, the patch merging's and the final one; ConvNeXt:
+// the stem's, one per block, the downsampling's and the head's) or as
+// LayerNormalization (opset 17), with nn.LayerNorm's weight and bias folded
+// in: no reduction, and no Pow / Sqrt, is left.
+// RUN: for m in vit_tiny swin_tiny convnext_tiny layer_norms; do \
+// RUN:   echo "$m $(grep -c qnt.layer_norm %t/$m.mlir) $(grep -c 'tosa.reduce_sum\|tosa.pow' %t/$m.mlir)"; \
+// RUN: done | FileCheck %s --check-prefix=LN
+// LN: vit_tiny 5 0
+// LN: swin_tiny 11 0
+// LN: convnext_tiny 5 0
+// LN: layer_norms 3 0

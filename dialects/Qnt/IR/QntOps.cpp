@@ -299,6 +299,23 @@ QuantRole SoftmaxOp::getQuantRole() {
   return getLog() ? QuantRole::not_quantized : QuantRole::fixed;
 }
 
+QuantRole LayerNormOp::getQuantRole() { return QuantRole::observed; }
+
+LogicalResult LayerNormOp::verify() {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t rank = shape.size();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError() << "axis " << getAxis() << " outside [0, " << rank
+                         << ")";
+  if (getGamma().getType().getShape() != shape.drop_front(getAxis()))
+    return emitOpError() << "gamma and beta must have the shape of the "
+                            "normalized dimensions [axis, rank)";
+  float eps = getEpsilon().convertToFloat();
+  if (!std::isfinite(eps) || eps < 0.0f)
+    return emitOpError() << "epsilon must be finite and >= 0";
+  return success();
+}
+
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = getInput().getType().getRank();
   if (getAxis() < 0 || getAxis() >= rank)

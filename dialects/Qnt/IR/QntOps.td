@@ -289,6 +289,43 @@ def Qnt_SoftmaxOp : Qnt_Op<"softmax", [Pure, SameOperandsAndResultType,
   let hasVerifier = 1;
 }
 
+def Qnt_LayerNormOp : Qnt_Op<"layer_norm", [Pure,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface>,
+    AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>]> {
+  let summary = "Layer normalization over the trailing dimensions";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * gamma + beta`, where `mean` and the
+    biased `var` are taken over dimensions `[axis, rank)` for each index of
+    the leading ones, and `gamma` and `beta` have the shape of those
+    dimensions. It is ONNX's LayerNormalization (opset 17) and PyTorch's
+    `nn.LayerNorm`; the ONNX importer also recognizes the ReduceMean / Sub /
+    Pow / Sqrt / Div pattern PyTorch exports at opsets below 17, and folds a
+    following Mul and Add by constants into `gamma` and `beta`. One op so
+    that quantization sees it whole: its output is observed, and in an int8
+    model it computes in float between a dequantize and a quantize (a float
+    island, listed by `quant-compile -v` and the report).
+    `qnt-lower-layer-norm` expands it into TOSA ops for the float code.
+
+    Example:
+    ```mlir
+    %y = qnt.layer_norm %x, %gamma, %beta {axis = 2 : i64, epsilon = 1.0e-06 : f32}
+           : tensor<1x197x768xf32>, tensor<768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Qnt_F32Tensor:$input,
+    Qnt_F32Tensor:$gamma,
+    Qnt_F32Tensor:$beta,
+    I64Attr:$axis,
+    DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon
+  );
+  let results = (outs Qnt_F32Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Other quantized ops
 //===----------------------------------------------------------------------===//

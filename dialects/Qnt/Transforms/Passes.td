@@ -130,6 +130,19 @@ def QntLowerSoftmax : Pass<"qnt-lower-softmax", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def QntLowerLayerNorm : Pass<"qnt-lower-layer-norm", "func::FuncOp"> {
+  let summary = "Expand float qnt.layer_norm into TOSA ops";
+  let description = [{
+    Replaces each float `qnt.layer_norm` by its formula in TOSA ops:
+    `reduce_sum` over each normalized dimension and a multiplication by
+    `1 / n` for the mean, `sub`, the same for the biased variance of the
+    difference, `rsqrt` of the variance plus epsilon, then `mul` by it and
+    by `gamma` and `add` of `beta` (both reshaped to broadcast), which
+    `tosa-to-linalg` lowers with the rest of the float model.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def QntLowerFakeQuant : Pass<"qnt-lower-fake-quant", "func::FuncOp"> {
   let summary = "Lower qnt.fake_quant to float quantize-dequantize";
   let description = [{

@@ -13,6 +13,8 @@
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
+#include <optional>
+
 namespace quantc::onnx_import {
 
 /// The window of a 2-D convolution or pool, read from `strides`,
@@ -51,6 +53,26 @@ mlir::quant::QuantizedType quantType(NodeImporter &n, const PendingQuant &q,
 /// qnt.fake_quant of `v` to `qtype`, named `name`.
 mlir::Value fakeQuant(NodeImporter &n, mlir::Value v,
                       mlir::quant::QuantizedType qtype, llvm::StringRef name);
+
+/// The value of `v` if it is a constant whose elements are all equal (a
+/// tosa.const splat, or tosa.reciprocal of one: how Div by a constant is
+/// imported).
+std::optional<double> splatValue(mlir::Value v);
+
+/// qnt.layer_norm of `x` if `numerator / denominator` (a Div's inputs) is
+/// the layer normalization PyTorch exports below opset 17: `numerator = x -
+/// ReduceMean(x)` and `denominator = Sqrt(ReduceMean(numerator ^ 2) + eps)`
+/// (or the square as numerator * numerator) over the trailing dimensions
+/// (in IR order). Null otherwise.
+mlir::Value matchLayerNorm(NodeImporter &n, const Act &numerator,
+                           const Act &denominator);
+
+/// A qnt.layer_norm equal to `a * c` (`isMul`) or `a + c` when `a` is a
+/// qnt.layer_norm and the constant `c` broadcasts along its normalized
+/// dimensions only (nn.LayerNorm's weight and bias): the product goes into
+/// gamma and beta, the sum into beta. Null otherwise.
+mlir::Value foldIntoLayerNorm(NodeImporter &n, const Act &a,
+                              const ConstTensor &c, bool isMul);
 
 } // namespace quantc::onnx_import
 

@@ -8,11 +8,14 @@
 // folds (shape sub-graphs). Mul(x, Sigmoid(x)) is SiLU and
 // Mul(x, HardSigmoid(x)) with alpha 1/6, beta 1/2 is HardSwish (how
 // PyTorch exports nn.SiLU and, before opset 14, nn.Hardswish); the Erf and
-// Tanh forms of GELU are qnt.unary gelu / gelu_tanh.
+// Tanh forms of GELU are qnt.unary gelu / gelu_tanh, and layer
+// normalization's Div, Mul and Add end in a qnt.layer_norm
+// (Normalization.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "../OpRegistry.h"
+#include "Common.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
@@ -25,6 +28,19 @@
 
 using namespace mlir;
 using namespace quantc::onnx_import;
+
+std::optional<double> quantc::onnx_import::splatValue(Value v) {
+  bool reciprocal = false;
+  if (auto r = v.getDefiningOp<tosa::ReciprocalOp>()) {
+    v = r.getInput1();
+    reciprocal = true;
+  }
+  DenseFPElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  double value = attr.getSplatValue<APFloat>().convertToDouble();
+  return reciprocal ? 1.0 / value : value;
+}
 
 namespace {
 
@@ -238,22 +254,6 @@ Value fuseGatedActivation(NodeImporter &n, const Act &lhs, const Act &rhs) {
   return {};
 }
 
-/// The value of `v` if it is a constant whose elements are all equal (a
-/// tosa.const splat, or tosa.reciprocal of one: how Div by a constant is
-/// imported).
-std::optional<double> splatValue(Value v) {
-  bool reciprocal = false;
-  if (auto r = v.getDefiningOp<tosa::ReciprocalOp>()) {
-    v = r.getInput1();
-    reciprocal = true;
-  }
-  DenseFPElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  double value = attr.getSplatValue<APFloat>().convertToDouble();
-  return reciprocal ? 1.0 / value : value;
-}
-
 bool near(double a, double b) {
   return std::fabs(a - b) <= 1e-6 * std::fabs(b);
 }
@@ -382,6 +382,17 @@ LogicalResult binary(NodeImporter &n) {
   if (kind == Binary::mul && n.isActivation(0) && n.isActivation(1))
     if (Value fused = fuseGatedActivation(n, *n.act(0), *n.act(1)))
       return n.setOutput({fused, n.act(0)->layout});
+  if (kind == Binary::div && n.isActivation(0) && n.isActivation(1))
+    if (Value ln = matchLayerNorm(n, *n.act(0), *n.act(1)))
+      return n.setOutput({ln, n.act(0)->layout});
+  if ((kind == Binary::mul || kind == Binary::add) && n.numInputs() == 2 &&
+      n.isActivation(0) != n.isActivation(1)) {
+    // nn.LayerNorm's weight and bias.
+    int a = n.isActivation(0) ? 0 : 1;
+    if (Value folded = foldIntoLayerNorm(n, *n.act(a), *n.constant(1 - a),
+                                         kind == Binary::mul))
+      return n.setOutput({folded, n.act(a)->layout});
+  }
   if (kind == Binary::mul && n.numInputs() == 2) {
     // GELU: the last Mul of its pattern (whose other ops DCE removes).
     SmallVector<Act> acts;

@@ -1060,3 +1060,27 @@ func.func @pool_pad_overflow(%x: tensor<1x8x8x4x!quant.uniform<u8:f32, 0.1>>) ->
   %0 = qnt.max_pool2d %x {kernel = array<i64: 2, 9223372036854775807>, strides = array<i64: 2, 2>, pad = array<i64: 0, 0, 9223372036854775806, 9223372036854775806>} : (tensor<1x8x8x4x!quant.uniform<u8:f32, 0.1>>) -> tensor<1x4x4x4x!quant.uniform<u8:f32, 0.1>>
   return %0 : tensor<1x4x4x4x!quant.uniform<u8:f32, 0.1>>
 }
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'qnt.layer_norm' op axis 2 outside [0, 2)}}
+  %0 = qnt.layer_norm %x, %g, %g {axis = 2 : i64} : tensor<2x4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_gamma(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'qnt.layer_norm' op gamma and beta must have the shape of the normalized dimensions [axis, rank)}}
+  %0 = qnt.layer_norm %x, %g, %g {axis = 0 : i64} : tensor<2x4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_epsilon(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'qnt.layer_norm' op epsilon must be finite and >= 0}}
+  %0 = qnt.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = -1.0 : f32} : tensor<2x4xf32>, tensor<4xf32>
+  return
+}

@@ -162,6 +162,13 @@ func.func @softmax(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
   return %1 : tensor<2x10xf32>
 }
 
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: qnt.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, epsilon = 9.99999997E-7 : f32} : tensor<2x10xf32>, tensor<10xf32>
+func.func @layer_norm(%x: tensor<2x10xf32>, %g: tensor<10xf32>, %b: tensor<10xf32>) -> tensor<2x10xf32> {
+  %0 = qnt.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-6 : f32} : tensor<2x10xf32>, tensor<10xf32>
+  return %0 : tensor<2x10xf32>
+}
+
 // CHECK-LABEL: func.func @int8_data_ops
 // CHECK: qnt.channel_affine %{{.*}} {activation = #qnt<activation relu6>, multiplier = array<f32: 1.500000e+00, 2.000000e+00>, offset = array<f32: -3.000000e+00, 0.000000e+00>}
 // CHECK: qnt.resize_bilinear %{{.*}} {border = array<i64: 1, 1>, offset = array<i64: 0, 0>, scale = array<i64: 2, 1, 2, 1>}
