@@ -3,6 +3,7 @@
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "dialects/Qnt/Transforms/Passes.h"
+#include "quantc/Isa/Int8Isa.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -15,7 +16,8 @@ using quantc::Parallelism;
 using quantc::ParallelOptions;
 
 /// Upstream passes are composed by name: it keeps the pipeline readable and
-/// identical to what `quant-opt --pass-pipeline=...` runs.
+/// identical to what `quant-opt --pass-pipeline=...` runs. (A formatv
+/// string: {0} is the vector register width, `{{` an opening brace.)
 static constexpr const char *kFloatToBuffers =
     "func.func(qnt-lower-fake-quant,qnt-lower-float-conv,qnt-lower-batch-norm,"
     "qnt-lower-float-unary,qnt-lower-softmax,qnt-lower-layer-norm,"
@@ -23,17 +25,17 @@ static constexpr const char *kFloatToBuffers =
     "tosa-to-linalg,"
     "tosa-to-arith,tosa-to-tensor),"
     "canonicalize,"
-    "func.func(quantc-tile-and-vectorize),"
+    "func.func(quantc-tile-and-vectorize{{vector-bits={0}}),"
     "loop-invariant-subset-hoisting,canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "one-shot-bufferize{{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "func.func(quantc-distinct-results),"
-    "buffer-results-to-out-params{modify-public-functions "
+    "buffer-results-to-out-params{{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
     "func.func(quantc-static-memory-plan),"
     "quantc-memref-copy-to-linalg,"
-    "func.func(convert-vector-to-scf{full-unroll}),"
+    "func.func(convert-vector-to-scf{{full-unroll}),"
     "scf-forall-to-parallel";
 
 /// Sequential: scf.parallel loops (of the quantized lowerings) become
@@ -79,12 +81,13 @@ StringRef quantc::toString(Parallelism parallelism) {
 }
 
 void quantc::buildFloatToLLVMPipeline(OpPassManager &pm,
-                                      const ParallelOptions &parallel) {
+                                      const ParallelOptions &parallel,
+                                      unsigned vectorBits) {
   std::string loops = kSequentialLoops;
   if (parallel.parallelism == Parallelism::OpenMP)
     loops = llvm::formatv(kOpenMPLoops, parallel.numThreads).str();
-  std::string pipeline = std::string(kFloatToBuffers) + "," + loops + "," +
-                         std::string(kLoopsToLLVM);
+  std::string pipeline = llvm::formatv(kFloatToBuffers, vectorBits).str() +
+                         "," + loops + "," + std::string(kLoopsToLLVM);
   if (failed(parsePassPipeline(pipeline, pm)))
     llvm::report_fatal_error("quantc-float-to-llvm: invalid pipeline");
 }
@@ -94,7 +97,8 @@ void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa,
   if (failed(parsePassPipeline(("qnt-lower-quantized{isa=" + isa + "}").str(),
                                pm)))
     llvm::report_fatal_error("quantc-int8-to-llvm: invalid pipeline");
-  buildFloatToLLVMPipeline(pm, parallel);
+  const Int8IsaInfo *info = lookupInt8Isa(isa);
+  buildFloatToLLVMPipeline(pm, parallel, info ? info->vectorBits : 256);
   pm.addPass(qnt::createQntLowerPureIntrinsics());
 }
 
@@ -138,7 +142,12 @@ struct ParallelPipelineOptions : PassPipelineOptions<Derived> {
   ParallelOptions get() const { return {parallel, numThreads}; }
 };
 
-struct FloatOptions : ParallelPipelineOptions<FloatOptions> {};
+struct FloatOptions : ParallelPipelineOptions<FloatOptions> {
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width of the target (512: AVX-512)"),
+      llvm::cl::init(256)};
+};
 
 struct Int8Options : ParallelPipelineOptions<Int8Options> {
   Option<std::string> isa{*this, "isa",
@@ -154,7 +163,7 @@ void quantc::registerPipelines() {
       "quantc-float-to-llvm",
       "Lower a float TOSA model on tensors to the LLVM dialect",
       [](OpPassManager &pm, const FloatOptions &options) {
-        buildFloatToLLVMPipeline(pm, options.get());
+        buildFloatToLLVMPipeline(pm, options.get(), options.vectorBits);
       });
   PassPipelineRegistration<Int8Options>(
       "quantc-int8-to-llvm",

@@ -90,7 +90,18 @@ def TileAndVectorizeFloat
     whole, one (e.g. NHWC -> NCHW before a flatten) would be unrolled into
     one scalar extract and insert per element. Run `loop-invariant-subset-hoisting` afterwards to
     keep the accumulators in registers across the reduction loops.
+
+    Matmuls (`linalg.matmul`, `linalg.batch_matmul`: linear layers and
+    attention) become register-blocked loops of vector FMAs instead: blocks
+    of rows x 16 output columns, one B vector and one broadcast A element
+    per FMA, the accumulators in registers across the whole reduction; with
+    `vector-bits=512` (AVX-512's 32 registers) a block has 12 rows, else 6.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Width of the target's vector registers (512: AVX-512), which "
+           "sizes the matmul register blocks">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",

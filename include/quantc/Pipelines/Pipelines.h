@@ -38,8 +38,11 @@ struct ParallelOptions {
 /// (quantc-serialize-small-parallel-loops) and every remaining scf.parallel,
 /// these and those of earlier lowerings, becomes an OpenMP parallel loop
 /// (convert-scf-to-openmp); otherwise all loops are sequential.
+/// `vectorBits` is the target's vector register width
+/// (quantc-tile-and-vectorize's register blocks).
 void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
-                              const ParallelOptions &parallel = {});
+                              const ParallelOptions &parallel = {},
+                              unsigned vectorBits = 256);
 
 /// The calibration build: `qnt-instrument-observers` followed by
 /// `quantc-float-to-llvm`. Registered as `quantc-calibration-build`.
@@ -48,7 +51,8 @@ void buildCalibrationPipeline(mlir::OpPassManager &pm);
 /// Lowers a quantized model (qnt-quantize output) to the LLVM dialect with
 /// int8 kernels for `isa` (a name of quantc::int8Isas()):
 /// qnt-lower-quantized, then the float pipeline for
-/// what stays float, then qnt-lower-pure-intrinsics. Registered as
+/// what stays float (register blocks for the ISA's vector width), then
+/// qnt-lower-pure-intrinsics. Registered as
 /// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N}`; the
 /// threading is the float pipeline's.
 void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa,

@@ -5,7 +5,8 @@
 //
 //   1. linalg.conv_2d_nhwc_fhwc -> conv_2d_nhwc_hwcf (linalg::transposeConv2D;
 //      a constant filter is transposed here, at compile time);
-//   2. tile each op to a register block (scf::tileUsingSCF): a convolution to
+//   2. matmuls become register-blocked FMA loops (MatmulKernel.cpp); tile
+//      each other op to a register block (scf::tileUsingSCF): a convolution to
 //      1 output row x Wt output pixels x Ft output channels, one filter tap
 //      and Ct input channels per step (reduction loops innermost); pooling,
 //      matmul, fill, transpose and elementwise ops to small tiles along the
@@ -23,6 +24,8 @@
 // reduction loops once `loop-invariant-subset-hoisting` has run.
 //
 //===----------------------------------------------------------------------===//
+
+#include "FloatCodegen.h"
 
 #include "quantc/Conversion/Passes.h"
 
@@ -195,10 +198,26 @@ void transposeFilters(func::FuncOp func) {
 struct TileAndVectorizeFloatPass
     : public quantc::impl::TileAndVectorizeFloatBase<
           TileAndVectorizeFloatPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
     transposeFilters(func);
+
+    // Matmuls: register-blocked FMA loops (MatmulKernel.cpp); those it does
+    // not take are tiled and vectorized below.
+    {
+      SmallVector<linalg::LinalgOp> matmuls;
+      func.walk([&](linalg::LinalgOp op) {
+        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+          matmuls.push_back(op);
+      });
+      IRRewriter rewriter(ctx);
+      for (linalg::LinalgOp op : matmuls)
+        (void)quantc::float_codegen::lowerMatmulToKernel(rewriter, op,
+                                                         vectorBits);
+    }
 
     // Tile. The tiled ops are the ones vectorized below.
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> work;

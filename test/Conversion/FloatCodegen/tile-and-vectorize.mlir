@@ -1,6 +1,7 @@
 // RUN: quant-opt %s --split-input-file --quantc-tile-and-vectorize | FileCheck %s
 // RUN: quant-opt %s --split-input-file --quantc-tile-and-vectorize \
 // RUN:   --loop-invariant-subset-hoisting --canonicalize | FileCheck %s --check-prefix=HOIST
+// RUN: quant-opt %s --split-input-file --quantc-tile-and-vectorize=vector-bits=512 | FileCheck %s --check-prefix=AVX512
 
 // A 3x3 convolution, 16 -> 32 channels, 7x7 outputs: register blocks of 7
 // pixels x 16 channels (14 ymm accumulators), one filter tap and 8 input
@@ -93,16 +94,37 @@ func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> te
 
 // -----
 
-// The linear head (batch_matmul 1x64 by 64x10): 2 outputs x 8 of the
-// reduction per step (2 is the largest block size dividing 10).
-// CHECK-LABEL: func.func @linear
+// Matmuls are register-blocked FMA loops: 6 rows x 16 columns per block
+// (12 rows with vector-bits=512), one B vector and one broadcast A element
+// per FMA, the 6 accumulators carried through the reduction loop. 197 rows
+// and 40 columns: 32 rows of full blocks, then 5 rows; 2 blocks of 16
+// columns, then 8.
+// CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.batch_matmul
-// CHECK: scf.for %{{.*}} = %c0 to %c10 step %c2
-// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
-// CHECK: vector.contract {{.*}} : vector<2x8xf32>, vector<2x8xf32> into vector<2xf32>
-func.func @linear(%a: tensor<1x1x64xf32>, %b: tensor<1x64x10xf32>, %c: tensor<1x1x10xf32>) -> tensor<1x1x10xf32> {
-  %0 = linalg.batch_matmul ins(%a, %b : tensor<1x1x64xf32>, tensor<1x64x10xf32>) outs(%c : tensor<1x1x10xf32>) -> tensor<1x1x10xf32>
-  return %0 : tensor<1x1x10xf32>
+// (The loop over the batch of 1 folds away.)
+// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: scf.for %[[M:.*]] = %c0 to %c192 step %c6
+// CHECK-COUNT-6: vector.transfer_read %{{.*}} : tensor<1x197x40xf32>, vector<16xf32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: %[[W:.*]] = vector.transfer_read %arg1[%c0, %[[K]], %[[N]]], %{{.*}} {in_bounds = [true]} : tensor<1x64x40xf32>, vector<16xf32>
+// CHECK: %[[X:.*]] = tensor.extract %arg0[%c0, %[[M]], %[[K]]]
+// CHECK: %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK: vector.fma %[[XS]], %[[W]], %{{.*}} : vector<16xf32>
+// CHECK-COUNT-5: vector.fma
+// CHECK: scf.yield
+// CHECK-COUNT-6: vector.transfer_write
+// Rows 192 to 196 of the full column blocks.
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// The last 8 columns, in vector<8xf32>.
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX512-LABEL: func.func @matmul
+// AVX512: scf.for %{{.*}} = %c0 to %c192 step %c12
+// AVX512: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+func.func @matmul(%a: tensor<1x197x64xf32>, %b: tensor<1x64x40xf32>, %c: tensor<1x197x40xf32>) -> tensor<1x197x40xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<1x197x64xf32>, tensor<1x64x40xf32>) outs(%c : tensor<1x197x40xf32>) -> tensor<1x197x40xf32>
+  return %0 : tensor<1x197x40xf32>
 }
 
 // -----

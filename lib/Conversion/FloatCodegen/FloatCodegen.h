@@ -1,0 +1,25 @@
+//===- FloatCodegen.h - Pieces of the float code generation -----*- C++ -*-===//
+//
+// Private to lib/Conversion/FloatCodegen.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_LIB_CONVERSION_FLOATCODEGEN_FLOATCODEGEN_H
+#define QUANTC_LIB_CONVERSION_FLOATCODEGEN_FLOATCODEGEN_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace quantc::float_codegen {
+
+/// Replaces a static f32 linalg.matmul / batch_matmul on tensors (default
+/// indexing maps) by register-blocked loops of vector
+/// FMAs (MatmulKernel.cpp), blocked for vector registers of `vectorBits`;
+/// fails, leaving `op` alone, otherwise.
+mlir::LogicalResult lowerMatmulToKernel(mlir::RewriterBase &rewriter,
+                                        mlir::linalg::LinalgOp op,
+                                        unsigned vectorBits);
+
+} // namespace quantc::float_codegen
+
+#endif // QUANTC_LIB_CONVERSION_FLOATCODEGEN_FLOATCODEGEN_H

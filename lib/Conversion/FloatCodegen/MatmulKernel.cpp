@@ -1,0 +1,167 @@
+//===- MatmulKernel.cpp - Register-blocked float matmul -------------------===//
+//
+// A static f32 linalg.matmul / batch_matmul becomes the classic GEMM
+// micro-kernel loop nest, built directly in vector ops on tensors:
+//
+//   for b, for n0 in steps of kCols (columns of the output; the last block
+//   takes the remaining columns),
+//     for m0 in steps of kRows (the last block takes the remaining rows):
+//       acc[i] = C[b, m0 + i, n0 : n0 + kCols]               i < rows
+//       for k: w = B[b, k, n0 : n0 + kCols]                  (one load)
+//              acc[i] = fma(broadcast(A[b, m0 + i, k]), w, acc[i])
+//       C[b, m0 + i, n0 : n0 + kCols] = acc[i]
+//
+// One vector of B and one broadcast element of A per FMA, the accumulators
+// in registers for the whole reduction, and the B panel (K x kCols) reused
+// by every block of rows while it is in cache. linalg::vectorize of a
+// matmul tile instead reads the tiles of both operands broadcast to
+// rows x cols x depth and reduces along the depth, which is transposes and
+// horizontal adds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FloatCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Output columns per block: one vector<16xf32> (two ymm registers on AVX2,
+/// one zmm on AVX-512, four q registers on NEON).
+constexpr int64_t kCols = 16;
+
+} // namespace
+
+LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
+                                                         linalg::LinalgOp op,
+                                                         unsigned vectorBits) {
+  // Output rows per block: 6 x 2 ymm accumulators leave AVX2's 16
+  // registers room for the B vector and the broadcast (NEON: 24 of 32);
+  // AVX-512 has 32 zmm registers, 12 accumulators keep both FMA pipes busy.
+  const int64_t kRows = vectorBits >= 512 ? 12 : 6;
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return failure();
+  // Default indexing maps only (no transposed or broadcast operands).
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      mm && mm.hasUserDefinedMaps())
+    return failure();
+  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+      bmm && bmm.hasUserDefinedMaps())
+    return failure();
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+        c = op.getDpsInits()[0];
+  auto aType = dyn_cast<RankedTensorType>(a.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  auto cType = dyn_cast<RankedTensorType>(c.getType());
+  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() || !cType.hasStaticShape() ||
+      !aType.getElementType().isF32() || !bType.getElementType().isF32() ||
+      !cType.getElementType().isF32())
+    return failure();
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  int64_t rank = batched ? 3 : 2;
+  ArrayRef<int64_t> cs = cType.getShape();
+  int64_t batch = batched ? cs[0] : 1, m = cs[rank - 2], n = cs[rank - 1],
+          k = aType.getShape()[rank - 1];
+  if (k == 0)
+    return failure();
+
+  Location loc = op.getLoc();
+  rw.setInsertionPoint(op);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rw, loc, v);
+  };
+  Value zero = index(0), one = index(1);
+  Type f32 = rw.getF32Type();
+  Value pad = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0.0f));
+  // Indices [b, row, col] (or [row, col]).
+  auto at = [&](Value bi, Value row, Value col) {
+    SmallVector<Value> idx;
+    if (batched)
+      idx.push_back(bi);
+    idx.append({row, col});
+    return idx;
+  };
+  SmallVector<bool> inBounds = {true};
+  // One block of `rows` rows at m0 and `cols` columns at n0 of batch bi.
+  auto block = [&](OpBuilder &bld, Value out, Value bi, Value m0, Value n0,
+                   int64_t rows, int64_t cols) -> Value {
+    auto vecType = VectorType::get({cols}, f32);
+    SmallVector<Value> rowIdx;
+    SmallVector<Value> accs;
+    for (int64_t i = 0; i < rows; ++i) {
+      Value r = i == 0 ? m0
+                       : arith::AddIOp::create(
+                             bld, loc, m0,
+                             arith::ConstantIndexOp::create(bld, loc, i));
+      rowIdx.push_back(r);
+      accs.push_back(vector::TransferReadOp::create(
+          bld, loc, vecType, out, at(bi, r, n0), pad, ArrayRef(inBounds)));
+    }
+    auto kLoop = scf::ForOp::create(
+        bld, loc, zero, index(k), one, accs,
+        [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {
+          Value w = vector::TransferReadOp::create(
+              kb, loc, vecType, b, at(bi, kv, n0), pad, ArrayRef(inBounds));
+          SmallVector<Value> next;
+          for (int64_t i = 0; i < rows; ++i) {
+            Value x =
+                tensor::ExtractOp::create(kb, loc, a, at(bi, rowIdx[i], kv));
+            Value xs = vector::BroadcastOp::create(kb, loc, vecType, x);
+            next.push_back(vector::FMAOp::create(kb, loc, xs, w, iters[i]));
+          }
+          scf::YieldOp::create(kb, loc, next);
+        });
+    for (int64_t i = 0; i < rows; ++i)
+      out = vector::TransferWriteOp::create(bld, loc, kLoop.getResult(i), out,
+                                            at(bi, rowIdx[i], n0),
+                                            ArrayRef(inBounds))
+                .getResult();
+    return out;
+  };
+  int64_t fullRows = m - m % kRows, tailRows = m % kRows;
+  int64_t fullCols = n - n % kCols, tailCols = n % kCols;
+  // The blocks of the columns at n0, `cols` wide: full blocks of rows, then
+  // the remaining rows.
+  auto columns = [&](OpBuilder &nb, Value out, Value bi, Value n0,
+                     int64_t cols) {
+    if (fullRows > 0) {
+      auto mLoop = scf::ForOp::create(
+          nb, loc, zero, index(fullRows), index(kRows), ValueRange{out},
+          [&](OpBuilder &mb, Location, Value m0, ValueRange mIters) {
+            scf::YieldOp::create(mb, loc,
+                                 block(mb, mIters[0], bi, m0, n0, kRows, cols));
+          });
+      out = mLoop.getResult(0);
+    }
+    if (tailRows > 0)
+      out = block(nb, out, bi, index(fullRows), n0, tailRows, cols);
+    return out;
+  };
+  auto batchLoop = scf::ForOp::create(
+      rw, loc, zero, index(batch), one, ValueRange{c},
+      [&](OpBuilder &bb, Location, Value bi, ValueRange bIters) {
+        Value out = bIters[0];
+        if (fullCols > 0) {
+          auto nLoop = scf::ForOp::create(
+              bb, loc, zero, index(fullCols), index(kCols), ValueRange{out},
+              [&](OpBuilder &nb, Location, Value n0, ValueRange nIters) {
+                scf::YieldOp::create(nb, loc,
+                                     columns(nb, nIters[0], bi, n0, kCols));
+              });
+          out = nLoop.getResult(0);
+        }
+        if (tailCols > 0)
+          out = columns(bb, out, bi, index(fullCols), tailCols);
+        scf::YieldOp::create(bb, loc, out);
+      });
+  rw.replaceOp(op, batchLoop.getResults());
+  return success();
+}
