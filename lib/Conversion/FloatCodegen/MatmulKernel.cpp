@@ -13,7 +13,8 @@
 //
 // One vector of B and one broadcast element of A per FMA, the accumulators
 // in registers for the whole reduction, and the B panel (K x kCols) reused
-// by every block of rows while it is in cache. linalg::vectorize of a
+// by every block of rows while it is in cache; constant weights are packed
+// at compile time so that a panel is contiguous. linalg::vectorize of a
 // matmul tile instead reads the tiles of both operands broadcast to
 // rows x cols x depth and reduces along the depth, which is transposes and
 // horizontal adds.
@@ -26,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -90,6 +92,54 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
     return idx;
   };
   SmallVector<bool> inBounds = {true};
+  int64_t fullCols = n - n % kCols, tailCols = n % kCols;
+
+  // A constant B (a layer's weights) is packed now into column panels,
+  // [batch, N / kCols, K, kCols] for the full blocks and [batch, K, rest]
+  // for the remaining columns, which the reduction loop reads contiguously.
+  Value panels, tailPanel;
+  DenseElementsAttr bConst;
+  if (matchPattern(b, m_Constant(&bConst))) {
+    SmallVector<float> w(bConst.getValues<float>());
+    SmallVector<float> full, rest;
+    full.reserve(batch * k * fullCols);
+    rest.reserve(batch * k * tailCols);
+    for (int64_t bi = 0; bi < batch; ++bi) {
+      const float *wb = w.data() + bi * k * n;
+      for (int64_t j = 0; j < fullCols; j += kCols)
+        for (int64_t kk = 0; kk < k; ++kk)
+          full.append(wb + kk * n + j, wb + kk * n + j + kCols);
+      for (int64_t kk = 0; kk < k; ++kk)
+        rest.append(wb + kk * n + fullCols, wb + kk * n + n);
+    }
+    auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) {
+      auto type = RankedTensorType::get(shape, f32);
+      return arith::ConstantOp::create(rw, loc, type,
+                                       DenseElementsAttr::get(type, values));
+    };
+    if (fullCols > 0)
+      panels = constant({batch, fullCols / kCols, k, kCols}, full);
+    if (tailCols > 0)
+      tailPanel = constant({batch, k, tailCols}, rest);
+  }
+  Value panelWidth = index(kCols);
+  // B[bi, k, n0 : n0 + cols], from the panels if packed.
+  auto readB = [&](OpBuilder &kb, Value bi, Value kv, Value n0,
+                   VectorType type) -> Value {
+    if (!panels && !tailPanel)
+      return vector::TransferReadOp::create(kb, loc, type, b, at(bi, kv, n0),
+                                            pad, ArrayRef(inBounds));
+    Value pb = batched ? bi : zero;
+    if (type.getDimSize(0) == kCols && panels) {
+      Value j = arith::DivUIOp::create(kb, loc, n0, panelWidth);
+      return vector::TransferReadOp::create(kb, loc, type, panels,
+                                            ValueRange{pb, j, kv, zero}, pad,
+                                            ArrayRef(inBounds));
+    }
+    return vector::TransferReadOp::create(kb, loc, type, tailPanel,
+                                          ValueRange{pb, kv, zero}, pad,
+                                          ArrayRef(inBounds));
+  };
   // One block of `rows` rows at m0 and `cols` columns at n0 of batch bi.
   auto block = [&](OpBuilder &bld, Value out, Value bi, Value m0, Value n0,
                    int64_t rows, int64_t cols) -> Value {
@@ -108,8 +158,7 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
     auto kLoop = scf::ForOp::create(
         bld, loc, zero, index(k), one, accs,
         [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {
-          Value w = vector::TransferReadOp::create(
-              kb, loc, vecType, b, at(bi, kv, n0), pad, ArrayRef(inBounds));
+          Value w = readB(kb, bi, kv, n0, vecType);
           SmallVector<Value> next;
           for (int64_t i = 0; i < rows; ++i) {
             Value x =
@@ -127,7 +176,6 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
     return out;
   };
   int64_t fullRows = m - m % kRows, tailRows = m % kRows;
-  int64_t fullCols = n - n % kCols, tailCols = n % kCols;
   // The blocks of the columns at n0, `cols` wide: full blocks of rows, then
   // the remaining rows.
   auto columns = [&](OpBuilder &nb, Value out, Value bi, Value n0,
