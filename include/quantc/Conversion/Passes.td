@@ -93,9 +93,10 @@ def TileAndVectorizeFloat
 
     Matmuls (`linalg.matmul`, `linalg.batch_matmul`: linear layers and
     attention) become register-blocked loops of vector FMAs instead: blocks
-    of rows x 16 output columns, one B vector and one broadcast A element
-    per FMA, the accumulators in registers across the whole reduction; with
-    `vector-bits=512` (AVX-512's 32 registers) a block has 12 rows, else 6.
+    of 6 rows x 16 output columns (with `vector-bits=512`, AVX-512's 32
+    registers: 12 x 32), one B vector and one broadcast A element per FMA,
+    the accumulators in registers across the whole reduction; constant
+    weights are packed at compile time into contiguous column panels.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",

@@ -31,13 +31,7 @@
 
 using namespace mlir;
 
-namespace {
-
-/// Output columns per block: one vector<16xf32> (two ymm registers on AVX2,
-/// one zmm on AVX-512, four q registers on NEON).
-constexpr int64_t kCols = 16;
-
-} // namespace
+namespace {} // namespace
 
 LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                                                          linalg::LinalgOp op,
@@ -46,6 +40,10 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
   // registers room for the B vector and the broadcast (NEON: 24 of 32);
   // AVX-512 has 32 zmm registers, 12 accumulators keep both FMA pipes busy.
   const int64_t kRows = vectorBits >= 512 ? 12 : 6;
+  // Output columns per block: one vector<16xf32> (two ymm registers on
+  // AVX2, four q registers on NEON); on AVX-512 two zmm registers, so that
+  // each broadcast element of A feeds two FMAs (24 accumulators).
+  const int64_t kCols = vectorBits >= 512 ? 32 : 16;
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
       !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)

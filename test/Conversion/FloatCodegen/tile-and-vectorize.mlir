@@ -95,7 +95,7 @@ func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> te
 // -----
 
 // Matmuls are register-blocked FMA loops: 6 rows x 16 columns per block
-// (12 rows with vector-bits=512), one B vector and one broadcast A element
+// (12 x 32 with vector-bits=512), one B vector and one broadcast A element
 // per FMA, the 6 accumulators carried through the reduction loop. 197 rows
 // and 40 columns: 32 rows of full blocks, then 5 rows; 2 blocks of 16
 // columns, then 8.
@@ -121,7 +121,7 @@ func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> te
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX512-LABEL: func.func @matmul
 // AVX512: scf.for %{{.*}} = %c0 to %c192 step %c12
-// AVX512: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX512: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 func.func @matmul(%a: tensor<1x197x64xf32>, %b: tensor<1x64x40xf32>, %c: tensor<1x197x40xf32>) -> tensor<1x197x40xf32> {
   %0 = linalg.batch_matmul ins(%a, %b : tensor<1x197x64xf32>, tensor<1x64x40xf32>) outs(%c : tensor<1x197x40xf32>) -> tensor<1x197x40xf32>
   return %0 : tensor<1x197x40xf32>
