@@ -1,12 +1,15 @@
 #!/usr/bin/python3
-"""The torchvision zoo: compiles 20 torchvision architectures from ONNX and
+"""The torchvision zoo: compiles 23 torchvision architectures from ONNX and
 checks the compiled float objects against PyTorch.
 
-For each model (classification models from torchvision.models, two
-segmentation models from torchvision.models.segmentation):
+For each model (classification models from torchvision.models, among them
+ViT-B/16, Swin-T and ConvNeXt-T, two segmentation models from
+torchvision.models.segmentation):
 
 1. builds it with seeded random weights (torch.manual_seed(0) before each
-   model, so every model is deterministic whatever the selection) and
+   model, so every model is deterministic whatever the selection; ViT's
+   head and class token, which torchvision zero-initializes, are drawn
+   from normal distributions) and
    re-estimates its BatchNorm statistics on real images: 4 batches of 16
    Fashion-MNIST training images in train mode, every BatchNorm reset and
    given momentum=None (a cumulative average), then eval mode;
@@ -81,6 +84,8 @@ CLASSIFIERS = [
     "shufflenet_v2_x1_0", "squeezenet1_1", "densenet121", "googlenet",
     "inception_v3", "efficientnet_b0", "regnet_x_400mf", "regnet_y_400mf",
     "alexnet", "vgg11_bn",
+    # Transformers and LayerNorm models (issue 18).
+    "vit_b_16", "swin_t", "convnext_tiny",
 ]
 SEGMENTATION = ["lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large"]
 MODELS = CLASSIFIERS + SEGMENTATION
@@ -151,7 +156,14 @@ def build_model(name):
     if name in ("googlenet", "inception_v3"):
         return getattr(tvm, name)(weights=None, aux_logits=False,
                                   init_weights=True)
-    return getattr(tvm, name)(weights=None)
+    net = getattr(tvm, name)(weights=None)
+    if name.startswith("vit_"):
+        # torchvision zero-initializes ViT's head and class token: the
+        # logits would be 0, and the class token lost among the patch
+        # tokens in any 8-bit grid. Trained models have neither.
+        torch.nn.init.normal_(net.heads.head.weight, std=0.02)
+        torch.nn.init.normal_(net.class_token, std=1.0)
+    return net
 
 
 def reestimate_batch_norm(model, images):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The torchvision zoo (bench/zoo/zoo.py: 20 torchvision models exported to
+# The torchvision zoo (bench/zoo/zoo.py: 23 torchvision models exported to
 # ONNX, compiled by quant-compile, checked against PyTorch) with Debian's
 # python3. Builds quant-compile first unless --bin names the tools.
 # Usage: bench/zoo/zoo.sh [zoo.py options] > docs/zoo.md

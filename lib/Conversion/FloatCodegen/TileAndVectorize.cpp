@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -204,6 +205,16 @@ struct TileAndVectorizeFloatPass
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
     transposeFilters(func);
+
+    // exp / tanh / erf / log ... in linalg bodies (softmax, tosa.exp,
+    // sigmoid) as polynomials, which vectorize, instead of one libm call
+    // per element (qnt-lower-float-unary does the same for qnt.unary).
+    {
+      RewritePatternSet approximations(ctx);
+      populateMathPolynomialApproximationPatterns(approximations);
+      if (failed(applyPatternsGreedily(func, std::move(approximations))))
+        return signalPassFailure();
+    }
 
     // Matmuls: register-blocked FMA loops (MatmulKernel.cpp); those it does
     // not take are tiled and vectorized below.
