@@ -66,12 +66,15 @@ struct LowerLayerNormPattern : public OpRewritePattern<LayerNormOp> {
       return mul(v, splat(1.0f / static_cast<float>(count)), reducedType);
     };
     Value x = op.getInput();
-    Value d = tosa::SubOp::create(rewriter, loc, type, x, mean(x));
+    Value m = mean(x);
+    Value d = tosa::SubOp::create(rewriter, loc, type, x, m);
     Value var = mean(mul(d, d, type));
+    // Operands built into locals first: C++ leaves the evaluation order of
+    // call arguments unspecified, and the output order must not depend on it.
+    Value eps = splat(op.getEpsilon().convertToFloat());
     Value inv = tosa::RsqrtOp::create(
         rewriter, loc, reducedType,
-        tosa::AddOp::create(rewriter, loc, reducedType, var,
-                            splat(op.getEpsilon().convertToFloat())));
+        tosa::AddOp::create(rewriter, loc, reducedType, var, eps));
     // gamma and beta as [1, ..., 1, normalized dims].
     SmallVector<int64_t> paramShape(axis, 1);
     llvm::append_range(paramShape, type.getShape().drop_front(axis));
@@ -80,8 +83,10 @@ struct LowerLayerNormPattern : public OpRewritePattern<LayerNormOp> {
           rewriter, loc, RankedTensorType::get(paramShape, f32), p,
           tosa::getTosaConstShape(rewriter, loc, paramShape));
     };
-    Value y = mul(mul(d, inv, type), param(op.getGamma()), type);
-    y = tosa::AddOp::create(rewriter, loc, type, y, param(op.getBeta()));
+    Value gamma = param(op.getGamma());
+    Value y = mul(mul(d, inv, type), gamma, type);
+    Value beta = param(op.getBeta());
+    y = tosa::AddOp::create(rewriter, loc, type, y, beta);
     rewriter.replaceOp(op, y);
     return success();
   }
