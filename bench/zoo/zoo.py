@@ -450,7 +450,7 @@ def main():
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default=",".join(MODELS),
-                        help="comma-separated models (default: all 20)")
+                        help=f"comma-separated models (default: all {len(MODELS)})")
     parser.add_argument("--size", type=int,
                         help="input size for every model (default: 224, "
                         "inception_v3 299)")

@@ -197,6 +197,11 @@ ref::Error evalLinear(qnt::LinearOp linear, Env &env) {
                      y);
 }
 
+ref::Error evalMatMul(qnt::MatMulOp op, Env &env) {
+  return ref::batchMatmul(env.in(op.getLhs()), env.in(op.getRhs()),
+                          env.out(op.getOutput()));
+}
+
 ref::Error evalAdd(qnt::AddOp add, Env &env) {
   return ref::add(env.in(add.getLhs()), env.in(add.getRhs()),
                   activationOf(add.getActivation(), std::nullopt, std::nullopt),
@@ -383,6 +388,7 @@ struct EvaluatorTable {
     add<quant::DequantizeCastOp, evalDequantize>();
     add<qnt::Conv2DOp, evalConv>();
     add<qnt::LinearOp, evalLinear>();
+    add<qnt::MatMulOp, evalMatMul>();
     add<qnt::AddOp, evalAdd>();
     add<qnt::SubOp, evalSub>();
     add<qnt::MulOp, evalMul>();

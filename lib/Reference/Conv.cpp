@@ -151,3 +151,41 @@ Error quantc::ref::matmul(const QTensor &input, const QWeights &weights,
     }
   return std::nullopt;
 }
+
+Error quantc::ref::batchMatmul(const QTensor &a, const QTensor &b,
+                               const QTensor &output) {
+  if (Error e = a.validate("lhs", 3))
+    return e;
+  if (Error e = b.validate("rhs", 3))
+    return e;
+  if (Error e = output.validate("output", 3))
+    return e;
+  const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2],
+                n = b.shape[2];
+  if (Error e = checkShape("rhs", b.shape, {batch, k, n}))
+    return e;
+  if (Error e = checkShape("output", output.shape, {batch, m, n}))
+    return e;
+  const float mult = requantMultiplier(a.scale, b.scale, output.scale);
+  if (Error e = checkMultiplier("matmul", mult))
+    return e;
+  auto centered = [](const QTensor &t) {
+    return std::max<int64_t>(int64_t(t.zeroPoint) - t.qmin,
+                             int64_t(t.qmax) - t.zeroPoint);
+  };
+  if (k * centered(a) * centered(b) > INT32_MAX)
+    return "matmul: the int32 accumulator could overflow (K = " +
+           std::to_string(k) + ")";
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t acc = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+          acc += (int64_t(a.get((p * m + i) * k + kk)) - a.zeroPoint) *
+                 (int64_t(b.get((p * k + kk) * n + j)) - b.zeroPoint);
+        output.set((p * m + i) * n + j,
+                   requantize(static_cast<int32_t>(acc), mult, output.zeroPoint,
+                              output.qmin, output.qmax));
+      }
+  return std::nullopt;
+}

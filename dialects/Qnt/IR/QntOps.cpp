@@ -697,6 +697,30 @@ LogicalResult AddOp::verify() { return verifyBinary(*this, getActivation()); }
 LogicalResult SubOp::verify() { return verifyBinary(*this, getActivation()); }
 LogicalResult MulOp::verify() { return verifyBinary(*this, getActivation()); }
 
+LogicalResult MatMulOp::verify() {
+  if (failed(verifyActivations(*this)))
+    return failure();
+  auto a = getLhs().getType().getShape(), b = getRhs().getType().getShape(),
+       out = getOutput().getType().getShape();
+  if (a[0] != b[0] || a[2] != b[1] || out[0] != a[0] || out[1] != a[1] ||
+      out[2] != b[2])
+    return emitOpError() << "expects [B, M, K] x [B, K, N] -> [B, M, N], got "
+                         << getLhs().getType() << " x " << getRhs().getType()
+                         << " -> " << getOutput().getType();
+  // Every product of centered values and their sum over K must fit the
+  // int32 accumulator.
+  auto centered = [](Value v) {
+    auto q = getActivationType(v);
+    return std::max(q.getZeroPoint() - q.getStorageTypeMin(),
+                    q.getStorageTypeMax() - q.getZeroPoint());
+  };
+  if (static_cast<double>(a[2]) * centered(getLhs()) * centered(getRhs()) >
+      static_cast<double>(INT32_MAX))
+    return emitOpError() << "the int32 accumulator could overflow: K = " << a[2]
+                         << " products of 8-bit values";
+  return success();
+}
+
 LogicalResult LookupOp::verify() {
   if (failed(verifyActivations(*this)))
     return failure();

@@ -406,6 +406,37 @@ def Qnt_MulOp : Qnt_BinaryOp<"mul"> {
   }];
 }
 
+def Qnt_MatMulOp : Qnt_Op<"matmul", [Pure]> {
+  let summary = "Quantized batched matmul of two activations";
+  let description = [{
+    `output[b, m, n] = sum_k lhs[b, m, k] * rhs[b, k, n]` in real values, on
+    two quantized activations with per-tensor parameters (attention's
+    Q x K^T and scores x V), as PyTorch's `quantized::matmul` and ONNX
+    Runtime's QLinearMatMul compute it. In storage values (the int8
+    reference's `quantc::ref::batchMatmul`):
+    `acc = sum_k (lhs - zl) * (rhs - zr)` exactly in int32, then
+    `q = clamp(round_half_even(float(acc) * m) + zo, qmin, qmax)` with
+    `m = scale_lhs * scale_rhs / scale_out` in float32. Unlike `qnt.linear`
+    neither operand is a constant: the kernel packs `rhs` at run time.
+
+    Example:
+    ```mlir
+    %s = qnt.matmul %q, %kt : (tensor<12x197x64x!quant.uniform<u8:f32, 0.05:128>>,
+        tensor<12x64x197x!quant.uniform<u8:f32, 0.04:120>>)
+        -> tensor<12x197x197x!quant.uniform<u8:f32, 0.1:140>>
+    ```
+  }];
+  let arguments = (ins
+    TensorRankOf<[quant_QuantizedType], [3]>:$lhs,
+    TensorRankOf<[quant_QuantizedType], [3]>:$rhs
+  );
+  let results = (outs TensorRankOf<[quant_QuantizedType], [3]>:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Qnt_LookupOp : Qnt_Op<"lookup", [Pure]> {
   let summary = "Element-wise function of one 8-bit value, as a table";
   let description = [{

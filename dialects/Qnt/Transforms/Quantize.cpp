@@ -212,6 +212,7 @@ private:
   LogicalResult toQDQ(FakeQuantOp op);
   LogicalResult convertConv(Conv2DOp op);
   LogicalResult convertMatmul(tosa::MatMulOp op);
+  LogicalResult convertActivationMatmul(tosa::MatMulOp op, Value qa, Value qb);
   template <typename QntOp> void convertBinary(Operation *op);
   void convertConstantBinary(Operation *op);
   void convertUnary(UnaryOp op);
@@ -343,8 +344,10 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   std::optional<SmallVector<int32_t>> w =
       qw ? constantStorage(qw) : std::nullopt;
   auto wType = cast<RankedTensorType>(op.getB().getType());
+  if (qa && qw && !w)
+    return convertActivationMatmul(op, qa, qw);
   if (!qa || !w || wType.getDimSize(0) != 1)
-    return success(); // A matmul of two activations stays float.
+    return success(); // A batched constant operand stays float.
   // Optional bias: matmul -> add(constant) -> qcast.
   Value result = op.getResult();
   std::optional<SmallVector<float>> fb;
@@ -455,6 +458,35 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
     consumed.insert(biasAdd);
     biasAdd->erase();
   }
+  op.erase();
+  return success();
+}
+
+/// A matmul of two quantized activations (attention's Q x K^T, scores x V)
+/// with per-tensor parameters: qnt.matmul. Without parameters for its
+/// output, or when the int32 accumulator could overflow, it stays float.
+LogicalResult QntQuantizePass::convertActivationMatmul(tosa::MatMulOp op,
+                                                       Value qa, Value qb) {
+  quant::QuantizeCastOp sink = quantizedSink(op.getResult());
+  auto perTensor = [](Value v) {
+    auto t = dyn_cast<quant::UniformQuantizedType>(elementOf(v));
+    return t && t.getStorageTypeIntegralWidth() == 8 ? t
+                                                     : UniformQuantizedType();
+  };
+  UniformQuantizedType a = perTensor(qa), b = perTensor(qb);
+  if (!sink || !a || !b || !perTensor(sink.getResult()))
+    return success();
+  auto centered = [](UniformQuantizedType t) {
+    return std::max(t.getZeroPoint() - t.getStorageTypeMin(),
+                    t.getStorageTypeMax() - t.getZeroPoint());
+  };
+  int64_t k = cast<ShapedType>(op.getA().getType()).getDimSize(2);
+  if (static_cast<double>(k) * centered(a) * centered(b) > INT32_MAX)
+    return success();
+  OpBuilder builder(sink);
+  auto mm = MatMulOp::create(builder, op.getLoc(), sink.getType(), qa, qb);
+  sink.replaceAllUsesWith(mm.getOutput());
+  sink.erase();
   op.erase();
   return success();
 }

@@ -133,6 +133,15 @@ Error conv2d(const QTensor &input, const QWeights &weights, const int32_t *bias,
 Error matmul(const QTensor &input, const QWeights &weights, const int32_t *bias,
              const FusedActivation &activation, const QTensor &output);
 
+/// Quantized batched matmul of two activations: a [B, M, K], b [B, K, N],
+/// output [B, M, N] (PyTorch's quantized::matmul, ONNX QLinearMatMul):
+///   acc = sum_k (a[b, m, k] - a.zeroPoint) * (b[b, k, n] - b.zeroPoint)
+///   out = requantize(acc, requantMultiplier(a.scale, b.scale,
+///                    output.scale), output.zeroPoint, qmin, qmax)
+/// An error when the accumulator could leave int32 for some inputs in the
+/// operands' [qmin, qmax].
+Error batchMatmul(const QTensor &a, const QTensor &b, const QTensor &output);
+
 /// Quantized elementwise add (any rank). a and b have the output's rank and
 /// each of their dimensions equals the output's or is 1 (broadcast, as NumPy
 /// / ONNX after aligning ranks):

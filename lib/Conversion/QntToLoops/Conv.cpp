@@ -677,4 +677,5 @@ void quantc::populateConvLoweringPatterns(TypeConverter &typeConverter,
                                           Int8Isa isa) {
   patterns.add<ConvLowering, LinearLowering>(typeConverter,
                                              patterns.getContext(), isa);
+  conv::populateMatmulLoweringPatterns(typeConverter, patterns, isa);
 }

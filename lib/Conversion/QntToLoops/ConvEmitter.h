@@ -9,6 +9,8 @@
 //   ConvZmm.cpp           512-bit kernels (avx512-vnni)
 //   ConvDepthwiseZmm.cpp  512-bit depthwise kernels (avx512-vnni)
 //   ConvVector8.cpp       8-lane kernels (avx-vnni, avx2, NEON, generic)
+//   Matmul.cpp            qnt.matmul of two activations (operands packed
+//                         at run time)
 // The instruction set's properties (register width, dot instruction, input
 // domain) come from the table in quantc/Isa/Int8Isa.h.
 //
@@ -49,6 +51,15 @@ constexpr int64_t kZLanes = 16; // int32 lanes of a zmm register
 /// input broadcast folds into vpdpbusd's memory operand).
 inline int64_t zmmPixels(int64_t nv) { return nv == 4 ? 6 : nv == 3 ? 8 : 12; }
 
+/// A qnt.matmul of two activations: [batch, M, K] x [batch, K, N]; the
+/// rhs moved into s8 by adding rhsShift (0 or -128), its zero point there
+/// rhsZp; one requantization multiplier.
+struct MatmulShape {
+  int64_t batch = 1, m = 1, k = 1, n = 1;
+  int32_t rhsShift = 0, rhsZp = 0;
+  float mult = 1.0f;
+};
+
 /// Everything the kernel emitter needs, in plain numbers.
 struct ConvProblem {
   int64_t n, h, w, c;      // input NHWC
@@ -78,6 +89,9 @@ struct ConvProblem {
   /// input's storage range: the rounded value fits int32, so vcvtps2dq
   /// cannot overflow and the saturating packs alone can clamp.
   bool noOverflow = false;
+  /// Set for qnt.matmul (emitMatmul); the lhs is the "input" above (shift,
+  /// inZp, domainSigned).
+  std::optional<MatmulShape> matmul;
 };
 
 /// Channel (within its 64-channel block) of position j = 16 q + 4 L + d of
@@ -106,6 +120,11 @@ public:
 
   /// Name of the dot-product path, for the remark.
   std::string pathName() const;
+
+  /// qnt.matmul (Matmul.cpp): `lhs` memref [B, M, K], `rhs` [B, K, N] of
+  /// i8; returns memref [B, M, N].
+  Value emitMatmul(Value lhs, Value rhs);
+  std::string matmulPathName() const;
 
 private:
   bool isDepthwise() const { return p.groups == p.c && p.cg == 1 && p.og == 1; }
@@ -254,6 +273,11 @@ private:
   const ConvProblem &p;
   ModuleOp module;
 };
+
+/// The qnt.matmul lowering (Matmul.cpp).
+void populateMatmulLoweringPatterns(TypeConverter &typeConverter,
+                                    RewritePatternSet &patterns,
+                                    quantc::Int8Isa isa);
 
 } // namespace mlir::qnt::conv
 

@@ -1084,3 +1084,36 @@ func.func @layer_norm_epsilon(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
   %0 = qnt.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = -1.0 : f32} : tensor<2x4xf32>, tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @matmul_shapes(%a: tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<2x5x6x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.matmul' op expects [B, M, K] x [B, K, N] -> [B, M, N], got}}
+  %0 = qnt.matmul %a, %b : (tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x5x6x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x3x6x!quant.uniform<u8:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<3x4x6x!quant.uniform<u8:f32, 0.05:128>>) {
+  // expected-error @+1 {{'qnt.matmul' op expects [B, M, K] x [B, K, N] -> [B, M, N], got}}
+  %0 = qnt.matmul %a, %b : (tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<3x4x6x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x3x6x!quant.uniform<u8:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @matmul_per_channel(%a: tensor<1x3x2x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<1x2x2x!quant.uniform<i8:f32:2, {0.1, 0.2}>>) {
+  // expected-error @+1 {{'qnt.matmul' op operands and result must have per-tensor !quant.uniform types with 8-bit storage and f32 expressed type}}
+  %0 = qnt.matmul %a, %b : (tensor<1x3x2x!quant.uniform<u8:f32, 0.05:128>>, tensor<1x2x2x!quant.uniform<i8:f32:2, {0.1, 0.2}>>) -> tensor<1x3x2x!quant.uniform<u8:f32, 0.1>>
+  return
+}
+
+// -----
+
+// 40000 products of up to 255 x 255 overflow int32.
+func.func @matmul_overflow(%a: tensor<1x1x40000x!quant.uniform<u8:f32, 0.05>>, %b: tensor<1x40000x1x!quant.uniform<u8:f32, 0.05>>) {
+  // expected-error @+1 {{'qnt.matmul' op the int32 accumulator could overflow: K = 40000 products of 8-bit values}}
+  %0 = qnt.matmul %a, %b : (tensor<1x1x40000x!quant.uniform<u8:f32, 0.05>>, tensor<1x40000x1x!quant.uniform<u8:f32, 0.05>>) -> tensor<1x1x1x!quant.uniform<u8:f32, 0.1>>
+  return
+}

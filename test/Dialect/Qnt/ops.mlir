@@ -178,3 +178,10 @@ func.func @int8_data_ops(%x: tensor<1x2x2x2x!q>) -> tensor<1x4x4x2x!q> {
   %1 = qnt.resize_bilinear %0 {scale = array<i64: 2, 1, 2, 1>, offset = array<i64: 0, 0>, border = array<i64: 1, 1>} : (tensor<1x2x2x2x!q>) -> tensor<1x4x4x2x!q>
   return %1 : tensor<1x4x4x2x!q>
 }
+
+// CHECK-LABEL: func.func @activation_matmul
+// CHECK: qnt.matmul %arg0, %arg1 : (tensor<12x5x8x!quant.uniform<u8:f32, 5.000000e-02:128>>, tensor<12x8x7x!quant.uniform<i8:f32, 4.000000e-02:-3>>) -> tensor<12x5x7x!quant.uniform<u8:f32, 1.000000e-01:140>>
+func.func @activation_matmul(%q: tensor<12x5x8x!quant.uniform<u8:f32, 0.05:128>>, %k: tensor<12x8x7x!quant.uniform<i8:f32, 0.04:-3>>) -> tensor<12x5x7x!quant.uniform<u8:f32, 0.1:140>> {
+  %0 = qnt.matmul %q, %k : (tensor<12x5x8x!quant.uniform<u8:f32, 0.05:128>>, tensor<12x8x7x!quant.uniform<i8:f32, 0.04:-3>>) -> tensor<12x5x7x!quant.uniform<u8:f32, 0.1:140>>
+  return %0 : tensor<12x5x7x!quant.uniform<u8:f32, 0.1:140>>
+}

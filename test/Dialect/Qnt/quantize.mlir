@@ -354,3 +354,36 @@ func.func @squeeze_excitation(%x: tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32> {
   %dq = qnt.fake_quant %d to !quant.uniform<i8:f32, 0.02> : tensor<1x2x2x4xf32>
   return %dq : tensor<1x2x2x4xf32>
 }
+
+// -----
+
+// Attention's matmul of two quantized activations: qnt.matmul with the
+// operands' and the output's per-tensor types; without parameters for its
+// output it stays float.
+// CHECK-LABEL: func.func @activation_matmul
+// CHECK: %[[A:.*]] = quant.qcast %arg0 : tensor<2x3x4xf32> to tensor<2x3x4x!quant.uniform<u8:f32, 1.000000e-01:128>>
+// CHECK: %[[B:.*]] = quant.qcast %arg1 : tensor<2x4x5xf32> to tensor<2x4x5x!quant.uniform<u8<0:127>:f32, 2.000000e-02:60>>
+// CHECK: %[[M:.*]] = qnt.matmul %[[A]], %[[B]] : (tensor<2x3x4x!quant.uniform<u8:f32, 1.000000e-01:128>>, tensor<2x4x5x!quant.uniform<u8<0:127>:f32, 2.000000e-02:60>>) -> tensor<2x3x5x!quant.uniform<u8:f32, 5.000000e-02:100>>
+// CHECK: quant.dcast %[[M]]
+// CHECK-NOT: tosa.matmul
+func.func @activation_matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %aq = qnt.fake_quant %a to !quant.uniform<u8:f32, 0.1:128> : tensor<2x3x4xf32>
+  %bq = qnt.fake_quant %b to !quant.uniform<u8<0:127>:f32, 0.02:60> : tensor<2x4x5xf32>
+  %m = tosa.matmul %aq, %bq, %zp, %zp : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
+  %mq = qnt.fake_quant %m to !quant.uniform<u8:f32, 0.05:100> : tensor<2x3x5xf32>
+  return %mq : tensor<2x3x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @activation_matmul_float_output
+// CHECK: %[[M:.*]] = tosa.matmul
+// CHECK-NOT: qnt.matmul
+func.func @activation_matmul_float_output(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %aq = qnt.fake_quant %a to !quant.uniform<u8:f32, 0.1:128> : tensor<2x3x4xf32>
+  %bq = qnt.fake_quant %b to !quant.uniform<u8:f32, 0.02:60> : tensor<2x4x5xf32>
+  %m = tosa.matmul %aq, %bq, %zp, %zp : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
+  return %m : tensor<2x3x5xf32>
+}

@@ -171,6 +171,37 @@ TEST(Matmul, HandComputed) {
   EXPECT_EQ(out.values(), (std::vector<int32_t>{5, 3, 3, 3}));
 }
 
+TEST(BatchMatmul, HandComputed) {
+  // Two batches of [1, 2] x [2, 2]. a - za (za = 10) = [[1, 2]], [[-1, 3]];
+  // b - zb (zb = 100) = [[1, 0], [2, -1]] and [[0, 1], [1, 1]]:
+  // acc = [5, -2] and [3, 2]; m = 0.5 * 0.25 / 0.125 = 1:
+  // out = acc + 7, clamped to [0, 255].
+  Owned a({2, 1, 2}, false, 0.5f, 10, {11, 12, 9, 13});
+  Owned b({2, 2, 2}, false, 0.25f, 100,
+          {101, 100, 102, 99, 100, 101, 101, 101});
+  Owned out({2, 1, 2}, false, 0.125f, 7);
+  ASSERT_FALSE(batchMatmul(a.t, b.t, out.t));
+  EXPECT_EQ(out.values(), (std::vector<int32_t>{12, 5, 10, 9}));
+  // Half to even: m = 0.5, acc 5 -> 2.5 -> 2, -2 -> -1, 3 -> 1.5 -> 2.
+  Owned half({2, 1, 2}, false, 0.25f, 7);
+  ASSERT_FALSE(batchMatmul(a.t, b.t, half.t));
+  EXPECT_EQ(half.values(), (std::vector<int32_t>{9, 6, 9, 8}));
+}
+
+TEST(BatchMatmul, RejectsShapesAndOverflow) {
+  Owned a({1, 2, 3}, false, 1.0f, 0);
+  Owned b({1, 2, 3}, false, 1.0f, 0);
+  Owned out({1, 2, 3}, false, 1.0f, 0);
+  EXPECT_TRUE(batchMatmul(a.t, b.t, out.t)); // K = 3 vs 2 rows of b
+  // 40000 products of 255 x 255 could leave int32.
+  Owned wa({1, 1, 40000}, false, 1.0f, 0);
+  Owned wb({1, 40000, 1}, false, 1.0f, 0);
+  Owned wo({1, 1, 1}, false, 1.0f, 0);
+  Error e = batchMatmul(wa.t, wb.t, wo.t);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("overflow"), std::string::npos);
+}
+
 TEST(Add, HandComputedWithRelu) {
   // (a - za) * 0.5 / 1 + (b - zb) * 0.25 / 1: [2 + 1, -4 + 0.5] = [3, -3.5].
   Owned a({2}, true, 0.5f, 0, {4, -8});

@@ -1,0 +1,440 @@
+//===- Matmul.cpp - qnt.matmul (two activations) to int8 vector kernels ---===//
+//
+// A matmul of two quantized activations, [B, M, K] x [B, K, N] (attention's
+// Q x K^T and scores x V), on the convolution kernels' dot-product
+// instructions; nothing is known at compile time but the shapes and the
+// quantization parameters, so both operands are packed at run time:
+//
+//   lhs' = lhs moved into the kernel's input domain (u8 for x86, s8 for
+//          AArch64: the top bit flipped where the storage differs), each row
+//          copied to a stride of a multiple of 32 bytes, zero-padded past K
+//          (rows of 4-byte quads);
+//   rhs' = rhs moved into s8 (u8 storage: the top bit flipped), packed per
+//          panel of W columns (W = 16 on zmm, else 8) as [K / 4][W][4]
+//          bytes (the dot instruction's weight layout; [K / 4][4][W] on the
+//          exact path), zero-padded past K and N.
+//
+// With z' the zero points in those domains, sum_k (a - za)(b - zb) =
+// sum_k a' b' - zb' * rowsum(a') - za' * colsum(b') + K * za' * zb': the
+// packing computes comp[n] = K za' zb' - za' colsum(b')[n] and, unless
+// zb' = 0, rowterm[m] = -zb' rowsum(a')[m], which initialize the
+// accumulators; the inner loop is pure dot products (int32 wrap-around
+// arithmetic is exact because the true sum fits int32, which the op's
+// verifier checks). The epilogue is the convolution's requantization
+// (ConvEmitter::epilogue) with the one multiplier s_lhs * s_rhs / s_out.
+//
+// Register blocks of R rows x nv vectors of W columns (zmm: 6 x 4, else
+// 4 x 2): per quad, nv weight loads and one dword broadcast per row feed
+// R * nv dot instructions. The last row block re-reads and re-writes the
+// last row instead of running shorter (same values, same thread). Packing
+// runs in an scf.parallel over the batch, the kernel in one over (batch,
+// chunk of row blocks).
+//
+// avx2's vpmaddubsw saturates 16-bit pair sums: it is used when the operand
+// ranges prove |a1 b1 + a2 b2| <= 32767 (7-bit activations do), else the
+// exact 32-bit path, as for convolutions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+#include "ConvEmitter.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+using namespace mlir::qnt::conv;
+
+namespace {
+
+/// Register block of the matmul kernel for `isa`.
+struct MatmulBlock {
+  int64_t lanes, vectors, rows;
+};
+
+MatmulBlock matmulBlock(const ConvProblem &p, bool dot) {
+  if (p.zmm() && dot)
+    return {kZLanes, 4, 6};
+  return {kLanes, 2, 4};
+}
+
+} // namespace
+
+std::string ConvEmitter::matmulPathName() const {
+  MatmulBlock blk = matmulBlock(p, usesDot());
+  std::string isa = p.info().name.str();
+  std::string block = std::to_string(blk.rows) + " rows x " +
+                      std::to_string(blk.lanes * blk.vectors) +
+                      " columns, both operands packed at run time";
+  switch (p.info().dot) {
+  case Int8Dot::Vpdpbusd:
+    return "matmul: " + isa + ": vpdpbusd " + (p.zmm() ? "zmm" : "ymm") + ", " +
+           block;
+  case Int8Dot::Vpmaddubsw:
+    return "matmul: " + isa +
+           (p.fastAvx2 ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "
+                         "is provably within int16), "
+                       : ": exact 32-bit path (vpmaddubsw could saturate "
+                         "16-bit pair sums for these operand ranges), ") +
+           block;
+  case Int8Dot::Sdot:
+  case Int8Dot::Smmla:
+    return "matmul: " + isa + ": sdot, " + block;
+  case Int8Dot::Exact32:
+    return "matmul: " + isa + ": exact 32-bit vector path, " + block;
+  }
+  return "";
+}
+
+Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
+  const MatmulShape &s = *p.matmul;
+  const bool dot = usesDot();
+  const MatmulBlock blk = matmulBlock(p, dot);
+  const int64_t W = blk.lanes;
+  const int64_t q4 = (s.k + 3) / 4;
+  const int64_t rowStride = (s.k + 31) / 32 * 32;
+  const int64_t fullVectors = s.n / W, tailCols = s.n % W;
+  const int64_t vectors = fullVectors + (tailCols ? 1 : 0);
+  auto i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto vWi8 = VectorType::get({W}, i8), vWi32 = VectorType::get({W}, i32);
+  auto v4Wi8 = VectorType::get({4 * W}, i8);
+  auto v32i8 = VectorType::get({32}, i8), v32i32 = VectorType::get({32}, i32);
+  auto alloc = [&](ArrayRef<int64_t> shape, Type elt) {
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, elt),
+                                   b.getI64IntegerAttr(64))
+        .getResult();
+  };
+  // An integer splat; int32 constants wrap as the arithmetic does.
+  auto splat = [&](VectorType t, int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            t,
+            b.getIntegerAttr(t.getElementType(),
+                             static_cast<int32_t>(static_cast<uint32_t>(v)))));
+  };
+  auto forLoop = [&](Value lb, Value ub, ValueRange iters,
+                     function_ref<SmallVector<Value>(Value, ValueRange)> f) {
+    return scf::ForOp::create(
+               b, loc, lb, ub, idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(b, loc, f(iv, args));
+               })
+        .getResults();
+  };
+  const bool flipA = p.shift != 0, flipB = s.rhsShift != 0;
+  const int32_t za = p.inZp, zb = s.rhsZp;
+
+  Value ap = alloc({s.batch, s.m, rowStride}, i8);
+  Value bp = alloc({s.batch, vectors, q4, 4 * W}, i8);
+  Value comp = alloc({s.batch, vectors * W}, i32);
+  Value rowTerm = zb ? alloc({s.batch, s.m}, i32) : Value();
+  Value out = alloc({s.batch, s.m, s.n}, i8);
+
+  // Packing, parallel over the batch.
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0)}, ValueRange{idx(s.batch)}, ValueRange{idx(1)},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value bi = ivs[0];
+        // lhs rows: 32-byte chunks, the last one masked (its padding reads
+        // as the value that flips to 0).
+        Value padA = splat(v32i8, flipA ? -128 : 0);
+        scf::ForOp::create(
+            b, loc, idx(0), idx(s.m), idx(1), ValueRange{},
+            [&](OpBuilder &, Location, Value m, ValueRange) {
+              Value sum =
+                  arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+              for (int64_t c = 0; c < rowStride; c += 32) {
+                int64_t valid = std::min<int64_t>(32, s.k - c);
+                Value v = padA;
+                if (valid > 0) {
+                  Value mask = prefixMask(32, valid);
+                  v = mask
+                          ? Value(vector::MaskedLoadOp::create(
+                                b, loc, v32i8, lhs, ValueRange{bi, m, idx(c)},
+                                mask, padA))
+                          : Value(vector::LoadOp::create(
+                                b, loc, v32i8, lhs, ValueRange{bi, m, idx(c)}));
+                }
+                if (flipA)
+                  v = arith::XOrIOp::create(b, loc, v, splat(v32i8, -128));
+                vector::StoreOp::create(b, loc, v, ap,
+                                        ValueRange{bi, m, idx(c)});
+                if (zb && valid > 0) {
+                  Value wide =
+                      p.domainSigned
+                          ? Value(arith::ExtSIOp::create(b, loc, v32i32, v))
+                          : Value(arith::ExtUIOp::create(b, loc, v32i32, v));
+                  sum = arith::AddIOp::create(
+                      b, loc, sum,
+                      vector::ReductionOp::create(
+                          b, loc, vector::CombiningKind::ADD, wide));
+                }
+              }
+              if (zb)
+                memref::StoreOp::create(
+                    b, loc,
+                    arith::MulIOp::create(
+                        b, loc, sum,
+                        arith::ConstantOp::create(b, loc,
+                                                  b.getI32IntegerAttr(-zb))),
+                    rowTerm, ValueRange{bi, m});
+              scf::YieldOp::create(b, loc);
+            });
+        // rhs panels: quads of 4 rows, interleaved into the dot layout.
+        Value padB = splat(vWi8, flipB ? -128 : 0);
+        auto panel = [&](Value v, int64_t valid) {
+          Value n0 = mul(v, W);
+          Value mask = prefixMask(W, valid);
+          auto quad = [&](Value q, int64_t rows, Value colSum) {
+            SmallVector<Value> r;
+            for (int64_t i = 0; i < 4; ++i) {
+              Value x = splat(vWi8, 0);
+              if (i < rows) {
+                Value k = add(mul(q, 4), idx(i));
+                x = mask ? Value(vector::MaskedLoadOp::create(
+                               b, loc, vWi8, rhs, ValueRange{bi, k, n0}, mask,
+                               padB))
+                         : Value(vector::LoadOp::create(b, loc, vWi8, rhs,
+                                                        ValueRange{bi, k, n0}));
+                if (flipB)
+                  x = arith::XOrIOp::create(b, loc, x, splat(vWi8, -128));
+                colSum = arith::AddIOp::create(
+                    b, loc, colSum, arith::ExtSIOp::create(b, loc, vWi32, x));
+              }
+              r.push_back(x);
+            }
+            if (dot) {
+              // Lane j of the 4W bytes: r0[j], r1[j], r2[j], r3[j].
+              SmallVector<int64_t> pairs, quads;
+              for (int64_t j = 0; j < W; ++j) {
+                pairs.push_back(j);
+                pairs.push_back(W + j);
+              }
+              for (int64_t j = 0; j < W; ++j)
+                for (int64_t t :
+                     {2 * j, 2 * j + 1, 2 * W + 2 * j, 2 * W + 2 * j + 1})
+                  quads.push_back(t);
+              Value t01 = vector::ShuffleOp::create(b, loc, r[0], r[1], pairs);
+              Value t23 = vector::ShuffleOp::create(b, loc, r[2], r[3], pairs);
+              Value packed = vector::ShuffleOp::create(b, loc, t01, t23, quads);
+              vector::StoreOp::create(b, loc, packed, bp,
+                                      ValueRange{bi, v, q, idx(0)});
+            } else {
+              for (int64_t i = 0; i < 4; ++i)
+                vector::StoreOp::create(b, loc, r[i], bp,
+                                        ValueRange{bi, v, q, idx(i * W)});
+            }
+            return colSum;
+          };
+          Value colSum = splat(vWi32, 0);
+          colSum = forLoop(idx(0), idx(s.k / 4), ValueRange{colSum},
+                           [&](Value q, ValueRange args) {
+                             return SmallVector<Value>{quad(q, 4, args[0])};
+                           })[0];
+          if (s.k % 4)
+            colSum = quad(idx(s.k / 4), s.k % 4, colSum);
+          // comp = K za' zb' - za' colsum.
+          Value c = arith::SubIOp::create(
+              b, loc, splat(vWi32, int64_t(s.k) * za * zb),
+              arith::MulIOp::create(b, loc, colSum, splat(vWi32, za)));
+          vector::StoreOp::create(b, loc, c, comp, ValueRange{bi, n0});
+        };
+        if (fullVectors)
+          scf::ForOp::create(b, loc, idx(0), idx(fullVectors), idx(1),
+                             ValueRange{},
+                             [&](OpBuilder &, Location, Value v, ValueRange) {
+                               panel(v, W);
+                               scf::YieldOp::create(b, loc);
+                             });
+        if (tailCols)
+          panel(idx(fullVectors), tailCols);
+        scf::ReduceOp::create(b, loc);
+      });
+
+  // The kernel.
+  Value mult = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({W}, b.getF32Type()),
+                             b.getF32FloatAttr(s.mult).getValue()));
+  auto v1i32 = VectorType::get({1}, i32);
+  auto v4i8 = VectorType::get({4}, i8);
+  MLIRContext *ctx = b.getContext();
+  // One register block: rows m0 .. m0 + R - 1 (clamped to M - 1) x vectors
+  // v0 .. v0 + nv - 1; `lastValid` columns in the last vector.
+  auto block = [&](Value bi, Value m0, Value v0, int64_t nv,
+                   int64_t lastValid) {
+    SmallVector<Value> rows;
+    for (int64_t r = 0; r < blk.rows; ++r)
+      rows.push_back(
+          arith::MinSIOp::create(b, loc, add(m0, idx(r)), idx(s.m - 1)));
+    SmallVector<Value> accs;
+    for (int64_t r = 0; r < blk.rows; ++r) {
+      Value rt;
+      if (zb)
+        rt = vector::BroadcastOp::create(
+            b, loc, vWi32,
+            memref::LoadOp::create(b, loc, rowTerm, ValueRange{bi, rows[r]}));
+      for (int64_t j = 0; j < nv; ++j) {
+        Value c = vector::LoadOp::create(
+            b, loc, vWi32, comp, ValueRange{bi, mul(add(v0, idx(j)), W)});
+        accs.push_back(rt ? Value(arith::AddIOp::create(b, loc, c, rt)) : c);
+      }
+    }
+    ValueRange result =
+        forLoop(idx(0), idx(q4), accs, [&](Value q, ValueRange args) {
+          SmallVector<Value> acc(args.begin(), args.end());
+          Value k0 = mul(q, 4);
+          if (dot) {
+            SmallVector<Value> w;
+            for (int64_t j = 0; j < nv; ++j)
+              w.push_back(vector::LoadOp::create(
+                  b, loc, v4Wi8, bp,
+                  ValueRange{bi, add(v0, idx(j)), q, idx(0)}));
+            for (int64_t r = 0; r < blk.rows; ++r) {
+              Value quad = vector::LoadOp::create(b, loc, v4i8, ap,
+                                                  ValueRange{bi, rows[r], k0});
+              Value word = vector::ExtractOp::create(
+                  b, loc, vector::BitCastOp::create(b, loc, v1i32, quad), 0);
+              Value xv = vector::BitCastOp::create(
+                  b, loc, v4Wi8,
+                  vector::BroadcastOp::create(b, loc, vWi32, word));
+              for (int64_t j = 0; j < nv; ++j) {
+                Value &a = acc[r * nv + j];
+                a = W == kZLanes ? PureIntrinsicOp::create(
+                                       b, loc, vWi32,
+                                       StringAttr::get(
+                                           ctx, "llvm.x86.avx512.vpdpbusd.512"),
+                                       ValueRange{a, xv, w[j]})
+                                       .getResult()
+                                 : dot4(a, xv, w[j]);
+              }
+            }
+          } else {
+            for (int64_t t = 0; t < 4; ++t) {
+              SmallVector<Value> w;
+              for (int64_t j = 0; j < nv; ++j)
+                w.push_back(arith::ExtSIOp::create(
+                    b, loc, vWi32,
+                    vector::LoadOp::create(
+                        b, loc, vWi8, bp,
+                        ValueRange{bi, add(v0, idx(j)), q, idx(t * W)})));
+              for (int64_t r = 0; r < blk.rows; ++r) {
+                Value x = memref::LoadOp::create(
+                    b, loc, ap, ValueRange{bi, rows[r], add(k0, idx(t))});
+                Value x32 = p.domainSigned
+                                ? Value(arith::ExtSIOp::create(b, loc, i32, x))
+                                : Value(arith::ExtUIOp::create(b, loc, i32, x));
+                Value xs = vector::BroadcastOp::create(b, loc, vWi32, x32);
+                for (int64_t j = 0; j < nv; ++j)
+                  acc[r * nv + j] = arith::AddIOp::create(
+                      b, loc, acc[r * nv + j],
+                      arith::MulIOp::create(b, loc, xs, w[j]));
+              }
+            }
+          }
+          return acc;
+        });
+    for (int64_t r = 0; r < blk.rows; ++r)
+      for (int64_t j = 0; j < nv; ++j) {
+        Value bytes = arith::TruncIOp::create(
+            b, loc, vWi8, epilogue(result[r * nv + j], mult, Value()));
+        SmallVector<Value> at{bi, rows[r], mul(add(v0, idx(j)), W)};
+        Value mask = j == nv - 1 ? prefixMask(W, lastValid) : Value();
+        if (mask)
+          vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
+        else
+          vector::StoreOp::create(b, loc, bytes, out, at);
+      }
+  };
+  // Column blocks: full ones of blk.vectors whole vectors, then the rest
+  // (whole vectors and the partial one).
+  const int64_t fullBlocks = fullVectors / blk.vectors;
+  const int64_t restVectors = fullVectors % blk.vectors + (tailCols ? 1 : 0);
+  const int64_t rowBlocks = (s.m + blk.rows - 1) / blk.rows;
+  const int64_t chunks = threadChunks(s.batch, rowBlocks);
+  const int64_t perChunk = (rowBlocks + chunks - 1) / chunks;
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(s.batch), idx(chunks)},
+      ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        Value bi = ivs[0];
+        auto [lo, hi] = chunkRange(ivs[1], perChunk, rowBlocks);
+        scf::ForOp::create(
+            b, loc, lo, hi, idx(1), ValueRange{},
+            [&](OpBuilder &, Location, Value rb, ValueRange) {
+              Value m0 = mul(rb, blk.rows);
+              if (fullBlocks)
+                scf::ForOp::create(
+                    b, loc, idx(0), idx(fullBlocks), idx(1), ValueRange{},
+                    [&](OpBuilder &, Location, Value cb, ValueRange) {
+                      block(bi, m0, mul(cb, blk.vectors), blk.vectors, W);
+                      scf::YieldOp::create(b, loc);
+                    });
+              if (restVectors)
+                block(bi, m0, idx(fullBlocks * blk.vectors), restVectors,
+                      tailCols ? tailCols : W);
+              scf::YieldOp::create(b, loc);
+            });
+        scf::ReduceOp::create(b, loc);
+      });
+  return out;
+}
+
+namespace {
+
+struct MatMulLowering : public OpConversionPattern<MatMulOp> {
+  MatMulLowering(TypeConverter &converter, MLIRContext *ctx, Int8Isa isa)
+      : OpConversionPattern(converter, ctx), isa(isa) {}
+
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using quantc::lowering::getQInfo;
+    std::optional<quantc::lowering::QInfo> a = getQInfo(op.getLhs().getType()),
+                                           bq = getQInfo(op.getRhs().getType()),
+                                           o = getQInfo(
+                                               op.getOutput().getType());
+    if (!a || !bq || !o)
+      return rewriter.notifyMatchFailure(op, "not per-tensor 8-bit");
+    auto lhsShape = op.getLhs().getType().getShape();
+    ConvProblem p;
+    p.isa = isa;
+    p.domainSigned = p.info().signedInputs;
+    p.shift = a->isSigned == p.domainSigned ? 0 : (a->isSigned ? 128 : -128);
+    p.inZp = a->zeroPoint + p.shift;
+    MatmulShape s;
+    s.batch = lhsShape[0], s.m = lhsShape[1], s.k = lhsShape[2];
+    s.n = op.getRhs().getType().getDimSize(2);
+    s.rhsShift = bq->isSigned ? 0 : -128;
+    s.rhsZp = bq->zeroPoint + s.rhsShift;
+    s.mult = quantc::ref::requantMultiplier(a->scale, bq->scale, o->scale);
+    p.matmul = s;
+    p.outSigned = o->isSigned;
+    p.outZp = o->zeroPoint;
+    p.lo = o->qmin;
+    p.hi = o->qmax;
+    // vpmaddubsw: u8 x s8 pair sums within int16 for every operand value.
+    if (p.info().dot == Int8Dot::Vpmaddubsw) {
+      int64_t xmax = std::max<int64_t>(a->qmax + p.shift, 0);
+      int64_t bmax = std::max<int64_t>(bq->qmax + s.rhsShift, 0);
+      int64_t bmin = std::min<int64_t>(bq->qmin + s.rhsShift, 0);
+      p.fastAvx2 = 2 * xmax * bmax <= 32767 && 2 * xmax * bmin >= -32768;
+    }
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    ConvEmitter emitter(rewriter, op.getLoc(), p, module);
+    op.emitRemark() << "int8 kernel: " << emitter.matmulPathName();
+    Value out = emitter.emitMatmul(
+        quantc::lowering::toBuffer(rewriter, op.getLoc(), adaptor.getLhs()),
+        quantc::lowering::toBuffer(rewriter, op.getLoc(), adaptor.getRhs()));
+    rewriter.replaceOp(op,
+                       quantc::lowering::toTensor(rewriter, op.getLoc(), out));
+    return success();
+  }
+
+  Int8Isa isa;
+};
+
+} // namespace
+
+void mlir::qnt::conv::populateMatmulLoweringPatterns(
+    TypeConverter &typeConverter, RewritePatternSet &patterns, Int8Isa isa) {
+  patterns.add<MatMulLowering>(typeConverter, patterns.getContext(), isa);
+}
