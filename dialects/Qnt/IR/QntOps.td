@@ -274,8 +274,10 @@ def Qnt_SoftmaxOp : Qnt_Op<"softmax", [Pure, SameOperandsAndResultType,
     `x - max - log(sum(exp(x - max)))`). One op, as ONNX and PyTorch have
     it, so that quantization sees it whole: like PyTorch's `nn.Softmax`, a
     softmax has fixed output parameters for the range [0, 1] (scale 1/256,
-    zero point 0 for u8), and its int8 form is PyTorch's too: dequantize,
-    float softmax, quantize. A log-softmax stays float. `qnt-lower-softmax`
+    zero point 0 for u8), except attention's (a softmax feeding the left
+    operand of a matmul, through reshapes and transposes), whose output is
+    observed: most attention probabilities lie far below 1/256. Its int8
+    form is PyTorch's: dequantize, float softmax, quantize. A log-softmax stays float. `qnt-lower-softmax`
     expands it into TOSA ops for the float code.
 
     Example:

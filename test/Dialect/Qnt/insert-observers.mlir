@@ -161,3 +161,21 @@ func.func @roles(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %ls = qnt.softmax %sm {axis = 3 : i64, log} : tensor<1x4x4x2xf32> loc("log_softmax")
   return %ls : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// Attention: a softmax whose output reaches a matmul's left operand
+// (through a reshape) is observed, not fixed: its probabilities lie far
+// below 1/256.
+// CHECK-LABEL: func.func @attention_softmax
+// CHECK: %[[P:.*]] = qnt.softmax
+// CHECK-NEXT: qnt.observe %[[P]] config <kind = histogram> {name = "attn"}
+// CHECK-NOT: qnt.fake_quant %[[P]]
+func.func @attention_softmax(%s: tensor<2x3x3xf32>, %v: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %p = qnt.softmax %s {axis = 2 : i64} : tensor<2x3x3xf32> loc("attn")
+  %shape = tosa.const_shape {values = dense<[2, 3, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r = tosa.reshape %p, %shape : (tensor<2x3x3xf32>, !tosa.shape<3>) -> tensor<2x3x3xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %o = tosa.matmul %r, %v, %zp, %zp : (tensor<2x3x3xf32>, tensor<2x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x4xf32>
+  return %o : tensor<2x3x4xf32>
+}
