@@ -26,6 +26,7 @@ activation_type=QUInt8, weight_type=QInt8, per_channel=True)):
   them are removed, their output's range taken for that op's output (ORT's
   QDQRemovableActivation: the zero point 0 clamps at 0, the range's max at
   the top);
+- ops on integers (shape arithmetic) are left alone;
 - every other op (Flatten, HardSigmoid, ...) stays float between the
   DequantizeLinear of its input and the QuantizeLinear of its consumer;
 - first, Constant nodes and Identity nodes of initializers become
@@ -191,8 +192,24 @@ def quantize(model, ranges, input_range):
     # initializers: `params[tensor] = (scale name, zero point name)`.
     quantized = {}   # tensor -> (scale, zero point) or a tensor it shares
     weight_inputs = {"Conv": (1, 2), "Gemm": (1, 2), "MatMul": (1, None)}
+
+    def on_floats(node):
+        # Shape arithmetic (an int64 Mul of a ViT's reshape) stays as is:
+        # every input a float activation (one with a range) or a float
+        # initializer (or an int32 bias).
+        w, b = weight_inputs.get(node.op_type, (None, None))
+        for i, name in enumerate(node.input):
+            if not name:
+                continue
+            if name in inits:
+                if inits[name].data_type != TensorProto.FLOAT and i != b:
+                    return False
+            elif name not in ranges:
+                return False
+        return True
+
     for node in nodes:
-        if node.op_type not in QUANTIZED_OPS:
+        if node.op_type not in QUANTIZED_OPS or not on_floats(node):
             continue
         w, b = weight_inputs.get(node.op_type, (None, None))
         for i, name in enumerate(node.input):
@@ -232,7 +249,7 @@ def quantize(model, ranges, input_range):
     dq_nodes = []
     replaced_inputs = {}  # (node id, input index) -> new tensor name
     for node in nodes:
-        if node.op_type not in weight_inputs:
+        if node.op_type not in weight_inputs or not on_floats(node):
             continue
         w, b = weight_inputs[node.op_type]
         if len(node.input) <= w or node.input[w] not in inits:
