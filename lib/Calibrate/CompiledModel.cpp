@@ -6,6 +6,7 @@
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -65,6 +66,54 @@ Expected<Operation *> quantc::findModelFunction(ModuleOp module,
   return found.getOperation();
 }
 
+/// Constants smaller than this stay in the compiled code, where LLVM can
+/// fold loads from them.
+static constexpr size_t kExternalConstantBytes = 4096;
+
+/// Turns every large constant global of the lowered `module` whose
+/// initializer is dense data laid out as LLVM lays out the global (integers
+/// and floats of whole bytes, not a splat) into an external declaration,
+/// and returns the globals' names with the addresses of that data: the
+/// attribute's own storage in the context. Translating weights to LLVM
+/// constants and emitting them into the in-memory object copies them twice
+/// and took a quarter of ViT-B/16's calibration build.
+static std::vector<std::pair<std::string, const void *>>
+externalizeConstants(ModuleOp module) {
+  std::vector<std::pair<std::string, const void *>> symbols;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
+    if (!global.getConstant() || !dense || dense.isSplat() ||
+        !global.getInitializerRegion().empty())
+      continue;
+    Type element = dense.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      continue;
+    // The global's type: arrays of arrays ... of the element, row-major as
+    // the attribute's storage.
+    Type type = global.getGlobalType();
+    uint64_t count = 1;
+    while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+      count *= array.getNumElements();
+      type = array.getElementType();
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    if (type != element || raw.size() < kExternalConstantBytes ||
+        raw.size() != count * (element.getIntOrFloatBitWidth() / 8))
+      continue;
+    // The declaration promises no more alignment than the storage has.
+    uint64_t address = reinterpret_cast<uintptr_t>(raw.data());
+    uint64_t alignment = address & -address;
+    if (global.getAlignment())
+      alignment = std::min<uint64_t>(alignment, *global.getAlignment());
+    global.setAlignment(alignment);
+    global.removeValueAttr();
+    global.setLinkage(LLVM::Linkage::External);
+    global.setUnnamedAddr(LLVM::UnnamedAddr::None);
+    symbols.emplace_back(global.getSymName().str(), raw.data());
+  }
+  return symbols;
+}
+
 Expected<std::unique_ptr<CompiledModel>>
 CompiledModel::create(ModuleOp module, StringRef function,
                       llvm::function_ref<void(OpPassManager &)> pipeline) {
@@ -90,6 +139,8 @@ CompiledModel::create(ModuleOp module, StringRef function,
   if (failed(pm.run(*build)))
     return fail("cannot compile the model (see the errors above)");
   stripBufferizationAttrs(*build);
+  std::vector<std::pair<std::string, const void *>> constants =
+      externalizeConstants(*build);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -116,11 +167,14 @@ CompiledModel::create(ModuleOp module, StringRef function,
     return fail("JIT compilation failed: " +
                 llvm::toString(engine.takeError()));
   model->engine = std::move(*engine);
-  model->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  model->engine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
     map[interner("_mlir_ciface_qnt_rt_observe")] = {
         llvm::orc::ExecutorAddr::fromPtr(&quantc_rt_observe),
         llvm::JITSymbolFlags::Exported};
+    for (const auto &[symbol, data] : constants)
+      map[interner(symbol)] = {llvm::orc::ExecutorAddr::fromPtr(data),
+                               llvm::JITSymbolFlags::Exported};
     return map;
   });
   return model;

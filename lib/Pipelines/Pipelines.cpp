@@ -71,8 +71,8 @@ static constexpr const char *kOpenMPLoops =
     "quantc-openmp-nowait";
 
 static constexpr const char *kLoopsToLLVM =
-    "quantc-outline-loop-nests,lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,lower-affine,"
+    "quantc-outline-loop-nests,quantc-merge-functions,"
+    "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
     "convert-to-llvm,reconcile-unrealized-casts";
 

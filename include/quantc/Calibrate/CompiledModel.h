@@ -39,7 +39,9 @@ public:
   /// `pipeline`. The function must take and return statically shaped f32
   /// tensors. When the lowered module has
   /// OpenMP parallel regions (a pipeline with parallel=omp), LLVM's OpenMP
-  /// runtime (libomp) is loaded for them.
+  /// runtime (libomp) is loaded for them. Large constants (weights) are not
+  /// copied into the compiled code: it reads them where `module`'s context
+  /// stores them, so the context must outlive the compiled model.
   static llvm::Expected<std::unique_ptr<CompiledModel>>
   create(mlir::ModuleOp module, llvm::StringRef function,
          llvm::function_ref<void(mlir::OpPassManager &)> pipeline);

@@ -85,7 +85,11 @@ def TileAndVectorizeFloat
     (convolutions become `vector.contract`). `linalg.conv_2d_nhwc_fhwc` is
     first rewritten to `linalg.conv_2d_nhwc_hwcf` (a constant filter is
     transposed at compile time). Tile sizes divide the op's dimensions, so
-    no masking is needed; ops that cannot be vectorized stay as they are and
+    no masking is needed: an elementwise op whose innermost dimension is
+    longer than 8 vectors but has no divisor of a vector or more (ViT's 197
+    tokens, a prime) is first split (`linalg::splitOp`) at the last multiple
+    of 8 vectors, and each part is tiled by its own divisors instead of
+    by 1 (scalar code). Ops that cannot be vectorized stay as they are and
     become loops later. Transposes are tiled like elementwise ops: vectorized
     whole, one (e.g. NHWC -> NCHW before a flatten) would be unrolled into
     one scalar extract and insert per element. Run `loop-invariant-subset-hoisting` afterwards to
@@ -96,7 +100,10 @@ def TileAndVectorizeFloat
     of 6 rows x 16 output columns (with `vector-bits=512`, AVX-512's 32
     registers: 12 x 32), one B vector and one broadcast A element per FMA,
     the accumulators in registers across the whole reduction; constant
-    weights are packed at compile time into contiguous column panels.
+    weights are packed at compile time into contiguous column panels. The
+    full column blocks of every batch are one `scf.forall` over (batch,
+    column block), each iteration writing its own slice of the output: the
+    parallel pipeline runs them on threads.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
@@ -120,21 +127,53 @@ def OutlineLoopNests : Pass<"quantc-outline-loop-nests", "::mlir::ModuleOp"> {
     whose guard search (`isBasicBlockEntryGuardedByCond`) climbs the chain of
     preceding loop preheaders: in one huge function that is quadratic in
     the number of layers and dominates compile time. This pass replaces
-    every loop (`LoopLikeOpInterface`: `scf.for`, `scf.parallel`, ...)
-    directly in the body of a `func.func` with a call to a new private
-    function (`<function>_loop<N>`, marked `no_inline` and given LLVM's
+    every loop (`LoopLikeOpInterface`: `scf.for`, `scf.parallel`, ...) and
+    every OpenMP parallel region (`omp.parallel`, the loops of parallel=omp
+    pipelines) directly in the body of a `func.func` with a call to a new
+    private function (`<function>_loop<N>`, marked `no_inline` and given LLVM's
     `noinline` through `passthrough`, so that LLVM keeps it separate)
     holding the loop nest. Constants and
     `memref.get_global` results the nest uses are cloned into the new
     function, so that trip counts and globals stay visible to LLVM; every
-    other value used from above becomes an argument. Functions with fewer
-    than `min-loops` top-level loops are left alone.
+    other value used from above becomes an argument (`quantc-merge-functions`
+    then turns the data of functions that differ only in it into arguments).
+    Functions with fewer than `min-loops` top-level loops are left alone.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
     Option<"minLoops", "min-loops", "unsigned", /*default=*/"2",
            "Outline only in functions with at least this many top-level "
            "loops">,
+  ];
+}
+
+def MergeFunctions : Pass<"quantc-merge-functions", "::mlir::ModuleOp"> {
+  let summary = "Merge private functions equal up to their data into one";
+  let description = [{
+    Models repeat their layers (ViT-B/16's 12 encoder blocks, a ResNet
+    stage's bottlenecks), so after `quantc-outline-loop-nests` many loop-nest
+    functions differ only in their data. This pass merges the private
+    functions (called only, never referenced otherwise) that are equal up
+    to their name and their data into the first of them; the constants that
+    differ become arguments of the merged function, and each call passes
+    its own. Data is a `memref.get_global` (weights, tables) or an
+    `arith.constant` that is not an index or an `i1` (scales, zero points,
+    clamp bounds); a splat vector constant becomes a scalar argument that
+    the function broadcasts. Everything else must be equal: operations and
+    their attributes, types, regions, the flow of values, index constants
+    (trip counts and offsets, which LLVM unrolls and vectorizes by) and the
+    data that is the same in every function of the group.
+
+    LLVM's optimization and code generation then see each distinct loop
+    nest once instead of once per layer.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numMerged", "merged-functions",
+              "Functions merged into an equivalent one">,
+    Statistic<"numArguments", "data-arguments",
+              "Arguments added to merged functions for their data">,
   ];
 }
 

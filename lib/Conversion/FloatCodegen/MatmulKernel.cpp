@@ -138,9 +138,11 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                                           ValueRange{pb, kv, zero}, pad,
                                           ArrayRef(inBounds));
   };
-  // One block of `rows` rows at m0 and `cols` columns at n0 of batch bi.
-  auto block = [&](OpBuilder &bld, Value out, Value bi, Value m0, Value n0,
-                   int64_t rows, int64_t cols) -> Value {
+  // One block of `rows` rows at m0 and `cols` columns at n0 of batch bi,
+  // accumulated into `out` at [outB, m0 + i, outN] (`out` is C, or the
+  // slice of C a parallel iteration owns).
+  auto block = [&](OpBuilder &bld, Value out, Value outB, Value outN, Value bi,
+                   Value m0, Value n0, int64_t rows, int64_t cols) -> Value {
     auto vecType = VectorType::get({cols}, f32);
     SmallVector<Value> rowIdx;
     SmallVector<Value> accs;
@@ -151,7 +153,7 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                              arith::ConstantIndexOp::create(bld, loc, i));
       rowIdx.push_back(r);
       accs.push_back(vector::TransferReadOp::create(
-          bld, loc, vecType, out, at(bi, r, n0), pad, ArrayRef(inBounds)));
+          bld, loc, vecType, out, at(outB, r, outN), pad, ArrayRef(inBounds)));
     }
     auto kLoop = scf::ForOp::create(
         bld, loc, zero, index(k), one, accs,
@@ -168,7 +170,7 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
         });
     for (int64_t i = 0; i < rows; ++i)
       out = vector::TransferWriteOp::create(bld, loc, kLoop.getResult(i), out,
-                                            at(bi, rowIdx[i], n0),
+                                            at(outB, rowIdx[i], outN),
                                             ArrayRef(inBounds))
                 .getResult();
     return out;
@@ -176,38 +178,64 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
   int64_t fullRows = m - m % kRows, tailRows = m % kRows;
   // The blocks of the columns at n0, `cols` wide: full blocks of rows, then
   // the remaining rows.
-  auto columns = [&](OpBuilder &nb, Value out, Value bi, Value n0,
-                     int64_t cols) {
+  auto columns = [&](OpBuilder &nb, Value out, Value outB, Value outN, Value bi,
+                     Value n0, int64_t cols) {
     if (fullRows > 0) {
       auto mLoop = scf::ForOp::create(
           nb, loc, zero, index(fullRows), index(kRows), ValueRange{out},
           [&](OpBuilder &mb, Location, Value m0, ValueRange mIters) {
-            scf::YieldOp::create(mb, loc,
-                                 block(mb, mIters[0], bi, m0, n0, kRows, cols));
+            scf::YieldOp::create(
+                mb, loc,
+                block(mb, mIters[0], outB, outN, bi, m0, n0, kRows, cols));
           });
       out = mLoop.getResult(0);
     }
     if (tailRows > 0)
-      out = block(nb, out, bi, index(fullRows), n0, tailRows, cols);
+      out = block(nb, out, outB, outN, bi, index(fullRows), n0, tailRows, cols);
     return out;
   };
-  auto batchLoop = scf::ForOp::create(
-      rw, loc, zero, index(batch), one, ValueRange{c},
-      [&](OpBuilder &bb, Location, Value bi, ValueRange bIters) {
-        Value out = bIters[0];
-        if (fullCols > 0) {
-          auto nLoop = scf::ForOp::create(
-              bb, loc, zero, index(fullCols), index(kCols), ValueRange{out},
-              [&](OpBuilder &nb, Location, Value n0, ValueRange nIters) {
-                scf::YieldOp::create(nb, loc,
-                                     columns(nb, nIters[0], bi, n0, kCols));
-              });
-          out = nLoop.getResult(0);
-        }
-        if (tailCols > 0)
-          out = columns(bb, out, bi, index(fullCols), tailCols);
-        scf::YieldOp::create(bb, loc, out);
-      });
-  rw.replaceOp(op, batchLoop.getResults());
+  // The full column blocks of every batch are independent: one parallel
+  // loop (scf.forall, OpenMP threads with parallel=omp) over (batch, block),
+  // each iteration computing its [M, kCols] slice of C. The panel of B
+  // (K x kCols) stays in the iterating core's cache for all rows.
+  Value result = c;
+  if (int64_t blocks = fullCols / kCols; blocks > 0) {
+    auto forall = scf::ForallOp::create(
+        rw, loc,
+        ArrayRef<OpFoldResult>{rw.getIndexAttr(batch), rw.getIndexAttr(blocks)},
+        ValueRange{c}, std::nullopt);
+    OpBuilder fb = OpBuilder::atBlockBegin(forall.getBody());
+    Value bi = forall.getInductionVar(0);
+    Value n0 =
+        arith::MulIOp::create(fb, loc, forall.getInductionVar(1), panelWidth);
+    SmallVector<OpFoldResult> offsets, sizes, strides(rank, fb.getIndexAttr(1));
+    if (batched) {
+      offsets.push_back(bi);
+      sizes.push_back(fb.getIndexAttr(1));
+    }
+    offsets.append({fb.getIndexAttr(0), n0});
+    sizes.append({fb.getIndexAttr(m), fb.getIndexAttr(kCols)});
+    Value slice = tensor::ExtractSliceOp::create(
+        fb, loc, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+    Value done = columns(fb, slice, zero, zero, bi, n0, kCols);
+    OpBuilder pb = OpBuilder::atBlockBegin(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(
+        pb, loc, done, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+    // The body's constants were created before `op`, after the forall.
+    forall->moveBefore(op);
+    result = forall.getResult(0);
+  }
+  // The remaining columns, batch after batch.
+  if (tailCols > 0) {
+    auto batchLoop = scf::ForOp::create(
+        rw, loc, zero, index(batch), one, ValueRange{result},
+        [&](OpBuilder &bb, Location, Value bi, ValueRange bIters) {
+          Value n0 = index(fullCols);
+          scf::YieldOp::create(
+              bb, loc, columns(bb, bIters[0], bi, n0, bi, n0, tailCols));
+        });
+    result = batchLoop.getResult(0);
+  }
+  rw.replaceOp(op, result);
   return success();
 }

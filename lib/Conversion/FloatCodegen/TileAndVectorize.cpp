@@ -93,6 +93,35 @@ bool isStaticFloat(linalg::LinalgOp op) {
   return true;
 }
 
+/// Elementwise ops (fill, copy, transpose, broadcast, generic with only
+/// parallel loops and permutation / broadcast maps) are tiled to <= 8
+/// vectors along the two innermost dimensions. Transposes too: vectorized
+/// whole, a transpose (e.g. NHWC -> NCHW before a flatten) becomes one
+/// scalar extract and insert per element, straight-line code as long as the
+/// tensor.
+bool isTiledElementwise(linalg::LinalgOp op) {
+  return isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp,
+             linalg::TransposeOp, linalg::BroadcastOp>(op) &&
+         op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0 &&
+         llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+           return m.isProjectedPermutation(/*allowZeroInResults=*/true);
+         });
+}
+
+/// Where to split an elementwise op's innermost dimension so that each part
+/// has a vector-sized tile: a dimension longer than a tile of 8 vectors
+/// whose divisors are all below one vector (ViT's 197 tokens, a prime)
+/// would be tiled by 1, scalar code. Split at the last multiple of 8
+/// vectors; the rest (under 8 vectors) is one tile.
+std::optional<int64_t> innermostSplit(linalg::LinalgOp op) {
+  if (!isStaticFloat(op) || !isTiledElementwise(op))
+    return std::nullopt;
+  int64_t range = op.getStaticLoopRanges().back();
+  if (range <= 8 * kLanes || divisorUpTo(range, 8 * kLanes) >= kLanes)
+    return std::nullopt;
+  return range - range % (8 * kLanes);
+}
+
 /// Tile sizes of the register block for `op` (one per loop), or none when
 /// the op keeps its plain lowering.
 std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
@@ -123,19 +152,7 @@ std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) {
     auto [nt, mt] = convBlock(ranges[2], ranges[1]);
     return SmallVector<int64_t>{1, mt, nt, divisorUpTo(ranges[3], kLanes)};
   }
-  // Elementwise ops (fill, copy, transpose, broadcast, generic with only
-  // parallel loops and permutation / broadcast maps): a tile of <= 8 vectors
-  // along the two innermost dimensions. Transposes too: vectorized whole, a
-  // transpose (e.g. NHWC -> NCHW before a flatten) becomes one scalar extract
-  // and insert per element, straight-line code as long as the tensor.
-  bool elementwise =
-      isa<linalg::FillOp, linalg::CopyOp, linalg::GenericOp,
-          linalg::TransposeOp, linalg::BroadcastOp>(op) &&
-      op.getNumLoops() == op.getNumParallelLoops() && op.getNumLoops() > 0 &&
-      llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
-        return m.isProjectedPermutation(/*allowZeroInResults=*/true);
-      });
-  if (!elementwise)
+  if (!isTiledElementwise(op))
     return std::nullopt;
   SmallVector<int64_t> sizes(ranges.size(), 1);
   int64_t inner = divisorUpTo(ranges.back(), 8 * kLanes);
@@ -230,13 +247,29 @@ struct TileAndVectorizeFloatPass
                                                          vectorBits);
     }
 
+    IRRewriter rewriter(ctx);
+    // Elementwise ops whose innermost dimension has no vector-sized divisor:
+    // two ops, each with one (linalg::splitOp).
+    {
+      SmallVector<std::pair<linalg::LinalgOp, int64_t>> splits;
+      func.walk([&](linalg::LinalgOp op) {
+        if (std::optional<int64_t> at = innermostSplit(op))
+          splits.push_back({op, *at});
+      });
+      for (auto [op, at] : splits) {
+        rewriter.setInsertionPoint(op);
+        (void)linalg::splitOp(rewriter,
+                              cast<TilingInterface>(op.getOperation()),
+                              op.getNumLoops() - 1, rewriter.getIndexAttr(at));
+      }
+    }
+
     // Tile. The tiled ops are the ones vectorized below.
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> work;
     func.walk([&](linalg::LinalgOp op) {
       if (auto sizes = tileSizes(op))
         work.push_back({op, std::move(*sizes)});
     });
-    IRRewriter rewriter(ctx);
     // Tiles `op` by `sizes` (a size equal to the loop range or 0: no loop);
     // returns the tiled op.
     auto tile = [&](linalg::LinalgOp op, ArrayRef<int64_t> sizes,

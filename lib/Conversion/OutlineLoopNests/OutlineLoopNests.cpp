@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -32,10 +33,16 @@ static bool isRecomputable(Value v) {
           isa<memref::GetGlobalOp>(def));
 }
 
+/// Whether `op` is a loop nest: a loop, or an OpenMP parallel region (the
+/// loops of parallel=omp pipelines, by then omp.parallel + omp.wsloop).
+static bool isLoopNest(Operation &op) {
+  return isa<LoopLikeOpInterface, omp::ParallelOp>(op);
+}
+
 /// Replaces `loop` by a call to a new private function `name` (uniqued in
 /// `symbols`, placed after `after`) that holds it; returns the function.
-static func::FuncOp outline(LoopLikeOpInterface loop, Operation *after,
-                            StringRef name, SymbolTable &symbols) {
+static func::FuncOp outline(Operation *loop, Operation *after, StringRef name,
+                            SymbolTable &symbols) {
   llvm::SetVector<Value> used(loop->getOperands().begin(),
                               loop->getOperands().end());
   getUsedValuesDefinedAbove(loop->getRegions(), used);
@@ -47,7 +54,7 @@ static func::FuncOp outline(LoopLikeOpInterface loop, Operation *after,
       argTypes.push_back(v.getType());
     }
 
-  Location loc = loop.getLoc();
+  Location loc = loop->getLoc();
   OpBuilder b(after);
   b.setInsertionPointAfter(after);
   auto fn = func::FuncOp::create(
@@ -67,7 +74,7 @@ static func::FuncOp outline(LoopLikeOpInterface loop, Operation *after,
     if (isRecomputable(v))
       map.map(v, b.clone(*v.getDefiningOp())
                      ->getResult(cast<OpResult>(v).getResultNumber()));
-  Operation *cloned = b.clone(*loop.getOperation(), map);
+  Operation *cloned = b.clone(*loop, map);
   func::ReturnOp::create(b, loc, cloned->getResults());
 
   b.setInsertionPoint(loop);
@@ -88,9 +95,11 @@ struct OutlineLoopNestsPass
     for (func::FuncOp fn : functions) {
       if (fn.isDeclaration())
         continue;
-      SmallVector<LoopLikeOpInterface> loops;
+      SmallVector<Operation *> loops;
       for (Block &block : fn.getBody())
-        llvm::append_range(loops, block.getOps<LoopLikeOpInterface>());
+        for (Operation &op : block)
+          if (isLoopNest(op))
+            loops.push_back(&op);
       if (loops.size() < minLoops)
         continue;
       Operation *after = fn;

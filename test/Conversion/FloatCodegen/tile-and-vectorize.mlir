@@ -97,14 +97,17 @@ func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> te
 // Matmuls are register-blocked FMA loops: 6 rows x 16 columns per block
 // (12 x 32 with vector-bits=512), one B vector and one broadcast A element
 // per FMA, the 6 accumulators carried through the reduction loop. 197 rows
-// and 40 columns: 32 rows of full blocks, then 5 rows; 2 blocks of 16
-// columns, then 8.
+// and 40 columns: 2 blocks of 16 columns in parallel (scf.forall over batch
+// and column block, each iteration on its own slice of C), in each 32 rows
+// of full blocks, then 5 rows; then the last 8 columns.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.batch_matmul
-// (The loop over the batch of 1 folds away.)
-// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
-// CHECK: scf.for %[[M:.*]] = %c0 to %c192 step %c6
-// CHECK-COUNT-6: vector.transfer_read %{{.*}} : tensor<1x197x40xf32>, vector<16xf32>
+// (The batch of 1 folds away.)
+// CHECK: scf.forall (%[[J:.*]]) in (2) shared_outs(%[[O:.*]] = %arg2)
+// CHECK: %[[N:.*]] = arith.muli %[[J]], %c16
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[O]][0, 0, %[[N]]] [1, 197, 16] [1, 1, 1]
+// CHECK: scf.for %[[M:.*]] = %c0 to %c192 step %c6 iter_args(%{{.*}} = %[[S]])
+// CHECK-COUNT-6: vector.transfer_read %{{.*}} : tensor<1x197x16xf32>, vector<16xf32>
 // CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: %[[W:.*]] = vector.transfer_read %arg1[%c0, %[[K]], %[[N]]], %{{.*}} {in_bounds = [true]} : tensor<1x64x40xf32>, vector<16xf32>
 // CHECK: %[[X:.*]] = tensor.extract %arg0[%c0, %[[M]], %[[K]]]
@@ -115,6 +118,8 @@ func.func @max_pool(%in: tensor<1x8x8x16xf32>, %out: tensor<1x4x4x16xf32>) -> te
 // CHECK-COUNT-6: vector.transfer_write
 // Rows 192 to 196 of the full column blocks.
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[O]][0, 0, %[[N]]] [1, 197, 16] [1, 1, 1]
 // The last 8 columns, in vector<8xf32>.
 // CHECK: scf.for %{{.*}} = %c0 to %c192 step %c6
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
@@ -134,7 +139,8 @@ func.func @matmul(%a: tensor<1x197x64xf32>, %b: tensor<1x64x40xf32>, %c: tensor<
 // CHECK-LABEL: func.func @matmul_constant
 // CHECK-DAG: %[[P:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x4x16xf32>
 // CHECK-DAG: %[[T:.*]] = arith.constant dense<{{.*}}> : tensor<1x4x8xf32>
-// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: scf.forall (%[[J0:.*]]) in (2)
+// CHECK: %[[N:.*]] = arith.muli %[[J0]], %c16
 // CHECK: scf.for %[[K:.*]] = %c0 to %c4 step %c1
 // CHECK: %[[J:.*]] = arith.divui %[[N]], %c16
 // CHECK: vector.transfer_read %[[P]][%c0, %[[J]], %[[K]], %c0]{{.*}} : tensor<1x2x4x16xf32>, vector<16xf32>
@@ -206,4 +212,31 @@ func.func @large_transpose(%in: tensor<1x6x6x256xf32>) -> tensor<1x256x6x6xf32> 
   %init = tensor.empty() : tensor<1x256x6x6xf32>
   %0 = linalg.transpose ins(%in : tensor<1x6x6x256xf32>) outs(%init : tensor<1x256x6x6xf32>) permutation = [0, 3, 1, 2]
   return %0 : tensor<1x256x6x6xf32>
+}
+
+// -----
+
+// An innermost dimension with no vector-sized divisor (67, a prime; ViT's
+// 197 tokens) is split at the last multiple of 8 vectors: 64 columns in
+// vector<64xf32> tiles, the other 3 in vector<3xf32>, instead of scalars.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @exp_prime
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [2, 3, 64] [1, 1, 1]
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: vector.transfer_read {{.*}} : tensor<2x3x67xf32>, vector<64xf32>
+// CHECK: arith.bitcast %{{.*}} : vector<64xi32> to vector<64xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 64] [2, 3, 3] [1, 1, 1]
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: vector.transfer_read {{.*}} vector<3x3xf32>
+// CHECK: arith.bitcast %{{.*}} : vector<3x3xi32> to vector<3x3xf32>
+func.func @exp_prime(%x: tensor<2x3x67xf32>) -> tensor<2x3x67xf32> {
+  %e = tensor.empty() : tensor<2x3x67xf32>
+  %0 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x3x67xf32>) outs(%e : tensor<2x3x67xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x67xf32>
+  return %0 : tensor<2x3x67xf32>
 }

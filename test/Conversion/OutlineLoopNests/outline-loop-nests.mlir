@@ -79,3 +79,38 @@ func.func @f_loop0() {
   }
   return
 }
+
+// -----
+
+// OpenMP parallel regions (the loops of parallel=omp pipelines) are loop
+// nests too.
+
+// CHECK-LABEL: func.func @omp(
+// CHECK-SAME:    %[[X:.*]]: memref<8xf32>)
+// CHECK:         call @omp_loop0(%[[X]])
+// CHECK:         call @omp_loop1(%[[X]])
+// CHECK:       func.func private @omp_loop0(%[[A:.*]]: memref<8xf32>)
+// CHECK:         omp.parallel
+// CHECK:           omp.wsloop
+// CHECK:             memref.store %{{.*}}, %[[A]]
+// CHECK:       func.func private @omp_loop1(
+// CHECK:         scf.for
+func.func @omp(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c8) step (%c1) {
+        memref.store %one, %x[%i] : memref<8xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %one, %x[%i] : memref<8xf32>
+  }
+  return
+}
