@@ -203,10 +203,12 @@ merge(ArrayRef<Candidate *> group,
 
   // The kept function takes them.
   Block &entry = kept.fn.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  OpBuilder b(kept.fn.getContext());
   for (const Parameter &p : parameters) {
     Operation *data = kept.ops[p.position];
     Value value = data->getResult(0);
+    // (Anew each time: the data erased below may be the first operation.)
+    b.setInsertionPointToStart(&entry);
     if (p.splat) {
       BlockArgument element = entry.addArgument(
           getElementTypeOrSelf(value.getType()), data->getLoc());

@@ -194,3 +194,41 @@ func.func private @swapped(%x: f32) -> f32 {
   %y = arith.subf %c, %x : f32
   return %y : f32
 }
+
+// -----
+
+// Data first in the body (the argument's broadcast takes its place), and
+// two splats: one broadcast each.
+
+// CHECK-LABEL: func.func @first(
+// CHECK:         %[[A:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         %[[B:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK:         call @h(%{{.*}}, %[[A]], %[[B]])
+// CHECK:         %[[C:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK:         %[[D:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK:         call @h(%{{.*}}, %[[C]], %[[D]])
+// CHECK:       func.func private @h(%[[X:.*]]: vector<4xf32>, %[[P:.*]]: f32, %[[Q:.*]]: f32) -> vector<4xf32>
+// CHECK-DAG:     %[[PV:.*]] = vector.broadcast %[[P]] : f32 to vector<4xf32>
+// CHECK-DAG:     %[[QV:.*]] = vector.broadcast %[[Q]] : f32 to vector<4xf32>
+// CHECK:         %[[S:.*]] = arith.addf %[[X]], %[[PV]]
+// CHECK:         arith.mulf %[[S]], %[[QV]]
+// CHECK-NOT:   func.func private @i
+func.func @first(%v: vector<4xf32>) -> (vector<4xf32>, vector<4xf32>) {
+  %0 = call @h(%v) : (vector<4xf32>) -> vector<4xf32>
+  %1 = call @i(%v) : (vector<4xf32>) -> vector<4xf32>
+  return %0, %1 : vector<4xf32>, vector<4xf32>
+}
+func.func private @h(%x: vector<4xf32>) -> vector<4xf32> {
+  %c = arith.constant dense<1.0> : vector<4xf32>
+  %d = arith.constant dense<3.0> : vector<4xf32>
+  %s = arith.addf %x, %c : vector<4xf32>
+  %p = arith.mulf %s, %d : vector<4xf32>
+  return %p : vector<4xf32>
+}
+func.func private @i(%x: vector<4xf32>) -> vector<4xf32> {
+  %c = arith.constant dense<2.0> : vector<4xf32>
+  %d = arith.constant dense<4.0> : vector<4xf32>
+  %s = arith.addf %x, %c : vector<4xf32>
+  %p = arith.mulf %s, %d : vector<4xf32>
+  return %p : vector<4xf32>
+}
