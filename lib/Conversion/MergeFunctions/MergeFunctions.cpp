@@ -160,10 +160,11 @@ struct Parameter {
 } // namespace
 
 /// Merges `group` (equivalent functions; the first one stays) and redirects
-/// `calls` to it; returns the number of arguments added.
+/// their `calls` to it; returns the number of arguments added. (A function
+/// is in one group at most, so `calls` needs no update for the kept one.)
 static size_t
 merge(ArrayRef<Candidate *> group,
-      llvm::MapVector<StringAttr, SmallVector<func::CallOp>> &calls) {
+      const llvm::MapVector<StringAttr, SmallVector<func::CallOp>> &calls) {
   Candidate &kept = *group.front();
   SmallVector<Parameter> parameters;
   for (auto [position, op] : llvm::enumerate(kept.ops)) {
@@ -196,8 +197,6 @@ merge(ArrayRef<Candidate *> group,
       }
       call.setCallee(kept.fn.getSymName());
       call->setOperands(operands);
-      if (c != &kept)
-        calls[kept.fn.getSymNameAttr()].push_back(call);
     }
   }
 
