@@ -33,10 +33,11 @@ torchvision.models.segmentation):
    (batch 1, one thread, best of --repeats passes over the 4 test images).
 
 Both objects are compiled as a user gets them by default (kernels for every
-x86 int8 instruction set, chosen at run time; 7-bit int8 activations, as
+x86 int8 instruction set, chosen at run time; 7-bit int8 weights, as
 the avx2 variant needs), or with --cpu (native: pinned to this machine's
-CPU, so int8 activations are 8-bit on a machine with VNNI, as in PyTorch's
-onednn engine).
+CPU, so int8 weights are 8-bit on a machine with VNNI, as in PyTorch's
+onednn engine); --reduce-range passes quant-compile's option to the int8
+compiles (activations: 7-bit activations instead, PyTorch's x86 qconfig).
 
 Images: 28x28 gray Fashion-MNIST (Debian's dataset-fashion-mnist) scaled to
 [0, 1], upscaled bilinearly to the model's input size (224, inception_v3
@@ -56,7 +57,8 @@ Delete the work dir after changing this script's model set-up.
 Usage (Debian's python3-torch 1.13, python3-torchvision 0.14,
 python3-onnx, python3-numpy):
   /usr/bin/python3 bench/zoo/zoo.py [--models resnet18,mobilenet_v2]
-      [--size 64] [--int8] [--cpu native] [--repeats 5] [--out build/zoo]
+      [--size 64] [--int8] [--cpu native] [--reduce-range activations]
+      [--repeats 5] [--out build/zoo]
       [--bin build/bin] [--timeout 600]
   bench/zoo/zoo.sh ... > docs/zoo.md   (builds the tools first)
 """
@@ -265,13 +267,17 @@ def compile_and_run(args, name, model_dir, test, kind, extra):
     images in `test` (.npy), each step limited to args.timeout seconds.
     Returns (compile seconds, object bytes, outputs, latency in ms, the
     compiler's output)."""
-    out = os.path.join(model_dir, kind + (f"-{args.cpu}" if args.cpu else ""))
+    out = os.path.join(model_dir, kind + (f"-{args.cpu}" if args.cpu else "")
+                       + (f"-rr-{args.reduce_range}" if args.reduce_range
+                          and kind == "int8" else ""))
     os.makedirs(out, exist_ok=True)
     obj = os.path.join(out, "model.o")
     seconds, log_text = run([os.path.join(args.bin, "quant-compile"),
                    os.path.join(model_dir, "model.onnx"), "-o", obj,
                       "--name", name] +
-                     ([f"--cpu={args.cpu}"] if args.cpu else []) + extra,
+                     ([f"--cpu={args.cpu}"] if args.cpu else []) +
+                     ([f"--reduce-range={args.reduce_range}"]
+                      if args.reduce_range and kind == "int8" else []) + extra,
                      f"{kind} compile", args.timeout)
     exe = os.path.join(out, "run")
     run(["cc", "-O2", f"-I{out}", f"-DMODEL={name}",
@@ -389,12 +395,17 @@ def evaluate(args, name):
 
 
 def machine():
-    """The CPU model (lscpu), vCPU count and the current load average."""
+    """The CPU model (lscpu: name, and family / model where the name is
+    generic), vCPU count and the current load average."""
     cpu = "unknown CPU"
+    fields = {}
     for line in subprocess.run(["lscpu"], stdout=subprocess.PIPE,
                                text=True).stdout.splitlines():
-        if line.startswith("Model name:"):
-            cpu = line.split(":", 1)[1].strip()
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    cpu = fields.get("Model name", cpu)
+    if "CPU family" in fields and "Model" in fields:
+        cpu += f" (family {fields['CPU family']}, model {fields['Model']})"
     load = os.getloadavg()[0]
     return f"{cpu}, {os.cpu_count()} vCPU, load average {load:.1f}"
 
@@ -430,9 +441,11 @@ def table(args, system, rows):
            f"in batches of {CALIB_BATCH} as quant-compile calibrates); "
            f"latency: batch 1, one thread, best of {args.repeats} passes"
            if args.int8 else "")
-        + (f"; objects compiled with `--cpu={args.cpu}`." if args.cpu else
+        + (f"; objects compiled with `--cpu={args.cpu}`" if args.cpu else
            "; default objects (every x86 int8 instruction set, chosen at "
-           "run time; 7-bit activations)."),
+           "run time; 7-bit weights, as the avx2 variant needs)")
+        + (f"; int8 with `--reduce-range={args.reduce_range}`"
+           if args.reduce_range else "") + ".",
         "",
         "| " + " | ".join(title for _, title in columns) + " |",
         "|" + "|".join("---" if key in ("model", "status") else "--:"
@@ -460,6 +473,9 @@ def main():
                         help="quant-compile --cpu for both objects (default: "
                         "none: the default object, which dispatches at run "
                         "time; native: pinned to this machine)")
+    parser.add_argument("--reduce-range", default="",
+                        help="quant-compile --reduce-range for the int8 "
+                        "objects (default: none given: auto)")
     parser.add_argument("--repeats", type=int, default=5,
                         help="with --int8: timed passes over the test "
                         "images (0: no timing; default: %(default)s)")

@@ -19,7 +19,8 @@ mkdir -p "$out"
 echo "== 1. fused conv-bn-relu layers + observers (quant-opt --qnt-fuse --qnt-insert-observers) =="
 # target=x86: the default quant-compile object carries avx2 kernels (beside
 # the VNNI ones, chosen at run time), so activations get reduce_range (7
-# bits) and avx2 its fast vpmaddubsw kernels.
+# bits, as PyTorch's x86 qconfig) and avx2 its fast vpmaddubsw kernels.
+# (quant-compile --calibration-data reduces the weights instead.)
 "$bin/quant-opt" "$example/model.mlir" --qnt-fuse \
   --qnt-insert-observers="target=x86" -o "$out/observed.mlir"
 sed -nE 's/.*= qnt\.observe (%[0-9a-z_]+) config (<[^>]*>) \{name = "([^"]+)"\}.*/  \3: \2/p' \

@@ -17,7 +17,7 @@ constexpr Int8IsaInfo kInt8Isas[] = {
      "AVX-512 VNNI: vpdpbusd on zmm registers", IsaArch::X86,
      "+avx512vnni,+avx512bw,+avx512vl", "x86-64-v4", "+avx512vnni", 512,
      Int8Dot::Vpdpbusd, /*signedInputs=*/false, /*depthGroup=*/4,
-     /*reducedActivations=*/false, "x86-vnni", kDefaultX86},
+     /*saturatingPairs=*/false, "x86-vnni", kDefaultX86},
     {Int8Isa::AVXVNNI, "avx-vnni", "AVX-VNNI: vpdpbusd on ymm registers",
      IsaArch::X86, "+avxvnni,+avx2", "x86-64-v3", "+avxvnni", 256,
      Int8Dot::Vpdpbusd, false, 4, false, "", kDefaultX86},
@@ -25,7 +25,7 @@ constexpr Int8IsaInfo kInt8Isas[] = {
      "AVX2: vpmaddubsw + vpmaddwd where 16-bit pair sums cannot saturate, "
      "else an exact 32-bit path",
      IsaArch::X86, "+avx2", "x86-64-v3", "", 256, Int8Dot::Vpmaddubsw, false, 4,
-     /*reducedActivations=*/true, "x86", kDefaultX86},
+     /*saturatingPairs=*/true, "x86", kDefaultX86},
     {Int8Isa::NeonI8MM, "neon-i8mm", "NEON int8 matrix multiply: smmla",
      IsaArch::AArch64, "+i8mm,+dotprod", "", "+dotprod,+i8mm", 128,
      Int8Dot::Smmla, /*signedInputs=*/true, /*depthGroup=*/8, false, "",

@@ -98,21 +98,22 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
 }
 
 /// The observer library's view of `op`, as qnt-fold-observers folds it.
-Expected<calib::Observer>
-loadObserver(qnt::ObserveOp op, const std::string &name, bool reduceRange) {
+Expected<calib::Observer> loadObserver(qnt::ObserveOp op,
+                                       const std::string &name,
+                                       calib::RangeReduction reduction) {
   std::string error;
-  std::optional<calib::Observer> observer = op.loadObserver(reduceRange, error);
+  std::optional<calib::Observer> observer = op.loadObserver(reduction, error);
   if (!observer)
     return fail("observer '" + name + "': " + error);
   return std::move(*observer);
 }
 
 /// The weight observed by `op` and what quantization does to it.
-Expected<WeightReport> describeWeight(qnt::ObserveOp op) {
+Expected<WeightReport> describeWeight(qnt::ObserveOp op,
+                                      calib::RangeReduction reduction) {
   WeightReport w;
   w.name = op.getName() ? op.getName()->str() : "weight";
-  Expected<calib::Observer> observer =
-      loadObserver(op, w.name, /*reduceRange=*/false);
+  Expected<calib::Observer> observer = loadObserver(op, w.name, reduction);
   if (!observer)
     return observer.takeError();
   calib::ErrorOr<calib::QParams> qp = observer->computeQParams();
@@ -171,10 +172,11 @@ void collectWeights(Operation *op, int depth,
 /// The observer's part of a layer's report: configuration and qparams;
 /// nullopt for a per-channel activation.
 Expected<std::optional<LayerReport>>
-describeObserved(qnt::ObserveOp op, const std::string &name, bool reduceRange) {
+describeObserved(qnt::ObserveOp op, const std::string &name,
+                 calib::RangeReduction reduction) {
   LayerReport l;
   l.name = name;
-  Expected<calib::Observer> observer = loadObserver(op, l.name, reduceRange);
+  Expected<calib::Observer> observer = loadObserver(op, l.name, reduction);
   if (!observer)
     return observer.takeError();
   calib::ErrorOr<std::pair<std::vector<float>, std::vector<float>>> range =
@@ -203,8 +205,8 @@ describeObserved(qnt::ObserveOp op, const std::string &name, bool reduceRange) {
 
 /// The static part of a layer's report (an observer or a fixed-parameter
 /// fake_quant): names, configuration, qparams.
-Expected<std::optional<LayerReport>> describeLayer(Operation *op, size_t index,
-                                                   bool reduceRange) {
+Expected<std::optional<LayerReport>>
+describeLayer(Operation *op, size_t index, calib::RangeReduction reduction) {
   auto nameAttr = op->getAttrOfType<StringAttr>("name");
   std::string name =
       nameAttr ? nameAttr.str() : "activation" + std::to_string(index);
@@ -215,7 +217,7 @@ Expected<std::optional<LayerReport>> describeLayer(Operation *op, size_t index,
     described = describeFixed(fixed, name);
   } else {
     Expected<std::optional<LayerReport>> observed =
-        describeObserved(cast<qnt::ObserveOp>(op), name, reduceRange);
+        describeObserved(cast<qnt::ObserveOp>(op), name, reduction);
     if (!observed)
       return observed.takeError();
     if (!*observed)
@@ -251,7 +253,7 @@ Expected<std::optional<LayerReport>> describeLayer(Operation *op, size_t index,
   if (def)
     collectWeights(def, /*depth=*/3, visited, weights);
   for (qnt::ObserveOp w : weights) {
-    Expected<WeightReport> weight = describeWeight(w);
+    Expected<WeightReport> weight = describeWeight(w, reduction);
     if (!weight)
       return weight.takeError();
     l.weights.push_back(std::move(*weight));

@@ -52,8 +52,8 @@ void quantc::printInt8Isas(llvm::raw_ostream &os) {
     os << (hostHasInt8Isa(info) ? "* " : "  ") << info.name << " "
        << archNames[static_cast<int>(info.arch)] << " "
        << (info.features.empty() ? "-" : info.features) << ": " << info.summary;
-    if (info.reducedActivations)
-      os << "; 7-bit activations";
+    if (info.saturatingPairs)
+      os << "; 7-bit weights";
     for (IsaArch arch : {IsaArch::X86, IsaArch::AArch64})
       if (info.inDefaultDispatch(arch))
         os << "; default on " << archNames[static_cast<int>(arch)];
@@ -90,9 +90,9 @@ static void initializeTargets() {
   (void)done;
 }
 
-bool CompileTarget::reducedActivations() const {
+bool CompileTarget::saturatingPairs() const {
   return llvm::any_of(variants, [](const TargetVariant &v) {
-    return getInfo(v.isa).reducedActivations;
+    return getInfo(v.isa).saturatingPairs;
   });
 }
 

@@ -152,17 +152,26 @@ static cl::list<std::string>
     excludeLayers("exclude", cl::CommaSeparated,
                   cl::desc("Layer or op names to keep in float"),
                   cl::cat(ptqCategory));
-enum class ReduceRange { Auto, On, Off };
+enum class ReduceRange { Auto, Activations, Weights, Off };
 static cl::opt<ReduceRange> reduceRange(
     "reduce-range",
-    cl::desc("7-bit activations (PyTorch's reduce_range) when quantizing"),
+    cl::desc("Quantize one side of the int8 dot products to 7 bits "
+             "(reduce_range), so that avx2's vpmaddubsw cannot saturate"),
     cl::values(clEnumValN(ReduceRange::Auto, "auto",
-                          "where the object has kernels that need them "
-                          "(avx2's vpmaddubsw; default)"),
-               clEnumValN(ReduceRange::On, "on", "always"),
+                          "7-bit weights where the object has kernels that "
+                          "need them (an avx2 variant; default)"),
+               clEnumValN(ReduceRange::Weights, "weights",
+                          "7-bit weights, s8 [-64, 63] (ONNX Runtime's "
+                          "reduce_range, oneDNN)"),
+               clEnumValN(ReduceRange::Activations, "activations",
+                          "7-bit activations, u8 [0, 127] (PyTorch's x86 / "
+                          "fbgemm qconfig)"),
+               clEnumValN(ReduceRange::Activations, "on",
+                          "the same as activations"),
                clEnumValN(ReduceRange::Off, "off",
-                          "never: avx2 kernels take their exact (slower) "
-                          "path where vpmaddubsw could saturate")),
+                          "8 bits on both sides: avx2 kernels take their "
+                          "exact (slower) path where vpmaddubsw could "
+                          "saturate")),
     cl::init(ReduceRange::Auto), cl::cat(ptqCategory));
 static cl::opt<int64_t> maxSamples("max-samples",
                                    cl::desc("Calibrate on at most N samples"),
@@ -347,11 +356,24 @@ int main(int argc, char **argv) {
     ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
     ptq.maxSamples = maxSamples;
     ptq.timing = &timing;
-    // 7-bit activations where some variant's int8 instructions can
-    // saturate; the profile is the same for every target.
-    ptq.reduceRange = reduceRange == ReduceRange::Auto
-                          ? target->reducedActivations()
-                          : reduceRange == ReduceRange::On;
+    // 7-bit weights where some variant's int8 instructions can saturate;
+    // the profile is the same for every target.
+    switch (reduceRange) {
+    case ReduceRange::Auto:
+      ptq.reduceRange = target->saturatingPairs()
+                            ? quantc::calib::RangeReduction::Weights
+                            : quantc::calib::RangeReduction::None;
+      break;
+    case ReduceRange::Weights:
+      ptq.reduceRange = quantc::calib::RangeReduction::Weights;
+      break;
+    case ReduceRange::Activations:
+      ptq.reduceRange = quantc::calib::RangeReduction::Activations;
+      break;
+    case ReduceRange::Off:
+      ptq.reduceRange = quantc::calib::RangeReduction::None;
+      break;
+    }
     if (!reportDir.empty())
       ptq.onCalibrated = [&](mlir::ModuleOp calibrated) -> Error {
         quantc::ReportOptions options;

@@ -82,7 +82,8 @@ std::optional<int64_t> ObserveOp::getNormalizedChannelAxis() {
 }
 
 std::optional<quantc::calib::Observer>
-ObserveOp::loadObserver(bool reduceRange, std::string &error) {
+ObserveOp::loadObserver(quantc::calib::RangeReduction reduction,
+                        std::string &error) {
   namespace calib = quantc::calib;
   calib::ObserverConfig config = toObserverConfig(getConfig());
   DenseElementsAttr constant;
@@ -90,7 +91,8 @@ ObserveOp::loadObserver(bool reduceRange, std::string &error) {
   // Statistics do not depend on reduce_range; the parameters do. A config
   // that cannot be reduced (symmetric quint8) keeps its range: the int8
   // kernels then take their exact path where the range needs it.
-  if (reduceRange && !isConstant) {
+  if (reduction == (isConstant ? calib::RangeReduction::Weights
+                               : calib::RangeReduction::Activations)) {
     calib::ObserverConfig reduced = config;
     reduced.reduceRange = true;
     if (!reduced.validate())

@@ -63,11 +63,13 @@ def Qnt_ObserveOp : Qnt_Op<"observe", [SameOperandsAndResultType]> {
     /// The channel axis as a non-negative index, for per-channel kinds.
     std::optional<int64_t> getNormalizedChannelAxis();
     /// The observer library's observer as qnt-fold-observers folds this op:
-    /// its config (with `reduceRange`, an activation's range reduced to 7
-    /// bits where the config allows it) and its state; a constant input
-    /// without state is observed here. On failure, `error` says why.
-    std::optional<::quantc::calib::Observer> loadObserver(bool reduceRange,
-                                                          std::string &error);
+    /// its config (with `reduction`, the range of an activation, or of a
+    /// constant for `Weights`, reduced to 7 bits where the config allows
+    /// it) and its state; a constant input without state is observed here.
+    /// On failure, `error` says why.
+    std::optional<::quantc::calib::Observer>
+    loadObserver(::quantc::calib::RangeReduction reduction,
+                 std::string &error);
   }];
 }
 

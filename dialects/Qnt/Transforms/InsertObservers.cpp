@@ -178,7 +178,7 @@ void QntInsertObserversPass::runOnOperation() {
         << quantc::int8IsaNames(/*aliases=*/true) << ")";
     return signalPassFailure();
   }
-  bool reduce = reduceRange || info->reducedActivations;
+  bool reduce = reduceRange || info->saturatingPairs;
   FailureOr<ObserverConfigAttr> activation = makeConfig(
       activationKind, activationDtype, activationQScheme, reduce, std::nullopt);
   if (failed(activation))

@@ -25,7 +25,7 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
     targets are the int8 instruction sets of `include/quantc/Isa/Int8Isa.h`
     (or their PyTorch-style aliases x86, x86-vnni, aarch64). `quant-compile`
     inserts observers without a target and reduces ranges when folding
-    (`qnt-fold-observers{reduce-range}`), so that one calibration serves
+    (`qnt-fold-observers{reduce-range=...}`), so that one calibration serves
     every target. Weight observers use
     `weight-kind` (per-channel kinds observe the output-channel axis 0),
     `weight-dtype` and `weight-qscheme`. Each observer is named after the
@@ -76,18 +76,30 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
     no state, the pass observes the constant itself. Any other observer
     without state is an error: the model has not been calibrated.
 
-    With `reduce-range`, observers of activations (anything but constants)
-    fold with `reduce_range` on whatever their config says: 7-bit
-    activations for int8 kernels whose dot instruction saturates 16-bit pair
-    sums (AVX2's vpmaddubsw). Observer statistics do not depend on
-    `reduce_range` (only the parameters computed from them do), so one
-    calibration can be folded for any target.
+    `reduce-range` folds one side of the int8 dot products with
+    `reduce_range` on, whatever the observers' configs say, for int8 kernels
+    whose dot instruction adds two u8 x s8 products into a saturating int16
+    (AVX2's vpmaddubsw), which either side at 7 bits keeps exact:
+    `activations` (observers of anything but constants: u8 [0, 127], what
+    PyTorch's x86 / fbgemm qconfig does) or `weights` (observers of
+    constants: s8 [-64, 63], what ONNX Runtime's `reduce_range` and oneDNN
+    do; `quant-compile`'s default where an object has such kernels).
+    Observer statistics do not depend on `reduce_range` (only the parameters
+    computed from them do), so one calibration can be folded for any target.
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect"];
   let options = [
-    Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
-           "Fold activation observers with 7-bit ranges (reduce_range)">,
+    Option<"reduceRange", "reduce-range", "::quantc::calib::RangeReduction",
+           /*default=*/"::quantc::calib::RangeReduction::None",
+           "Fold one side with 7-bit ranges (reduce_range)",
+           [{::llvm::cl::values(
+             clEnumValN(::quantc::calib::RangeReduction::None, "none",
+                        "8-bit activations and weights"),
+             clEnumValN(::quantc::calib::RangeReduction::Activations,
+                        "activations", "7-bit activations, u8 [0, 127]"),
+             clEnumValN(::quantc::calib::RangeReduction::Weights, "weights",
+                        "7-bit weights, s8 [-64, 63]"))}]>,
   ];
 }
 

@@ -32,11 +32,11 @@ struct PostTrainingOptions {
   std::string saveProfile;
   std::string activationKind = "histogram";
   std::string weightKind = "per_channel_min_max";
-  /// Fold activation observers with 7-bit ranges (reduce_range), for int8
-  /// kernels whose dot instruction can saturate (Int8IsaInfo::
-  /// reducedActivations). Observers are inserted without it, so the
-  /// calibration (and a saved profile) is the same for every target.
-  bool reduceRange = false;
+  /// Fold one side of the int8 dot products with 7-bit ranges
+  /// (reduce_range), for int8 kernels whose dot instruction can saturate
+  /// (Int8IsaInfo::saturatingDot). Observers are inserted without it, so
+  /// the calibration (and a saved profile) is the same for every target.
+  calib::RangeReduction reduceRange = calib::RangeReduction::None;
   /// Layer / op names kept in float.
   std::vector<std::string> exclude;
   int64_t batchSize = 32;

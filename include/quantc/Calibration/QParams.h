@@ -92,6 +92,18 @@ QuantRange effectiveQuantRange(Dtype dtype, bool reduceRange,
                                std::optional<int64_t> quantMin,
                                std::optional<int64_t> quantMax);
 
+/// Which operand of the int8 dot products a model is folded with 7-bit
+/// ranges (reduce_range) for. A dot instruction that adds two u8 x s8
+/// products into a saturating int16 (AVX2's vpmaddubsw) is exact when
+/// either side has 7 bits: PyTorch's x86 / fbgemm qconfig reduces the
+/// activations ([0, 127]); ONNX Runtime's `reduce_range` and oneDNN reduce
+/// the weights ([-64, 63]), which keeps the per-tensor activations, the
+/// coarser of the two, at 8 bits.
+enum class RangeReduction { None, Activations, Weights };
+
+/// "none", "activations", "weights".
+const char *toString(RangeReduction reduction);
+
 /// Scales and zero points, one per channel (a single entry per tensor).
 struct QParams {
   std::vector<float> scale;

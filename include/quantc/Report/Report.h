@@ -39,9 +39,9 @@ struct ReportOptions {
   std::vector<std::string> exclude;
   /// Histogram bins per activation.
   int64_t bins = 128;
-  /// Fold activations with 7-bit ranges, as the compiled model does
+  /// Fold one side with 7-bit ranges, as the compiled model does
   /// (PostTrainingOptions::reduceRange).
-  bool reduceRange = false;
+  calib::RangeReduction reduceRange = calib::RangeReduction::None;
 };
 
 /// The weight of a layer (a constant input of the op producing the

@@ -64,9 +64,9 @@ struct CompileTarget {
   /// For a model without int8 kernels: drops each variant that a later one
   /// compiles for the same CPU (their difference is int8 instructions only).
   void dropInt8OnlyVariants();
-  /// Some variant's kernels need 7-bit activations
-  /// (Int8IsaInfo::reducedActivations): quantization must serve all.
-  bool reducedActivations() const;
+  /// Some variant's kernels need one side of the dot products at 7 bits
+  /// (Int8IsaInfo::saturatingPairs): quantization must serve all.
+  bool saturatingPairs() const;
 
   CompileTarget();
   CompileTarget(CompileTarget &&);

@@ -1,5 +1,6 @@
 // RUN: quant-opt %s -split-input-file -qnt-fold-observers -verify-diagnostics | FileCheck %s
-// RUN: quant-opt %s -split-input-file -qnt-fold-observers=reduce-range=true -verify-diagnostics | FileCheck %s --check-prefix=REDUCE
+// RUN: quant-opt %s -split-input-file -qnt-fold-observers=reduce-range=activations -verify-diagnostics | FileCheck %s --check-prefix=REDUCE
+// RUN: quant-opt %s -split-input-file -qnt-fold-observers=reduce-range=weights -verify-diagnostics | FileCheck %s --check-prefix=WEIGHTS
 // Expected scales / zero points are PyTorch 1.13's calculate_qparams for the
 // same observer and range (torch.ao.quantization.observer), as float32.
 
@@ -87,12 +88,15 @@ func.func @not_calibrated(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // reduce-range (the choice quant-compile makes at folding for an object
-// with avx2 kernels): activation observers fold to 7 bits whatever their
-// config says; constants (weights) keep theirs; a config that cannot be
-// reduced (symmetric quint8) keeps its range.
+// with avx2 kernels). activations: activation observers fold to 7 bits
+// whatever their config says; constants (weights) keep theirs; a config
+// that cannot be reduced (symmetric quint8) keeps its range. weights (the
+// default of quant-compile): the other way round.
 // Without the option: MinMaxObserver(quint8), range [-1, 3]: 0.0157, zp 64.
 // With it: MinMaxObserver(quint8, reduce_range=True): 0.031496062874794006,
-// zp 32 (PyTorch 1.13's calculate_qparams).
+// zp 32 (PyTorch 1.13's calculate_qparams). The weight, symmetric qint8
+// over [-1, 2] with reduce_range=True: [-64, 63], 2 / 63.5 =
+// 0.031496062874794006, zp 0.
 // CHECK-LABEL: func.func @reduce_at_fold
 // CHECK: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:64> {name = "act"
 // CHECK: qnt.fake_quant %{{.*}} to !quant.uniform<i8:f32, 0.015686275437474251> {name = "w"
@@ -101,6 +105,10 @@ func.func @not_calibrated(%x: tensor<4xf32>) -> tensor<4xf32> {
 // REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<u8<0:127>:f32, 0.031496062874794006:32> {name = "act"
 // REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<i8:f32, 0.015686275437474251> {name = "w"
 // REDUCE: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:128> {name = "sym"
+// WEIGHTS-LABEL: func.func @reduce_at_fold
+// WEIGHTS: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:64> {name = "act"
+// WEIGHTS: qnt.fake_quant %{{.*}} to !quant.uniform<i8<-64:63>:f32, 0.031496062874794006> {name = "w"
+// WEIGHTS: qnt.fake_quant %{{.*}} to !quant.uniform<u8:f32, 0.015686275437474251:128> {name = "sym"
 func.func @reduce_at_fold(%x: tensor<4xf32>) -> tensor<4xf32> {
   %w = arith.constant dense<[-1.0, 0.5, 2.0, 1.0]> : tensor<4xf32>
   %0 = qnt.observe %x config <kind = min_max> state <batches = 1, min = [-1.0], max = [3.0]> {name = "act"} : tensor<4xf32>

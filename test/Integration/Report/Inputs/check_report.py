@@ -119,12 +119,16 @@ elif mode == "weight":
     model = onnx.load(sys.argv[5])
     init = next(i for i in model.graph.initializer if i.name == sys.argv[6])
     w = torch.from_numpy(onnx.numpy_helper.to_array(init).copy())
+    # 7-bit weights (reduce_range) where the object's kernels need them.
+    reduce = weight["observer"].get("reduce_range", False)
+    qmin, qmax = (-64, 63) if reduce else (-128, 127)
     observer = PerChannelMinMaxObserver(ch_axis=0, dtype=torch.qint8,
-                                        qscheme=torch.per_channel_symmetric)
+                                        qscheme=torch.per_channel_symmetric,
+                                        reduce_range=reduce)
     observer(w)
     scale, zero_point = observer.calculate_qparams()
     fq = torch.fake_quantize_per_channel_affine(w, scale, zero_point.int(), 0,
-                                                -128, 127)
+                                                qmin, qmax)
     f = w.double().numpy()
     ok = close("channels", weight["channels"], len(scale), 0)
     ok &= close("scale_min", weight["scale_min"], float(scale.min()), 0)
@@ -136,4 +140,6 @@ elif mode == "weight":
 else:
     sys.exit(f"unknown mode {mode}")
 print("REPORT CHECKED" if ok else "REPORT MISMATCH")
+if mode == "weight":
+    print(f"weight range: [{qmin}, {qmax}]")
 sys.exit(0 if ok else 1)
