@@ -3,9 +3,10 @@
 // ShuffleNetV2 unit (slices, Concat, channel shuffle), squeeze-excitation,
 // HardSwish, SiLU, nearest upsampling with a skip Concat, a final Softmax.
 // Float reproduces PyTorch's probabilities; the one-command int8 compile
-// (x86-64-v3: AVX2, 7-bit activations) stays close to them, and its
-// quantized IR is int8 from the input's quantize to the softmax (PyTorch's
-// float softmax between a dequantize and a quantize) and nothing else.
+// (the default object: 7-bit weights, as its avx2 variant needs) stays
+// close to them, and its quantized IR is int8 from the input's quantize to
+// the softmax (PyTorch's float softmax between a dequantize and a
+// quantize) and nothing else.
 //
 // RUN: rm -rf %t && mkdir -p %t/f %t/q
 // RUN: quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --name fmnist -o %t/f/model.o

@@ -13,8 +13,9 @@
 // FLOAT: top-1 agreement 100.0 %
 // FLOAT: ACCURATE
 //
-// Int8 (x86-64-v3: AVX2, 7-bit activations) on the 512 calibration images:
-// >= 25 dB SQNR of the logits and >= 97 % of PyTorch's float predictions.
+// Int8 (the default object: 7-bit weights, as its avx2 variant needs) on
+// the 512 calibration images: >= 25 dB SQNR of the logits and >= 97 % of
+// PyTorch's float predictions.
 // RUN: quant-compile %quantc_src_root/examples/fashion-mnist/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist/calibration.npy -o %t/q/model.o
 // RUN: cc -I%t/q -DMODEL=fmnist -DMODEL_UPPER=FMNIST %quantc_src_root/examples/common/run_model.c %t/q/model.o -lm -o %t/q/run
 // RUN: %t/q/run %quantc_src_root/examples/fashion-mnist/calibration.npy %t/q/out.npy
