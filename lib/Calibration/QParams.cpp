@@ -65,18 +65,6 @@ quantc::calib::validateQuantRange(Dtype dtype, std::optional<int64_t> quantMin,
   return std::nullopt;
 }
 
-const char *quantc::calib::toString(RangeReduction reduction) {
-  switch (reduction) {
-  case RangeReduction::None:
-    return "none";
-  case RangeReduction::Activations:
-    return "activations";
-  case RangeReduction::Weights:
-    return "weights";
-  }
-  return "none";
-}
-
 /// Python's floor division by 2.
 static int64_t floorHalf(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
 

@@ -34,7 +34,7 @@ struct PostTrainingOptions {
   std::string weightKind = "per_channel_min_max";
   /// Fold one side of the int8 dot products with 7-bit ranges
   /// (reduce_range), for int8 kernels whose dot instruction can saturate
-  /// (Int8IsaInfo::saturatingDot). Observers are inserted without it, so
+  /// (Int8IsaInfo::saturatingPairs). Observers are inserted without it, so
   /// the calibration (and a saved profile) is the same for every target.
   calib::RangeReduction reduceRange = calib::RangeReduction::None;
   /// Layer / op names kept in float.

@@ -101,9 +101,6 @@ QuantRange effectiveQuantRange(Dtype dtype, bool reduceRange,
 /// coarser of the two, at 8 bits.
 enum class RangeReduction { None, Activations, Weights };
 
-/// "none", "activations", "weights".
-const char *toString(RangeReduction reduction);
-
 /// Scales and zero points, one per channel (a single entry per tensor).
 struct QParams {
   std::vector<float> scale;
