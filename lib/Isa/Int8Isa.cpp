@@ -23,7 +23,7 @@ constexpr Int8IsaInfo kInt8Isas[] = {
      Int8Dot::Vpdpbusd, false, 4, false, "", kDefaultX86},
     {Int8Isa::AVX2, "avx2",
      "AVX2: vpmaddubsw + vpmaddwd where 16-bit pair sums cannot saturate, "
-     "else an exact 32-bit path",
+     "else vpmaddwd on inputs widened to 16 bits",
      IsaArch::X86, "+avx2", "x86-64-v3", "", 256, Int8Dot::Vpmaddubsw, false, 4,
      /*saturatingPairs=*/true, "x86", kDefaultX86},
     {Int8Isa::NeonI8MM, "neon-i8mm", "NEON int8 matrix multiply: smmla",

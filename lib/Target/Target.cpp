@@ -53,7 +53,7 @@ void quantc::printInt8Isas(llvm::raw_ostream &os) {
        << archNames[static_cast<int>(info.arch)] << " "
        << (info.features.empty() ? "-" : info.features) << ": " << info.summary;
     if (info.saturatingPairs)
-      os << "; 7-bit weights";
+      os << "; 7-bit weights when it is the object's only variant";
     for (IsaArch arch : {IsaArch::X86, IsaArch::AArch64})
       if (info.inDefaultDispatch(arch))
         os << "; default on " << archNames[static_cast<int>(arch)];
@@ -90,8 +90,8 @@ static void initializeTargets() {
   (void)done;
 }
 
-bool CompileTarget::saturatingPairs() const {
-  return llvm::any_of(variants, [](const TargetVariant &v) {
+bool CompileTarget::onlySaturatingPairs() const {
+  return llvm::all_of(variants, [](const TargetVariant &v) {
     return getInfo(v.isa).saturatingPairs;
   });
 }

@@ -156,10 +156,12 @@ enum class ReduceRange { Auto, Activations, Weights, Off };
 static cl::opt<ReduceRange> reduceRange(
     "reduce-range",
     cl::desc("Quantize one side of the int8 dot products to 7 bits "
-             "(reduce_range), so that avx2's vpmaddubsw cannot saturate"),
+             "(reduce_range), so that avx2's vpmaddubsw cannot saturate "
+             "and its kernels take their fast path"),
     cl::values(clEnumValN(ReduceRange::Auto, "auto",
-                          "7-bit weights where the object has kernels that "
-                          "need them (an avx2 variant; default)"),
+                          "7-bit weights when every variant of the object "
+                          "is avx2 (its fast path needs them), else 8 bits "
+                          "(default)"),
                clEnumValN(ReduceRange::Weights, "weights",
                           "7-bit weights, s8 [-64, 63] (ONNX Runtime's "
                           "reduce_range, oneDNN)"),
@@ -169,9 +171,9 @@ static cl::opt<ReduceRange> reduceRange(
                clEnumValN(ReduceRange::Activations, "on",
                           "the same as activations"),
                clEnumValN(ReduceRange::Off, "off",
-                          "8 bits on both sides: avx2 kernels take their "
-                          "exact (slower) path where vpmaddubsw could "
-                          "saturate")),
+                          "8 bits on both sides: avx2 kernels widen the "
+                          "inputs to 16 bits (vpmaddwd, slower) where "
+                          "vpmaddubsw could saturate")),
     cl::init(ReduceRange::Auto), cl::cat(ptqCategory));
 static cl::opt<int64_t> maxSamples("max-samples",
                                    cl::desc("Calibrate on at most N samples"),
@@ -356,11 +358,11 @@ int main(int argc, char **argv) {
     ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
     ptq.maxSamples = maxSamples;
     ptq.timing = &timing;
-    // 7-bit weights where some variant's int8 instructions can saturate;
-    // the profile is the same for every target.
+    // 7-bit weights where every variant's int8 instructions can saturate
+    // (an avx2-only object); the profile is the same for every target.
     switch (reduceRange) {
     case ReduceRange::Auto:
-      ptq.reduceRange = target->saturatingPairs()
+      ptq.reduceRange = target->onlySaturatingPairs()
                             ? quantc::calib::RangeReduction::Weights
                             : quantc::calib::RangeReduction::None;
       break;

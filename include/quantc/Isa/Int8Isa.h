@@ -4,10 +4,10 @@
 // kernels are generated for: its name, the LLVM features a CPU needs for it,
 // the CPU and features its variant of a dispatching object is compiled for,
 // the register width and dot-product instruction the kernels use, and what
-// it asks of quantization (7-bit weights or activations where the dot
-// instruction saturates). The kernel emitter, the target selection, run-time
-// dispatch, qnt-insert-observers and the test configuration all read it; adding
-// an instruction set is one entry here plus its kernels.
+// it asks of quantization (7-bit weights or activations for the fast path
+// where the dot instruction saturates). The kernel emitter, the target
+// selection, run-time dispatch, qnt-insert-observers and the test configuration
+// all read it; adding an instruction set is one entry here plus its kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,11 +75,12 @@ struct Int8IsaInfo {
   /// inputs are rounded up to it.
   unsigned depthGroup;
   /// The dot instruction adds pairs of u8 x s8 products into a saturating
-  /// int16 (vpmaddubsw): exact when one side has 7 bits. A model compiled
-  /// with these kernels is folded with 7-bit weights (s8 in [-64, 63]) by
-  /// default, as ONNX Runtime's reduce_range and oneDNN do; observers
-  /// inserted for this target reduce the activations (u8 in [0, 127]), as
-  /// PyTorch's x86 / fbgemm qconfig does.
+  /// int16 (vpmaddubsw): exact when one side has 7 bits; elsewhere the
+  /// kernels widen the input to 16 bits and use vpmaddwd (exact, slower).
+  /// An object of these kernels alone is folded with 7-bit weights (s8 in
+  /// [-64, 63]) by default, as ONNX Runtime's reduce_range and oneDNN do
+  /// without VNNI; observers inserted for this target reduce the
+  /// activations (u8 in [0, 127]), as PyTorch's x86 / fbgemm qconfig does.
   bool saturatingPairs;
   /// PyTorch-style deployment name accepted as an alias by
   /// qnt-insert-observers{target=...} (empty: none).

@@ -64,9 +64,11 @@ struct CompileTarget {
   /// For a model without int8 kernels: drops each variant that a later one
   /// compiles for the same CPU (their difference is int8 instructions only).
   void dropInt8OnlyVariants();
-  /// Some variant's kernels need one side of the dot products at 7 bits
-  /// (Int8IsaInfo::saturatingPairs): quantization must serve all.
-  bool saturatingPairs() const;
+  /// Every variant's kernels run at full speed only with one side of the
+  /// dot products at 7 bits (Int8IsaInfo::saturatingPairs): an object of
+  /// avx2 kernels alone. Quantization serves all variants, so one with
+  /// exact int8 dot products (VNNI, NEON) keeps 8 bits for everyone.
+  bool onlySaturatingPairs() const;
 
   CompileTarget();
   CompileTarget(CompileTarget &&);

@@ -80,7 +80,7 @@ struct ConvProblem {
   SmallVector<int32_t> comp;   // per output channel
   SmallVector<float> mult;     // per output channel
   Int8Isa isa;
-  bool fastAvx2 = false; // vpmaddubsw proven exact
+  bool fastAvx2 = false; // vpmaddubsw proven exact (else widePairs)
   /// The instruction set's entry (quantc/Isa/Int8Isa.h).
   const quantc::Int8IsaInfo &info() const { return quantc::getInfo(isa); }
   /// The 512-bit kernels (ConvZmm.cpp, ConvDepthwiseZmm.cpp).
@@ -167,6 +167,12 @@ private:
     }
     return false;
   }
+  /// avx2 where vpmaddubsw could saturate: the input widened to u16 (in the
+  /// padded copy), the weights packed as s16 pairs, and vpmaddwd, which
+  /// adds two exact 16 x 16-bit products into an int32 lane.
+  bool widePairs() const {
+    return p.info().dot == Int8Dot::Vpmaddubsw && !p.fastAvx2;
+  }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value a, Value c) {
     return arith::AddIOp::create(b, loc, a, c).getResult();
@@ -209,8 +215,14 @@ private:
   }
   Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
   Value packWeights();
+  /// With `widen`, the copy holds the bytes zero-extended to i16 (the
+  /// kernel's domain is u8 there).
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
-                 bool flip);
+                 bool flip, bool widen = false);
+  /// vpmaddwd of a pair of u16 inputs at `pair` (a vector<2xi16> load)
+  /// broadcast to every int32 lane, times s16 weight pairs `w`, added to
+  /// `acc`.
+  Value dotPair(Value acc, Value pair, Value w);
   // The 8-lane kernels (avx2, NEON, generic).
   Value emitVector8(Value input, Value residual);
   Value emitDepthwise(Value input, Value residual);

@@ -1,6 +1,6 @@
 //===- ConvVector8.cpp - 8-lane convolution kernels -----------------------===//
 //
-// avx2 (vpmaddubsw + vpmaddwd, or the exact 32-bit path), NEON (sdot,
+// avx2 (vpmaddubsw + vpmaddwd, or vpmaddwd on 16-bit inputs), NEON (sdot,
 // smmla) and generic vector code: register blocks of 4 pixels x 8 output
 // channels, and the depthwise kernel of 8 channels per vector. See
 // Conv.cpp's header.
@@ -15,21 +15,25 @@ using namespace mlir::qnt::conv;
 
 /// Packed weights. Dot paths: [G][B][KH][KW][Q][32] with byte j*4+t =
 /// w[g*og + 8b + j][ky][kx][4q + t]. Exact path: [G][B][KH][KW][Q][4][8]
-/// with element [t][j] the same weight. i8mm: [G][B][KH][KW][Q/2][64] with
-/// byte jj*16 + jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output
-/// channels, 8 input channels each). Missing channels are 0.
+/// with element [t][j] the same weight. Wide pairs (avx2 vpmaddwd): i16
+/// [G][B][KH][KW][Q][2][16] with element [h][2j + u] = the weight of input
+/// channel 4q + 2h + u. i8mm: [G][B][KH][KW][Q/2][64] with byte jj*16 +
+/// jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output channels, 8
+/// input channels each). Missing channels are 0.
 Value ConvEmitter::packWeights() {
   // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
-  // the byte of output channel j, input channel t within the tile.
-  bool i8mm = p.info().dot == Int8Dot::Smmla;
+  // the element of output channel j, input channel t within the tile.
+  bool i8mm = p.info().dot == Int8Dot::Smmla, wide = widePairs();
   int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
   int64_t tileBytes = kLanes * chunk;
   auto at = [&](int64_t j, int64_t t) {
     if (i8mm)
       return (j / 2) * 16 + (j % 2) * 8 + t;
+    if (wide)
+      return (t / 2) * 2 * kLanes + 2 * j + t % 2;
     return usesDot() ? j * 4 + t : t * kLanes + j;
   };
-  SmallVector<int8_t> packed(
+  SmallVector<int16_t> packed(
       p.groups * p.blocks * p.kh * p.kw * tiles * tileBytes, 0);
   for (int64_t g = 0; g < p.groups; ++g)
     for (int64_t bl = 0; bl < p.blocks; ++bl)
@@ -50,11 +54,18 @@ Value ConvEmitter::packWeights() {
                     p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
               }
   SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, tiles, tileBytes};
+  if (wide) {
+    shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 2, 2 * kLanes};
+    auto type = RankedTensorType::get(shape, b.getI16Type());
+    return global("__qnt_weights", type,
+                  DenseElementsAttr::get(type, ArrayRef<int16_t>(packed)));
+  }
   if (!i8mm && !usesDot())
     shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 4, kLanes};
+  SmallVector<int8_t> bytes(packed.begin(), packed.end());
   auto type = RankedTensorType::get(shape, b.getI8Type());
   return global("__qnt_weights", type,
-                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
 }
 
 ValueRange ConvEmitter::reductionLoops(
@@ -212,6 +223,25 @@ Value ConvEmitter::dot4(Value acc, Value x, Value w) {
   llvm_unreachable("dot4 on the exact path");
 }
 
+Value ConvEmitter::dotPair(Value acc, Value pair, Value w) {
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto vi32 = VectorType::get({lanes}, b.getI32Type());
+  auto vi16 = VectorType::get({2 * lanes}, b.getI16Type());
+  Value word = vector::ExtractOp::create(
+      b, loc,
+      vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()),
+                                pair),
+      0);
+  Value x = vector::BitCastOp::create(
+      b, loc, vi16, vector::BroadcastOp::create(b, loc, vi32, word));
+  Value prod = PureIntrinsicOp::create(
+                   b, loc, vi32,
+                   StringAttr::get(b.getContext(), "llvm.x86.avx2.pmadd.wd"),
+                   ValueRange{x, w})
+                   .getResult();
+  return arith::AddIOp::create(b, loc, acc, prod);
+}
+
 void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
                              Value out, Value residual, Value n, Value oy,
                              Value ox0, int64_t pixels, Value g, Value block,
@@ -236,7 +266,22 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
           Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
           return windowIndex(ox, kx, p.sw, p.dw);
         };
-        if (usesDot()) {
+        if (widePairs()) {
+          auto v16i16 = VectorType::get({2 * kLanes}, b.getI16Type());
+          auto v2i16 = VectorType::get({2}, b.getI16Type());
+          Value w[2];
+          for (int64_t h = 0; h < 2; ++h)
+            w[h] = vector::LoadOp::create(
+                b, loc, v16i16, packed,
+                ValueRange{g, block, ky, kx, q, idx(h), idx(0)});
+          for (int64_t px = 0; px < pixels; ++px)
+            for (int64_t h = 0; h < 2; ++h) {
+              Value pair = vector::LoadOp::create(
+                  b, loc, v2i16, xp,
+                  ValueRange{n, iy, ixOf(px), add(ch, idx(2 * h))});
+              acc[px] = dotPair(acc[px], pair, w[h]);
+            }
+        } else if (usesDot()) {
           Value wv = vector::LoadOp::create(
               b, loc, v32i8, packed, ValueRange{g, block, ky, kx, q, idx(0)});
           for (int64_t px = 0; px < pixels; ++px) {
@@ -379,7 +424,8 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
 /// avx2, NEON and generic: the padded copy, then register blocks of 4
 /// pixels x 8 channels.
 Value ConvEmitter::emitVector8(Value input, Value residual) {
-  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
+  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0,
+                      widePairs());
   Value packed = packWeights();
   auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);
   auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());

@@ -13,6 +13,9 @@
 //          panel of W columns (W = 16 on zmm, else 8) as [K / 4][W][4]
 //          bytes (the dot instruction's weight layout; [K / 4][4][W] on the
 //          exact path), zero-padded past K and N.
+// On avx2 where vpmaddubsw could saturate, both are widened to 16 bits
+// while packing (lhs' zero-extended, rhs' sign-extended into pairs
+// [K / 4][2][W][2]) and vpmaddwd adds two exact products per int32 lane.
 //
 // With z' the zero points in those domains, sum_k (a - za)(b - zb) =
 // sum_k a' b' - zb' * rowsum(a') - za' * colsum(b') + K * za' * zb': the
@@ -32,7 +35,7 @@
 //
 // avx2's vpmaddubsw saturates 16-bit pair sums: it is used when the operand
 // ranges prove |a1 b1 + a2 b2| <= 32767 (7-bit activations do), else the
-// exact 32-bit path, as for convolutions.
+// 16-bit pairs above, as for convolutions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,8 +75,9 @@ std::string ConvEmitter::matmulPathName() const {
     return "matmul: " + isa +
            (p.fastAvx2 ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "
                          "is provably within int16), "
-                       : ": exact 32-bit path (vpmaddubsw could saturate "
-                         "16-bit pair sums for these operand ranges), ") +
+                       : ": vpmaddwd on operands widened to 16 bits "
+                         "(vpmaddubsw could saturate 16-bit pair sums for "
+                         "these operand ranges), ") +
            block;
   case Int8Dot::Sdot:
   case Int8Dot::Smmla:
@@ -86,14 +90,16 @@ std::string ConvEmitter::matmulPathName() const {
 
 Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
   const MatmulShape &s = *p.matmul;
-  const bool dot = usesDot();
+  const bool dot = usesDot(), wide = widePairs();
   const MatmulBlock blk = matmulBlock(p, dot);
   const int64_t W = blk.lanes;
   const int64_t q4 = (s.k + 3) / 4;
   const int64_t rowStride = (s.k + 31) / 32 * 32;
   const int64_t fullVectors = s.n / W, tailCols = s.n % W;
   const int64_t vectors = fullVectors + (tailCols ? 1 : 0);
-  auto i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
+  // The packed operands' element: i16 on the wide-pair path.
+  Type packedElt = wide ? Type(i16) : Type(i8);
   auto vWi8 = VectorType::get({W}, i8), vWi32 = VectorType::get({W}, i32);
   auto v4Wi8 = VectorType::get({4 * W}, i8);
   auto v32i8 = VectorType::get({32}, i8), v32i32 = VectorType::get({32}, i32);
@@ -123,8 +129,8 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
   const bool flipA = p.shift != 0, flipB = s.rhsShift != 0;
   const int32_t za = p.inZp, zb = s.rhsZp;
 
-  Value ap = alloc({s.batch, s.m, rowStride}, i8);
-  Value bp = alloc({s.batch, vectors, q4, 4 * W}, i8);
+  Value ap = alloc({s.batch, s.m, rowStride}, packedElt);
+  Value bp = alloc({s.batch, vectors, q4, 4 * W}, packedElt);
   Value comp = alloc({s.batch, vectors * W}, i32);
   Value rowTerm = zb ? alloc({s.batch, s.m}, i32) : Value();
   Value out = alloc({s.batch, s.m, s.n}, i8);
@@ -156,8 +162,12 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
                 }
                 if (flipA)
                   v = arith::XOrIOp::create(b, loc, v, splat(v32i8, -128));
-                vector::StoreOp::create(b, loc, v, ap,
-                                        ValueRange{bi, m, idx(c)});
+                vector::StoreOp::create(
+                    b, loc,
+                    wide ? Value(arith::ExtUIOp::create(
+                               b, loc, VectorType::get({32}, i16), v))
+                         : v,
+                    ap, ValueRange{bi, m, idx(c)});
                 if (zb && valid > 0) {
                   Value wide =
                       p.domainSigned
@@ -202,8 +212,10 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
               }
               r.push_back(x);
             }
-            if (dot) {
-              // Lane j of the 4W bytes: r0[j], r1[j], r2[j], r3[j].
+            if (dot || wide) {
+              // Lane j of the 4W bytes: r0[j], r1[j], r2[j], r3[j] (dot);
+              // of each half of the 4W words: r0[j], r1[j] then r2[j],
+              // r3[j] (wide).
               SmallVector<int64_t> pairs, quads;
               for (int64_t j = 0; j < W; ++j) {
                 pairs.push_back(j);
@@ -215,9 +227,20 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
                   quads.push_back(t);
               Value t01 = vector::ShuffleOp::create(b, loc, r[0], r[1], pairs);
               Value t23 = vector::ShuffleOp::create(b, loc, r[2], r[3], pairs);
-              Value packed = vector::ShuffleOp::create(b, loc, t01, t23, quads);
-              vector::StoreOp::create(b, loc, packed, bp,
-                                      ValueRange{bi, v, q, idx(0)});
+              if (wide) {
+                auto v2Wi16 = VectorType::get({2 * W}, i16);
+                vector::StoreOp::create(
+                    b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t01), bp,
+                    ValueRange{bi, v, q, idx(0)});
+                vector::StoreOp::create(
+                    b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t23), bp,
+                    ValueRange{bi, v, q, idx(2 * W)});
+              } else {
+                Value packed =
+                    vector::ShuffleOp::create(b, loc, t01, t23, quads);
+                vector::StoreOp::create(b, loc, packed, bp,
+                                        ValueRange{bi, v, q, idx(0)});
+              }
             } else {
               for (int64_t i = 0; i < 4; ++i)
                 vector::StoreOp::create(b, loc, r[i], bp,
@@ -283,7 +306,25 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
         forLoop(idx(0), idx(q4), accs, [&](Value q, ValueRange args) {
           SmallVector<Value> acc(args.begin(), args.end());
           Value k0 = mul(q, 4);
-          if (dot) {
+          if (wide) {
+            auto v2Wi16 = VectorType::get({2 * W}, i16);
+            auto v2i16 = VectorType::get({2}, i16);
+            SmallVector<Value> w;
+            for (int64_t j = 0; j < nv; ++j)
+              for (int64_t h = 0; h < 2; ++h)
+                w.push_back(vector::LoadOp::create(
+                    b, loc, v2Wi16, bp,
+                    ValueRange{bi, add(v0, idx(j)), q, idx(h * 2 * W)}));
+            for (int64_t r = 0; r < blk.rows; ++r)
+              for (int64_t h = 0; h < 2; ++h) {
+                Value pair = vector::LoadOp::create(
+                    b, loc, v2i16, ap,
+                    ValueRange{bi, rows[r], add(k0, idx(2 * h))});
+                for (int64_t j = 0; j < nv; ++j)
+                  acc[r * nv + j] =
+                      dotPair(acc[r * nv + j], pair, w[j * 2 + h]);
+              }
+          } else if (dot) {
             SmallVector<Value> w;
             for (int64_t j = 0; j < nv; ++j)
               w.push_back(vector::LoadOp::create(

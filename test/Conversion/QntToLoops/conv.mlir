@@ -70,9 +70,16 @@ func.func @conv(%x: tensor<1x1x3x2x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1
 // -----
 
 // Full-range u8 input and weights up to 127: a pair could reach
-// 2 * 255 * 127 > 32767, so avx2 takes the exact path.
-// REMARK: remark: int8 kernel: avx2: exact 32-bit path (vpmaddubsw could saturate 16-bit pair sums for this input range and weights)
+// 2 * 255 * 127 > 32767, so avx2 widens the input to 16 bits in the padded
+// copy and packs the weights as 16-bit pairs for vpmaddwd.
+// REMARK: remark: int8 kernel: avx2: vpmaddwd on inputs widened to 16 bits (vpmaddubsw could saturate 16-bit pair sums for this input range and weights)
+// Weight pairs [h][2j + u] = w[j][2h + u]: output channel 0's (127, 127).
+// AVX2: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x2x16xi16> = dense<{{\[+}}127, 127, 0, 0,
 // AVX2-LABEL: func.func @saturating
+// AVX2-NOT: pmadd.ub.sw
+// AVX2: memref.alloc() : memref<1x1x1x4xi16>
+// AVX2-NOT: pmadd.ub.sw
+// AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.wd"{{.*}}vector<16xi16>, vector<16xi16>) -> vector<8xi32>
 // AVX2-NOT: pmadd.ub.sw
 // AVX2-LABEL: func.func @depthwise
 func.func @saturating(%x: tensor<1x1x1x2x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1x1x1x!quant.uniform<u8:f32, 0.125>> {

@@ -1,8 +1,8 @@
 // Without --cpu / --mattr an object carries a variant of the model per x86
 // int8 instruction set and its entry point picks one at the first call:
-// the best this CPU has. All variants share one quantization (7-bit
-// weights, as avx2's vpmaddubsw needs; activations keep 8 bits), so every
-// CPU computes the same bits. A pinned object checks its CPU features and returns 1 without them.
+// the best this CPU has. All variants share one quantization (8 bits on
+// both sides; the avx2 variant widens inputs to 16 bits where vpmaddubsw
+// could saturate), so every CPU computes the same bits. A pinned object checks its CPU features and returns 1 without them.
 //
 // REQUIRES: avx2
 // RUN: rm -rf %t && mkdir -p %t/default %t/base %t/pinned %t/float %t/vnni %t/all
@@ -55,14 +55,13 @@
 // CHECK: BIT-IDENTICAL
 //
 // Calibrate once, compile for every target: the profile of the default
-// compile serves a pinned AVX-512 VNNI compile (8-bit weights), and an
-// object of avx512-vnni kernels alone with 7-bit weights computes the
-// default object's bits.
+// compile serves a pinned AVX-512 VNNI compile, and an object of
+// avx512-vnni kernels alone computes the default object's bits.
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --cpu cascadelake -o %t/pinned/model.o
 // RUN: FileCheck %s --check-prefix=PINNED --input-file %t/pinned/model.h
 // PINNED: Target: x86_64-pc-linux-gnu, cpu cascadelake, int8 kernels: avx512-vnni
 // PINNED: dequantized from u8,
-// RUN: %if avx512-vnni %{ quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --int8-isas=avx512-vnni --reduce-range=weights -o %t/vnni/model.o %}
+// RUN: %if avx512-vnni %{ quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --int8-isas=avx512-vnni -o %t/vnni/model.o %}
 // RUN: %if avx512-vnni %{ cc -I%t/vnni -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/vnni/model.o -lm -o %t/vnni/run %}
 // RUN: %if avx512-vnni %{ %t/vnni/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/vnni.npy | FileCheck %s --check-prefix=VNNI %}
 // VNNI: int8 kernels: avx512-vnni
@@ -106,5 +105,5 @@
 // The table, with this machine's instruction sets marked.
 // RUN: quant-compile --list-isas | FileCheck %s --check-prefix=LIST
 // LIST: {{[* ]}} avx512-vnni x86 +avx512vnni,+avx512bw,+avx512vl: AVX-512 VNNI
-// LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit weights; default on x86
+// LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit weights when it is the object's only variant; default on x86
 // LIST: * generic any -: portable vectors{{.*}}; default on aarch64{{$}}

@@ -3,7 +3,7 @@
 // ShuffleNetV2 unit (slices, Concat, channel shuffle), squeeze-excitation,
 // HardSwish, SiLU, nearest upsampling with a skip Concat, a final Softmax.
 // Float reproduces PyTorch's probabilities; the one-command int8 compile
-// (the default object: 7-bit weights, as its avx2 variant needs) stays
+// (the default object: 8 bits on both sides) stays
 // close to them, and its quantized IR is int8 from the input's quantize to
 // the softmax (PyTorch's float softmax between a dequantize and a
 // quantize) and nothing else.

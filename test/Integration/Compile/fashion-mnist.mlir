@@ -13,7 +13,7 @@
 // FLOAT: top-1 agreement 100.0 %
 // FLOAT: ACCURATE
 //
-// Int8 (the default object: 7-bit weights, as its avx2 variant needs) on
+// Int8 (the default object: 8 bits on both sides, as PyTorch's onednn) on
 // the 512 calibration images: >= 25 dB SQNR of the logits and >= 97 % of
 // PyTorch's float predictions.
 // RUN: quant-compile %quantc_src_root/examples/fashion-mnist/model.onnx --name fmnist --calibration-data %quantc_src_root/examples/fashion-mnist/calibration.npy -o %t/q/model.o

@@ -3,7 +3,15 @@
 //
 // RUN: rm -rf %t && mkdir -p %t/a %t/b %t/m
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy --save-profile %t/profile.json -o %t/a/model.o --remarks 2>&1 | FileCheck %s --check-prefix=REMARK
-// REMARK: remark: {{.*}}int8 kernel: avx2: vpmaddubsw + vpmaddwd
+// The default object keeps 8 bits on both sides (its avx512-vnni variant's
+// dot products are exact), so its avx2 variant widens the inputs to 16 bits;
+// an object of avx2 kernels alone folds 7-bit weights and takes vpmaddubsw.
+// REMARK: remark: {{.*}}"/conv1/Conv"]): int8 kernel: avx512-vnni: vpdpbusd zmm
+// REMARK: remark: {{.*}}"/conv1/Conv"]): int8 kernel: avx2: vpmaddwd on inputs widened to 16 bits
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --int8-isas=avx2 -o %t/avx2.o --remarks 2>&1 | FileCheck %s --check-prefix=AVX2ONLY
+// AVX2ONLY-NOT: widened
+// AVX2ONLY: remark: {{.*}}"/conv1/Conv"]): int8 kernel: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16)
+// AVX2ONLY-NOT: widened
 // RUN: FileCheck %s --check-prefix=HEADER --input-file %t/a/model.h
 // An imported model keeps ONNX's order at its interface; the header says so.
 // HEADER: input0 ("input"): float32[1, 3, 16, 16], NCHW, 768 floats

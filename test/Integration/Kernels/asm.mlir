@@ -9,12 +9,14 @@
 // AVX2: vpmaddwd {{.*}}%ymm
 // AVX2-REMARK: remark: int8 kernel: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16)
 //
-// Full-range u8 activations with weights up to 127 could saturate: the
-// exact path, and no vpmaddubsw.
+// Full-range u8 activations with weights up to 127 could saturate: no
+// vpmaddubsw, but vpmaddwd on the input widened to 16 bits.
 // RUN: quant-compile %S/Inputs/conv-fullrange.mlir --emit=asm -o - --remarks 2> %t.remarks2 | FileCheck %s --check-prefix=EXACT
 // RUN: FileCheck %s --check-prefix=EXACT-REMARK < %t.remarks2
 // EXACT-NOT: vpmaddubsw
-// EXACT-REMARK: remark: int8 kernel: avx2: exact 32-bit path
+// EXACT: vpmaddwd {{.*}}%ymm
+// EXACT-NOT: vpmaddubsw
+// EXACT-REMARK: remark: int8 kernel: avx2: vpmaddwd on inputs widened to 16 bits
 //
 // AVX-512 VNNI uses vpdpbusd.
 // RUN: quant-compile %S/Inputs/conv-fullrange.mlir --cpu=cascadelake --emit=asm -o - | FileCheck %s --check-prefix=CASCADELAKE

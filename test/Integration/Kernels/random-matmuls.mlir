@@ -14,11 +14,12 @@
 // CHECK: aot: 40 of 40 models bit-identical to the int8 reference
 //
 // avx2 takes vpmaddubsw where the operand ranges prove that its 16-bit pair
-// sums cannot saturate (7-bit operands), the exact path otherwise.
+// sums cannot saturate (7-bit operands), vpmaddwd on operands widened to
+// 16 bits otherwise.
 // RUN: grep "matmul1 .* 7-bit" %t/manifest.txt
 // RUN: quant-opt %t/matmul1.mlir --qnt-lower-quantized=isa=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAST
 // FAST: remark: int8 kernel: matmul: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16), 4 rows x 16 columns, both operands packed at run time
 // RUN: quant-opt %t/matmul0.mlir --qnt-lower-quantized=isa=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
-// EXACT: remark: int8 kernel: matmul: avx2: exact 32-bit path (vpmaddubsw could saturate 16-bit pair sums for these operand ranges), 4 rows x 16 columns
+// EXACT: remark: int8 kernel: matmul: avx2: vpmaddwd on operands widened to 16 bits (vpmaddubsw could saturate 16-bit pair sums for these operand ranges), 4 rows x 16 columns
 // RUN: quant-opt %t/matmul0.mlir --qnt-lower-quantized=isa=generic -o /dev/null 2>&1 | FileCheck %s --check-prefix=GENERIC
 // GENERIC: remark: int8 kernel: matmul: generic: exact 32-bit vector path, 4 rows x 16 columns
