@@ -268,9 +268,12 @@ private:
   /// The block's multipliers, its first output channel and the tail mask.
   std::tuple<Value, Value, Value> storeContext(Value mult, Value g, Value oc0,
                                                int64_t valid);
+  /// A register block of `pixels` output pixels x `nb` 8-channel blocks
+  /// from `block` on (nb = 2: the wide-pair path, whole blocks, so that one
+  /// input broadcast feeds two vpmaddwd).
   void emitPixels(Value xp, Value packed, Value comp, Value mult, Value out,
                   Value residual, Value n, Value oy, Value ox0, int64_t pixels,
-                  Value g, Value block, int64_t valid);
+                  Value g, Value block, int64_t valid, int64_t nb = 1);
   Value dot4(Value acc, Value x, Value w);
   /// r - zr as int32 lanes, from the residual's bytes `r`.
   Value residualLanes(Value r);
