@@ -49,7 +49,8 @@ max rel. error, top-1 agreement, float compile s, object MB, with --int8
 int8 compile s, SQNR and top-1 agreement of ours and of PyTorch FX, float
 and int8 latency and their ratio, status: ok, or the first error line when export,
 import, compile or run fails or a step exceeds --timeout; a failing model
-does not stop the others) on stdout and writes it to <out>/zoo.md; progress
+does not stop the others) on stdout and writes it to <out>/zoo.md (the rows
+so far, after each model); progress
 goes to stderr. Exported models, PyTorch's outputs and the image sets are
 cached in the work dir (<out>/<size>/...): reruns only compile and run.
 Delete the work dir after changing this script's model set-up.
@@ -443,7 +444,7 @@ def table(args, system, rows):
            if args.int8 else "")
         + (f"; objects compiled with `--cpu={args.cpu}`" if args.cpu else
            "; default objects (every x86 int8 instruction set, chosen at "
-           "run time; 7-bit weights, as the avx2 variant needs)")
+           "run time; 8 bits on both sides of the int8 dot products)")
         + (f"; int8 with `--reduce-range={args.reduce_range}`"
            if args.reduce_range else "") + ".",
         "",
@@ -498,10 +499,17 @@ def main():
     if not os.access(os.path.join(args.bin, "quant-compile"), os.X_OK):
         parser.error(f"no quant-compile in {args.bin} (--bin)")
     before = machine()  # the load average before our own work
-    rows = [evaluate(args, name) for name in names]
+    # The table so far after each model (a run stopped midway keeps its
+    # finished rows), written whole so that a reader never sees half a file.
+    rows = []
+    path = os.path.join(args.out, "zoo.md")
     text = table(args, before, rows)
-    with open(os.path.join(args.out, "zoo.md"), "w") as f:
-        f.write(text)
+    for name in names:
+        rows.append(evaluate(args, name))
+        text = table(args, before, rows)
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
     sys.stdout.write(text)
 
 

@@ -17,10 +17,11 @@ out=${QUANTC_OUT_DIR:-$root/build/walkthrough}
 mkdir -p "$out"
 
 echo "== 1. fused conv-bn-relu layers + observers (quant-opt --qnt-fuse --qnt-insert-observers) =="
-# target=x86: the default quant-compile object carries avx2 kernels (beside
-# the VNNI ones, chosen at run time), so activations get reduce_range (7
-# bits, as PyTorch's x86 qconfig) and avx2 its fast vpmaddubsw kernels.
-# (quant-compile --calibration-data reduces the weights instead.)
+# target=x86: activations get reduce_range (7 bits, as PyTorch's x86
+# qconfig), so that the avx2 kernels of the default quant-compile object
+# (beside the VNNI ones, chosen at run time) take vpmaddubsw.
+# (quant-compile --calibration-data keeps 8 bits on both sides; its avx2
+# variant then widens the inputs to 16 bits for vpmaddwd.)
 "$bin/quant-opt" "$example/model.mlir" --qnt-fuse \
   --qnt-insert-observers="target=x86" -o "$out/observed.mlir"
 sed -nE 's/.*= qnt\.observe (%[0-9a-z_]+) config (<[^>]*>) \{name = "([^"]+)"\}.*/  \3: \2/p' \

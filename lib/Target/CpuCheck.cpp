@@ -195,13 +195,6 @@ llvm::Value *checkAArch64(llvm::IRBuilder<> &b, llvm::Module &m,
   return ok;
 }
 
-/// Compiles `fn` for the architecture's baseline, so that it runs on any
-/// CPU of it.
-void useBaseline(llvm::Function *fn, const llvm::Triple &triple) {
-  fn->addFnAttr("target-cpu", baselineCpu(triple));
-  fn->removeFnAttr("target-features");
-}
-
 } // namespace
 
 std::vector<std::string>
@@ -262,7 +255,7 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
   llvm::IRBuilder<> b(ctx);
   auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        entryPoint, module);
-  useBaseline(entry, triple);
+  compileForBaseline(*entry, triple);
 
   // The cached choice: 0 not yet made, i + 1 candidate i, n + 1 none.
   llvm::Type *i32 = b.getInt32Ty();
@@ -282,7 +275,7 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
   auto *choose = llvm::Function::Create(llvm::FunctionType::get(i32, false),
                                         llvm::GlobalValue::InternalLinkage,
                                         entryPoint + ".select", module);
-  useBaseline(choose, triple);
+  compileForBaseline(*choose, triple);
   choose->addFnAttr(llvm::Attribute::NoInline);
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", choose));
   // The environment may name a candidate (e.g. QUANTC_INT8_ISA=avx2, to
@@ -331,7 +324,7 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
   auto *chosen = llvm::Function::Create(llvm::FunctionType::get(i32, false),
                                         llvm::GlobalValue::InternalLinkage,
                                         entryPoint + ".choice", module);
-  useBaseline(chosen, triple);
+  compileForBaseline(*chosen, triple);
   {
     auto *start = llvm::BasicBlock::Create(ctx, "entry", chosen);
     auto *compute = llvm::BasicBlock::Create(ctx, "select", chosen);
@@ -357,7 +350,7 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
     auto *query = llvm::Function::Create(llvm::FunctionType::get(ptr, false),
                                          llvm::GlobalValue::ExternalLinkage,
                                          queryName, module);
-    useBaseline(query, triple);
+    compileForBaseline(*query, triple);
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", query));
     llvm::Value *choice = b.CreateCall(chosen);
     llvm::Value *name = llvm::ConstantPointerNull::get(ptr);

@@ -150,7 +150,7 @@ static void addStringFunction(llvm::Module &module, const llvm::Triple &triple,
   auto *fn =
       llvm::Function::Create(llvm::FunctionType::get(ptr, false),
                              llvm::GlobalValue::ExternalLinkage, name, module);
-  fn->addFnAttr("target-cpu", baselineCpu(triple));
+  compileForBaseline(*fn, triple);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
   b.CreateRet(b.CreateGlobalString(text, name + ".text"));
 }
@@ -166,7 +166,7 @@ static void addArrayEntryPoint(llvm::Module &module, const llvm::Triple &triple,
   auto *fn = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false),
       llvm::GlobalValue::ExternalLinkage, arrayName, module);
-  fn->addFnAttr("target-cpu", baselineCpu(triple));
+  compileForBaseline(*fn, triple);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
   llvm::SmallVector<llvm::Value *> args;
   for (auto [array, count] : {std::pair(fn->getArg(0), numInputs),

@@ -9,6 +9,7 @@
 #include "quantc/Target/Compile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Function.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -110,6 +111,12 @@ void CompileTarget::dropInt8OnlyVariants() {
 
 llvm::StringRef quantc::baselineCpu(const llvm::Triple &triple) {
   return triple.isX86() ? "x86-64" : "generic";
+}
+
+void quantc::compileForBaseline(llvm::Function &fn,
+                                const llvm::Triple &triple) {
+  fn.addFnAttr("target-cpu", baselineCpu(triple));
+  fn.addFnAttr("target-features", "");
 }
 
 llvm::Expected<CompileTarget>

@@ -86,6 +86,12 @@ std::string defaultCpu(llvm::StringRef triple);
 /// kernels, entry points and CPU checks).
 llvm::StringRef baselineCpu(const llvm::Triple &triple);
 
+/// Compiles `fn` for the architecture's baseline whatever the object's
+/// CPU and features: its own "target-cpu" and an empty "target-features"
+/// (without the attribute the TargetMachine's features apply, and a pinned
+/// `--mattr=+avx512f` object would check the CPU with AVX-512 code).
+void compileForBaseline(llvm::Function &fn, const llvm::Triple &triple);
+
 /// Creates the TargetMachine for `triple` (empty: the host's), `cpu` (empty:
 /// defaultCpu; "native": this machine's CPU and features, host triple only)
 /// and the comma-separated `features` (+name / -name). An unknown triple,

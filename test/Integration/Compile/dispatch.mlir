@@ -104,6 +104,6 @@
 //
 // The table, with this machine's instruction sets marked.
 // RUN: quant-compile --list-isas | FileCheck %s --check-prefix=LIST
-// LIST: {{[* ]}} avx512-vnni x86 +avx512vnni,+avx512bw,+avx512vl: AVX-512 VNNI
+// LIST: {{^[* ]+}}avx512-vnni x86 +avx512vnni,+avx512bw,+avx512vl: AVX-512 VNNI
 // LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit weights when it is the object's only variant; default on x86
 // LIST: * generic any -: portable vectors{{.*}}; default on aarch64{{$}}
