@@ -173,10 +173,14 @@ def reestimate_batch_norm(model, images):
     """Replaces every BatchNorm's running statistics by their cumulative
     average over `images` in batches of BN_BATCH_SIZE, then eval mode."""
     import torch
-    for m in model.modules():
-        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
-            m.reset_running_stats()
-            m.momentum = None
+    norms = [m for m in model.modules()
+             if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not norms:  # ViT, Swin, ConvNeXt: nothing to re-estimate
+        model.eval()
+        return
+    for m in norms:
+        m.reset_running_stats()
+        m.momentum = None
     model.train()
     with torch.no_grad():
         for batch in torch.from_numpy(images).split(BN_BATCH_SIZE):

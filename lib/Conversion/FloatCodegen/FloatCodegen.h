@@ -20,6 +20,14 @@ mlir::LogicalResult lowerMatmulToKernel(mlir::RewriterBase &rewriter,
                                         mlir::linalg::LinalgOp op,
                                         unsigned vectorBits);
 
+/// Replaces a static f32 linalg op whose only reduction is its innermost
+/// loop (read along the innermost dimension of the inputs that use it),
+/// with an elementwise body and an add / max / min combiner, by rows of
+/// vector<8xf32> accumulation in a parallel loop (ReductionKernel.cpp);
+/// fails, leaving `op` alone, otherwise.
+mlir::LogicalResult lowerInnermostReduction(mlir::RewriterBase &rewriter,
+                                            mlir::linalg::LinalgOp op);
+
 } // namespace quantc::float_codegen
 
 #endif // QUANTC_LIB_CONVERSION_FLOATCODEGEN_FLOATCODEGEN_H

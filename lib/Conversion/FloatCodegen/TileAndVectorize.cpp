@@ -5,7 +5,9 @@
 //
 //   1. linalg.conv_2d_nhwc_fhwc -> conv_2d_nhwc_hwcf (linalg::transposeConv2D;
 //      a constant filter is transposed here, at compile time);
-//   2. matmuls become register-blocked FMA loops (MatmulKernel.cpp); tile
+//   2. matmuls become register-blocked FMA loops (MatmulKernel.cpp) and
+//      reductions along the innermost dimension rows of vector accumulators
+//      (ReductionKernel.cpp); tile
 //      each other op to a register block (scf::tileUsingSCF): a convolution to
 //      1 output row x Wt output pixels x Ft output channels, one filter tap
 //      and Ct input channels per step (reduction loops innermost); pooling,
@@ -248,6 +250,19 @@ struct TileAndVectorizeFloatPass
     }
 
     IRRewriter rewriter(ctx);
+    // Reductions along the innermost dimension (softmax, LayerNorm, mean
+    // over channels): rows of vector accumulators (ReductionKernel.cpp).
+    {
+      SmallVector<linalg::LinalgOp> reductions;
+      func.walk([&](linalg::LinalgOp op) {
+        if (op.getNumReductionLoops() > 0 &&
+            !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+          reductions.push_back(op);
+      });
+      for (linalg::LinalgOp op : reductions)
+        (void)quantc::float_codegen::lowerInnermostReduction(rewriter, op);
+    }
+
     // Elementwise ops whose innermost dimension has no vector-sized divisor:
     // two ops, each with one (linalg::splitOp).
     {

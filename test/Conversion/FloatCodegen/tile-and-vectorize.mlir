@@ -240,3 +240,99 @@ func.func @exp_prime(%x: tensor<2x3x67xf32>) -> tensor<2x3x67xf32> {
   } -> tensor<2x3x67xf32>
   return %0 : tensor<2x3x67xf32>
 }
+
+// -----
+
+// A sum along the innermost dimension (tosa.reduce_sum: softmax, LayerNorm):
+// one row per iteration of an scf.forall, four vector<8xf32> accumulators
+// over 32 elements per step (192 of 197), the last 5 elements from a
+// re-read of the last 8 with the 3 lanes already counted masked out, then
+// a fixed tree: (a0 . a1) . (a2 . a3), halves of the vector, the init last.
+// CHECK-LABEL: func.func @sum_rows
+// CHECK-NOT: linalg.reduce
+// CHECK: scf.forall (%[[R:.*]]) in (3)
+// CHECK: scf.for %[[K:.*]] = %c0 to %c192 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-4: vector.transfer_read %arg0[%[[R]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<3x197xf32>, vector<8xf32>
+// CHECK: scf.yield
+// CHECK: %[[LAST:.*]] = vector.transfer_read %arg0[%[[R]], %c189]{{.*}}{in_bounds = [true]} : tensor<3x197xf32>, vector<8xf32>
+// CHECK: arith.select %{{.*}}, %[[LAST]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: vector.extract_strided_slice {{.*}} : vector<8xf32> to vector<4xf32>
+// CHECK: vector.extract_strided_slice {{.*}} : vector<4xf32> to vector<2xf32>
+// CHECK: %[[INIT:.*]] = tensor.extract %{{.*}}[%[[R]]] : tensor<3xf32>
+// CHECK: %[[OUT:.*]] = arith.addf %[[INIT]], %{{.*}} : f32
+// CHECK: tensor.from_elements %[[OUT]] : tensor<1xf32>
+// CHECK: tensor.parallel_insert_slice
+func.func @sum_rows(%x: tensor<3x197xf32>) -> tensor<3xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %r = linalg.reduce ins(%x : tensor<3x197xf32>) outs(%i : tensor<3xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// Fewer than 8 elements: one padded read, the lanes past the end replaced
+// by max's neutral -inf.
+// CHECK-LABEL: func.func @max_short
+// CHECK-DAG: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK-DAG: %[[MASK:.*]] = arith.constant dense<[true, true, true, true, true, false, false, false]> : vector<8xi1>
+// CHECK: %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}, %c0], %{{.*}} : tensor<4x5xf32>, vector<8xf32>
+// CHECK: arith.select %[[MASK]], %[[V]], %[[NEG]]
+// CHECK: arith.maximumf {{.*}} : vector<4xf32>
+func.func @max_short(%x: tensor<4x5xf32>) -> tensor<4xf32> {
+  %z = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.reduce ins(%x : tensor<4x5xf32>) outs(%i : tensor<4xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.maximumf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An elementwise body before the combiner, with an input broadcast along
+// the reduced dimension (a variance: sum((x - m)^2)) runs on vectors; the
+// input that does not use the reduced dimension is read once per vector
+// and broadcast.
+// CHECK-LABEL: func.func @variance
+// CHECK: scf.forall (%[[R:.*]]) in (2)
+// CHECK: %[[X:.*]] = vector.transfer_read %arg0[%[[R]], %c0]
+// CHECK: %[[M:.*]] = tensor.extract %arg1[%[[R]]] : tensor<2xf32>
+// CHECK: %[[MV:.*]] = vector.broadcast %[[M]] : f32 to vector<8xf32>
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[MV]] : vector<8xf32>
+// CHECK: arith.mulf %[[D]], %[[D]] : vector<8xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @variance(%x: tensor<2x20xf32>, %m: tensor<2xf32>, %init: tensor<2xf32>) -> tensor<2xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<2x20xf32>, tensor<2xf32>) outs(%init : tensor<2xf32>) {
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %d = arith.subf %a, %b : f32
+      %s = arith.mulf %d, %d : f32
+      %t = arith.addf %acc, %s : f32
+      linalg.yield %t : f32
+  } -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// A reduction over an outer dimension keeps its linalg form (its loops).
+// CHECK-LABEL: func.func @outer_reduction
+// CHECK: linalg.reduce
+func.func @outer_reduction(%x: tensor<8x16xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.reduce ins(%x : tensor<8x16xf32>) outs(%init : tensor<16xf32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<16xf32>
+}
