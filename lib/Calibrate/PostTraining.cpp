@@ -71,12 +71,18 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     if (Error e = (*calibrator)->loadProfile(*merged))
       return e;
   }
-  if (Error e = (*calibrator)->runFiles(options.data))
-    return e;
-  if (Error e = (*calibrator)->finish())
-    return e;
-  if (Error e = (*calibrator)->writeStates())
-    return e;
+  {
+    TimingScope timer = runTimer.nest("model on the data");
+    if (Error e = (*calibrator)->runFiles(options.data))
+      return e;
+  }
+  {
+    TimingScope timer = runTimer.nest("observer states into the IR");
+    if (Error e = (*calibrator)->finish())
+      return e;
+    if (Error e = (*calibrator)->writeStates())
+      return e;
+  }
   if (!options.saveProfile.empty())
     if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
       return e;

@@ -18,10 +18,12 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace quantc;
@@ -181,7 +183,7 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              const CompileTarget &target,
                              const ModelInterface &model, EmitKind kind,
                              llvm::raw_pwrite_stream &os,
-                             mlir::TimingScope *timing) {
+                             mlir::TimingScope *timing, bool keepUntilExit) {
   if (variants.size() != target.variants.size())
     return fail("expected one lowered module per variant of the target");
   mlir::MLIRContext *ctx = mlir::ModuleOp(variants.front()).getContext();
@@ -195,9 +197,15 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
   mlir::TimingScope mergeTimer = translateTimer.nest("merge the variants");
   mlir::ModuleOp merged = mergeVariants(variants, target, model);
   mergeTimer.stop();
-  llvm::LLVMContext llvmContext;
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> llvmModule =
-      mlir::translateModuleToLLVMIR(merged, llvmContext, "quantc-model");
+      mlir::translateModuleToLLVMIR(merged, *llvmContext, "quantc-model");
+  auto keep = llvm::make_scope_exit([&] {
+    if (!keepUntilExit)
+      return;
+    llvm::BuryPointer(std::move(llvmModule));
+    llvm::BuryPointer(std::move(llvmContext));
+  });
   if (!llvmModule)
     return fail("translation to LLVM IR failed (see the errors above)");
   llvmModule->setTargetTriple(machine.getTargetTriple());

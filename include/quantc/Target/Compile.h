@@ -234,11 +234,14 @@ enum class EmitKind { LLVMIR, Assembly, Object };
 /// in the environment of a run can name a variant to take instead. Then
 /// optimizes it (-O3) and writes LLVM IR text, assembly or an object file. With
 /// `timing`, the translation, the optimization and the code generation are
-/// timed in it.
+/// timed in it. `keepUntilExit` leaves the LLVM module and its context
+/// allocated (clang's -disable-free), for a tool that exits next: freeing
+/// the weights of a large model takes seconds.
 llvm::Error emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                      const CompileTarget &target, const ModelInterface &model,
                      EmitKind kind, llvm::raw_pwrite_stream &os,
-                     mlir::TimingScope *timing = nullptr);
+                     mlir::TimingScope *timing = nullptr,
+                     bool keepUntilExit = false);
 
 /// Writes the C header of `model` compiled for `target`: the prototype of
 /// <name>_run, shapes (comments, <NAME>_INPUT0_SHAPE macros, size enums),
