@@ -140,6 +140,9 @@ struct Calibrator::Impl {
 
   Error flush();
   Error observe(Slot &slot, const float *data, std::vector<int64_t> shape);
+  /// An observer's error message as an Error naming the observer.
+  Error observerError(const Slot &slot,
+                      const std::optional<std::string> &error);
 };
 
 Calibrator::Calibrator(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -269,10 +272,15 @@ void Calibrator::record(int64_t id, const float *data,
 
 Error Calibrator::Impl::observe(Slot &slot, const float *data,
                                 std::vector<int64_t> shape) {
-  if (std::optional<std::string> error = slot.observer.observe(data, shape))
-    return fail("observer '" + slot.name + "' (" + slot.location +
-                "), samples up to " + llvm::Twine(samples) + ": " + *error);
-  return Error::success();
+  return observerError(slot, slot.observer.observe(data, shape));
+}
+
+Error Calibrator::Impl::observerError(const Slot &slot,
+                                      const std::optional<std::string> &error) {
+  if (!error)
+    return Error::success();
+  return fail("observer '" + slot.name + "' (" + slot.location +
+              "), samples up to " + llvm::Twine(samples) + ": " + *error);
 }
 
 Error Calibrator::Impl::flush() {
@@ -294,10 +302,8 @@ Error Calibrator::Impl::flush() {
   });
   samplesInBatch = 0;
   for (size_t i = 0; i < ready.size(); ++i)
-    if (errors[i])
-      return fail("observer '" + ready[i]->name + "' (" + ready[i]->location +
-                  "), samples up to " + llvm::Twine(samples) + ": " +
-                  *errors[i]);
+    if (Error e = observerError(*ready[i], errors[i]))
+      return e;
   return Error::success();
 }
 

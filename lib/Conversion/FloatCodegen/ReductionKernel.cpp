@@ -125,14 +125,10 @@ quantc::float_codegen::lowerInnermostReduction(RewriterBase &rw,
     element = combiner->getOperand(0);
   else
     return failure();
+  // (Their operands are f32 / i1 scalars, those from outside the body too.)
   for (Operation &bodyOp : body->without_terminator())
     if (&bodyOp != combiner && !isVectorizableScalarOp(bodyOp))
       return failure();
-  for (Operation &bodyOp : body->without_terminator())
-    for (Value v : bodyOp.getOperands())
-      if (!v.getParentBlock() ||
-          (v.getParentBlock() != body && !v.getType().isIntOrIndexOrFloat()))
-        return failure();
 
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
@@ -149,11 +145,12 @@ quantc::float_codegen::lowerInnermostReduction(RewriterBase &rw,
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    auto combine = [&](Value x, Value y) -> Value {
+    auto combineIn = [&](OpBuilder &cb, Value x, Value y) -> Value {
       OperationState state(loc, combiner->getName().getIdentifier(), {x, y},
                            {x.getType()}, combiner->getAttrs());
-      return b.create(state)->getResult(0);
+      return cb.create(state)->getResult(0);
     };
+    auto combine = [&](Value x, Value y) { return combineIn(b, x, y); };
     // Operand `in`'s indices for the loop indices, with k at `k`.
     auto indices = [&](AffineMap map, Value k) {
       SmallVector<Value> idx;
@@ -223,11 +220,8 @@ quantc::float_codegen::lowerInnermostReduction(RewriterBase &rw,
                          : arith::AddIOp::create(kb, loc, k0,
                                                  arith::ConstantIndexOp::create(
                                                      kb, loc, u * kLanes));
-              Value v = evaluate(kb, k, /*inBounds=*/true);
-              OperationState state(loc, combiner->getName().getIdentifier(),
-                                   {iters[u], v}, {vecType},
-                                   combiner->getAttrs());
-              next.push_back(kb.create(state)->getResult(0));
+              next.push_back(
+                  combineIn(kb, iters[u], evaluate(kb, k, /*inBounds=*/true)));
             }
             scf::YieldOp::create(kb, loc, next);
           });
