@@ -11,11 +11,14 @@
 
 #include "quantc/Target/Compile.h"
 
+#include "quantc/Conversion/Passes.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -197,6 +200,17 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
   mlir::TimingScope mergeTimer = translateTimer.nest("merge the variants");
   mlir::ModuleOp merged = mergeVariants(variants, target, model);
   mergeTimer.stop();
+  {
+    // Weights as one block of bytes each (in the target's byte order).
+    merged->setAttr(
+        mlir::LLVM::LLVMDialect::getDataLayoutAttrName(),
+        mlir::StringAttr::get(
+            ctx, machine.createDataLayout().getStringRepresentation()));
+    mlir::PassManager pm(ctx);
+    pm.addPass(quantc::createFlattenConstantGlobals());
+    if (mlir::failed(pm.run(merged)))
+      return fail("flattening the constant globals failed");
+  }
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(merged, *llvmContext, "quantc-model");

@@ -2,7 +2,8 @@
 //
 // Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
 // quantc-memref-copy-to-linalg, quantc-tile-and-vectorize,
-// quantc-outline-loop-nests, quantc-serialize-small-parallel-loops,
+// quantc-outline-loop-nests, quantc-flatten-constant-globals,
+// quantc-serialize-small-parallel-loops,
 // quantc-static-memory-plan.
 //
 //===----------------------------------------------------------------------===//

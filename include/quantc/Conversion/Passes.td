@@ -177,6 +177,34 @@ def MergeFunctions : Pass<"quantc-merge-functions", "::mlir::ModuleOp"> {
   ];
 }
 
+def FlattenConstantGlobals
+    : Pass<"quantc-flatten-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Store each dense constant global as one flat array";
+  let description = [{
+    Lowered from a memref of any rank, a constant `llvm.mlir.global` is an
+    array of arrays: the int8 kernels' packed weights, whose innermost
+    dimension is one register tile of 8 to 64 elements, become millions of
+    nested LLVM constants. LLVM uniques each of them, its call graph visits
+    each as a reference of the global, and the asm printer writes integers
+    and floats that are not bytes one element at a time: for ViT-B/16,
+    about 20 s of a compile went to its weights.
+
+    This pass gives every constant global initialized with dense integer or
+    float data (of whole bytes, not a splat) the type `!llvm.array<N x i8>`
+    and the data's bytes: one LLVM constant, emitted as one block of bytes.
+    Users are unaffected: a global's address is an opaque `!llvm.ptr`, and
+    the accesses' `getelementptr`s carry their own element type. The bytes
+    are the host's order, so the rewrite applies only when the module's
+    data layout (`llvm.data_layout`, little-endian if absent) has the
+    host's byte order; otherwise, and for splats, a global is only
+    flattened to one array of its element type.
+  }];
+  let statistics = [
+    Statistic<"numFlattened", "flattened-globals",
+              "Constant globals stored as one flat array">,
+  ];
+}
+
 def SerializeSmallParallelLoops
     : Pass<"quantc-serialize-small-parallel-loops"> {
   let summary = "Turn scf.parallel loops with little work into scf.for nests";
