@@ -1,7 +1,8 @@
 //===- Calibrator.cpp - Calibration by running compiled code --------------===//
 //
 // The model is lowered with the calibration pipeline (observers become calls
-// to qnt_rt_observe) and JIT-compiled with MLIR's ExecutionEngine at -O3. The
+// to qnt_rt_observe), with OpenMP parallel loops when libomp is installed,
+// and JIT-compiled with MLIR's ExecutionEngine at -O3. The
 // compiled code calls back into record(), which hands activations to the
 // observer library. Activations of `batchSize` samples are observed together,
 // as PyTorch's observers see one DataLoader batch; constants (weights) are
@@ -217,9 +218,15 @@ Calibrator::create(ModuleOp module, StringRef function,
     return fail("the model has no qnt.observe ops: insert observers first "
                 "(quant-opt --qnt-insert-observers)");
 
-  // The calibration build.
-  auto model =
-      CompiledModel::create(module, impl->function, buildCalibrationPipeline);
+  // The calibration build, on every core when LLVM's OpenMP runtime is
+  // there to load.
+  ParallelOptions parallel;
+  if (llvm::sys::fs::exists(QUANTC_OMP_RUNTIME))
+    parallel.parallelism = Parallelism::OpenMP;
+  auto model = CompiledModel::create(
+      module, impl->function,
+      [&](OpPassManager &pm) { buildCalibrationPipeline(pm, parallel); },
+      options.verifyEachPass, options.timing);
   if (!model)
     return model.takeError();
   impl->model = std::move(*model);
@@ -262,6 +269,14 @@ void Calibrator::record(int64_t id, const float *data,
     dense = gathered.data();
   }
   if (slot.batched) {
+    // Room for a whole batch at once: growing by doubling would copy the
+    // activations seen so far (gigabytes for a transformer) again and again.
+    if (slot.pending.empty()) {
+      int64_t batch = impl->options.batchSize;
+      if (impl->options.maxSamples > 0)
+        batch = std::min(batch, impl->options.maxSamples);
+      slot.pending.reserve(count * std::max<int64_t>(batch, 1));
+    }
     slot.pending.insert(slot.pending.end(), dense, dense + count);
     ++slot.pendingSamples;
     return;

@@ -58,7 +58,10 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   calibration.batchSize = options.batchSize;
   calibration.maxSamples = options.maxSamples;
   calibration.progress = options.progress;
+  calibration.verifyEachPass = options.verifyEachPass;
   TimingScope buildTimer = nest(options.timing, "calibration build (JIT)");
+  if (buildTimer)
+    calibration.timing = &buildTimer;
   auto calibrator = Calibrator::create(module, function, calibration);
   if (!calibrator)
     return calibrator.takeError();

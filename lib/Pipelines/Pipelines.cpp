@@ -34,7 +34,7 @@ static constexpr const char *kFloatToBuffers =
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
     "func.func(quantc-static-memory-plan),"
-    "quantc-memref-copy-to-linalg,"
+    "quantc-lower-memref-copy,"
     "func.func(convert-vector-to-scf{{full-unroll}),"
     "scf-forall-to-parallel";
 
@@ -102,9 +102,10 @@ void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa,
   pm.addPass(qnt::createQntLowerPureIntrinsics());
 }
 
-void quantc::buildCalibrationPipeline(OpPassManager &pm) {
+void quantc::buildCalibrationPipeline(OpPassManager &pm,
+                                      const ParallelOptions &parallel) {
   pm.addPass(qnt::createQntInstrumentObservers());
-  buildFloatToLLVMPipeline(pm);
+  buildFloatToLLVMPipeline(pm, parallel);
 }
 
 void quantc::stripBufferizationAttrs(Operation *module) {
@@ -174,5 +175,5 @@ void quantc::registerPipelines() {
   PassPipelineRegistration<>(
       "quantc-calibration-build",
       "Instrument observers with runtime calls and lower to the LLVM dialect",
-      buildCalibrationPipeline);
+      [](OpPassManager &pm) { buildCalibrationPipeline(pm); });
 }

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -158,7 +159,8 @@ static LogicalResult addEntryPoint(ModuleOp module,
 
 LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
                                          const ModelInterface &model,
-                                         Int8Isa isa, TimingScope *timing) {
+                                         Int8Isa isa, TimingScope *timing,
+                                         bool verifyEachPass) {
   // The caller's input buffers are const: bufferization copies rather than
   // writing into them.
   auto fn = module.lookupSymbol<func::FuncOp>(model.function);
@@ -171,8 +173,9 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
   PassManager pm(module.getContext());
   if (timing)
     pm.enableTiming(*timing);
+  pm.enableVerifier(verifyEachPass);
   buildInt8ToLLVMPipeline(pm, toString(isa), {model.parallelism, 0});
-  if (failed(pm.run(module)))
+  if (failed(pm.run(module)) || failed(verify(module)))
     return failure();
   stripBufferizationAttrs(module);
   return addEntryPoint(module, model);

@@ -119,6 +119,12 @@ static cl::opt<bool>
                 cl::init(false), cl::cat(compileCategory));
 static cl::opt<bool> verbose("v", cl::desc("Print the target and int8 kernels"),
                              cl::init(false), cl::cat(compileCategory));
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass of the calibration build and "
+             "the lowering, not only after each pipeline (a quarter slower: "
+             "for debugging quantc's passes)"),
+    cl::init(false), cl::cat(compileCategory));
 
 // Post-training quantization of a float model (import -> fuse -> observe ->
 // calibrate -> fold -> quantize) before compiling it.
@@ -358,6 +364,7 @@ int main(int argc, char **argv) {
     ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
     ptq.maxSamples = maxSamples;
     ptq.timing = &timing;
+    ptq.verifyEachPass = verifyEach;
     // 7-bit weights where every variant's int8 instructions can saturate
     // (an avx2-only object); the profile is the same for every target.
     switch (reduceRange) {
@@ -426,8 +433,8 @@ int main(int argc, char **argv) {
         timing.nest(("lower to the LLVM dialect (" +
                      quantc::toString(targetVariants[i].isa) + ")")
                         .str());
-    return quantc::lowerToLLVMDialect(*variants[i], *model,
-                                      targetVariants[i].isa, &lowerTimer);
+    return quantc::lowerToLLVMDialect(
+        *variants[i], *model, targetVariants[i].isa, &lowerTimer, verifyEach);
   };
   if (failed(
           mlir::failableParallelForEachN(&context, 0, variants.size(), lower)))

@@ -14,6 +14,7 @@
 #include "quantc/Calibrate/Samples.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 
@@ -31,6 +32,11 @@ struct CalibrationOptions {
   int64_t maxSamples = 0;
   /// Print progress to stderr.
   bool progress = true;
+  /// Verify the calibration build after every pass, not only at its end.
+  bool verifyEachPass = false;
+  /// Where to time the calibration build's passes and JIT compilation
+  /// (null: not timed).
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// One calibration session over one function of a module.

@@ -13,6 +13,7 @@
 #include "quantc/Calibrate/Samples.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -41,10 +42,15 @@ public:
   /// OpenMP parallel regions (a pipeline with parallel=omp), LLVM's OpenMP
   /// runtime (libomp) is loaded for them. Large constants (weights) are not
   /// copied into the compiled code: it reads them where `module`'s context
-  /// stores them, so the context must outlive the compiled model.
+  /// stores them, so the context must outlive the compiled model. The
+  /// lowered IR is verified once, after the pipeline, or after every pass
+  /// with `verifyEachPass` (slower: for debugging passes). The machine code
+  /// is generated here, not at the first run; with `timing`, the pipeline's
+  /// passes and LLVM's part are timed in it.
   static llvm::Expected<std::unique_ptr<CompiledModel>>
   create(mlir::ModuleOp module, llvm::StringRef function,
-         llvm::function_ref<void(mlir::OpPassManager &)> pipeline);
+         llvm::function_ref<void(mlir::OpPassManager &)> pipeline,
+         bool verifyEachPass = false, mlir::TimingScope *timing = nullptr);
 
   /// The inputs and outputs (names and shapes).
   const ModelSignature &signature() const { return interface; }

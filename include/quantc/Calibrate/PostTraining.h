@@ -42,6 +42,8 @@ struct PostTrainingOptions {
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;
+  /// Verify the calibration build after every pass, not only at its end.
+  bool verifyEachPass = false;
   /// Where to time the steps (fusion, calibration build and run, folding
   /// and quantization, with their passes); null = not timed.
   mlir::TimingScope *timing = nullptr;

@@ -1,7 +1,7 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
 // Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
-// quantc-memref-copy-to-linalg, quantc-tile-and-vectorize,
+// quantc-lower-memref-copy, quantc-tile-and-vectorize,
 // quantc-outline-loop-nests, quantc-flatten-constant-globals,
 // quantc-serialize-small-parallel-loops,
 // quantc-static-memory-plan.

@@ -59,16 +59,32 @@ def DistinctResults
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
-def MemRefCopyToLinalg : Pass<"quantc-memref-copy-to-linalg"> {
-  let summary = "Turn memref.copy into linalg.copy (loops, no runtime call)";
+def LowerMemRefCopy : Pass<"quantc-lower-memref-copy"> {
+  let summary = "Lower memref.copy to memcpy of contiguous rows or to loops";
   let description = [{
-    `finalize-memref-to-llvm` lowers a `memref.copy` between non-contiguous
-    memrefs (e.g. subviews made by bufferizing `tensor.extract_slice`) into a
-    call to `memrefCopy` from MLIR's C runner utilities. Object files
-    compiled ahead of time must link with libc only, so copies become
-    `linalg.copy`, which `convert-linalg-to-loops` turns into loops.
+    `finalize-memref-to-llvm` lowers a `memref.copy` between contiguous
+    memrefs into `llvm.memcpy`, and any other (e.g. into a subview made by
+    bufferizing `tensor.insert_slice`) into a call to `memrefCopy` from
+    MLIR's C runner utilities. Object files compiled ahead of time must
+    link with libc only, so this pass rewrites every copy that is not
+    contiguous on both sides:
+    * when the innermost dimensions of both sides are contiguous for at
+      least `min-row-bytes` bytes, into an `scf.parallel` nest over the
+      other dimensions whose body copies one contiguous row (a rank-reduced
+      `memref.subview` of each side): `llvm.memcpy` again. Swin's window
+      shifts copy rows of 5 KB; as loops, LLVM vectorized and fully
+      unrolled them into blocks of thousands of loads and stores, whose
+      instruction scheduling took seconds each;
+    * otherwise into `linalg.copy`, which becomes loops.
+    Copies with dynamic shapes or strides become `linalg.copy`.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"256",
+           "Copy contiguous rows of at least this many bytes with memcpy">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def TileAndVectorizeFloat
@@ -92,7 +108,12 @@ def TileAndVectorizeFloat
     by 1 (scalar code). Ops that cannot be vectorized stay as they are and
     become loops later. Transposes are tiled like elementwise ops: vectorized
     whole, one (e.g. NHWC -> NCHW before a flatten) would be unrolled into
-    one scalar extract and insert per element. Run `loop-invariant-subset-hoisting` afterwards to
+    one scalar extract and insert per element. A transpose that keeps its
+    innermost dimensions in place, rows of at least 256 bytes (Swin's window
+    partitions), becomes an `scf.forall` copying one row per iteration
+    (`tensor.extract_slice` / `tensor.parallel_insert_slice`, a memcpy once
+    bufferized): as vector tiles, LLVM unrolled its loops into blocks of
+    thousands of loads and stores that took seconds to schedule. Run `loop-invariant-subset-hoisting` afterwards to
     keep the accumulators in registers across the reduction loops.
 
     Matmuls (`linalg.matmul`, `linalg.batch_matmul`: linear layers and

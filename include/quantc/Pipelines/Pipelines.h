@@ -45,8 +45,12 @@ void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
                               unsigned vectorBits = 256);
 
 /// The calibration build: `qnt-instrument-observers` followed by
-/// `quantc-float-to-llvm`. Registered as `quantc-calibration-build`.
-void buildCalibrationPipeline(mlir::OpPassManager &pm);
+/// `quantc-float-to-llvm` with `parallel`. Registered (sequential) as
+/// `quantc-calibration-build`. The observers' calls stay outside the
+/// parallel regions, and every parallel loop writes its own elements, so
+/// the statistics are the same with any number of threads.
+void buildCalibrationPipeline(mlir::OpPassManager &pm,
+                              const ParallelOptions &parallel = {});
 
 /// Lowers a quantized model (qnt-quantize output) to the LLVM dialect with
 /// int8 kernels for `isa` (a name of quantc::int8Isas()):

@@ -172,10 +172,12 @@ llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
 /// runs in an internal global (atomically) that every parallel region reads
 /// (n <= 0: the OpenMP runtime's default, omp_get_max_threads()). Errors
 /// are reported through the context's diagnostics. With `timing`, each pass
-/// of the pipeline is timed in it.
+/// of the pipeline is timed in it. The result is verified once, or after
+/// every pass with `verifyEachPass` (a quarter slower: for debugging).
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const ModelInterface &model, Int8Isa isa,
-                                       mlir::TimingScope *timing = nullptr);
+                                       mlir::TimingScope *timing = nullptr,
+                                       bool verifyEachPass = false);
 
 /// The CPU features code for `subtarget` needs and an entry point checks at
 /// run time (CpuCheck.cpp's table: x86 CPUID features, AArch64 Linux HWCAP

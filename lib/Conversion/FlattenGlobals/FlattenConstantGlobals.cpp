@@ -62,8 +62,8 @@ struct FlattenConstantGlobals
         continue;
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
       bool nested = array && isa<LLVM::LLVMArrayType>(array.getElementType());
-      bool bytes = asBytes && !dense.isSplat() &&
-                   (nested || !element.isInteger(8));
+      bool bytes =
+          asBytes && !dense.isSplat() && (nested || !element.isInteger(8));
       Type flatType;
       DenseElementsAttr flat;
       if (bytes) {

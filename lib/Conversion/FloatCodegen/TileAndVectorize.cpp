@@ -95,6 +95,68 @@ bool isStaticFloat(linalg::LinalgOp op) {
   return true;
 }
 
+/// Transposes whose rows of at least this many bytes stay together are
+/// copies of those rows.
+constexpr int64_t kMinRowBytes = 256;
+
+/// A transpose that keeps the innermost dimensions in place (Swin's window
+/// partitions: [1, 4, 7, 4, 7, 192] -> [1, 4, 4, 7, 7, 192]) moves rows of
+/// contiguous elements: it becomes an scf.forall over the other output
+/// dimensions inserting one row each, which bufferizes to a memcpy per
+/// row. Vectorized tiles of it were loops that LLVM unrolled completely,
+/// thousands of loads and stores in one block (seconds of instruction
+/// scheduling each).
+LogicalResult copyRows(RewriterBase &rewriter, linalg::TransposeOp op) {
+  auto input = dyn_cast<RankedTensorType>(op.getInput().getType());
+  auto output = dyn_cast<RankedTensorType>(op.getInit().getType());
+  if (!input || !output || !input.hasStaticShape() ||
+      !input.getElementType().isIntOrFloat() ||
+      input.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return failure();
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = output.getRank(), outer = rank;
+  while (outer > 0 && perm[outer - 1] == outer - 1)
+    --outer;
+  if (outer == 0 || outer == rank)
+    return failure();
+  ArrayRef<int64_t> rowShape = output.getShape().drop_front(outer);
+  int64_t rowBytes = input.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t size : rowShape)
+    rowBytes *= size;
+  if (rowBytes < kMinRowBytes)
+    return failure();
+
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> ubs;
+  for (int64_t d = 0; d < outer; ++d)
+    ubs.push_back(rewriter.getIndexAttr(output.getDimSize(d)));
+  auto forall = scf::ForallOp::create(rewriter, loc, ubs,
+                                      ValueRange{op.getInit()}, std::nullopt);
+  rewriter.setInsertionPointToStart(forall.getBody());
+  // Output index i of the row is input index perm[i].
+  SmallVector<Value> ivs(forall.getInductionVars());
+  SmallVector<OpFoldResult> from(rank, rewriter.getIndexAttr(0)),
+      to(rank, rewriter.getIndexAttr(0)), sizes(rank, rewriter.getIndexAttr(1)),
+      strides(rank, rewriter.getIndexAttr(1));
+  for (int64_t d = 0; d < outer; ++d) {
+    to[d] = ivs[d];
+    from[perm[d]] = ivs[d];
+  }
+  for (int64_t d = outer; d < rank; ++d)
+    sizes[d] = rewriter.getIndexAttr(output.getDimSize(d));
+  auto rowType = RankedTensorType::get(rowShape, output.getElementType());
+  Value row = tensor::ExtractSliceOp::create(
+      rewriter, loc, rowType, op.getInput(), from, sizes, strides);
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, row,
+                                        forall.getRegionIterArgs().front(), to,
+                                        sizes, strides);
+  rewriter.replaceOp(op, forall.getResults());
+  return success();
+}
+
 /// Elementwise ops (fill, copy, transpose, broadcast, generic with only
 /// parallel loops and permutation / broadcast maps) are tiled to <= 8
 /// vectors along the two innermost dimensions. Transposes too: vectorized
@@ -261,6 +323,17 @@ struct TileAndVectorizeFloatPass
       });
       for (linalg::LinalgOp op : reductions)
         (void)quantc::float_codegen::lowerInnermostReduction(rewriter, op);
+    }
+
+    // Transposes that move whole rows: row copies.
+    {
+      SmallVector<linalg::TransposeOp> transposes;
+      func.walk([&](linalg::TransposeOp op) {
+        if (op.hasPureTensorSemantics())
+          transposes.push_back(op);
+      });
+      for (linalg::TransposeOp op : transposes)
+        (void)copyRows(rewriter, op);
     }
 
     // Elementwise ops whose innermost dimension has no vector-sized divisor:

@@ -216,6 +216,30 @@ func.func @large_transpose(%in: tensor<1x6x6x256xf32>) -> tensor<1x256x6x6xf32> 
 
 // -----
 
+// A transpose that keeps its innermost dimensions in place (Swin's window
+// partition, rows of 7 x 192 floats) copies whole rows: one extract_slice /
+// parallel_insert_slice per row, which bufferize to a memcpy each. With
+// rows under 256 bytes (attention heads of 32 floats), it is tiled instead.
+// CHECK-LABEL: func.func @row_transpose
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]], %[[K:.*]]) in (4, 4, 7) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %arg0[0, %[[I]], %[[K]], %[[J]], 0, 0] [1, 1, 1, 1, 7, 192] [1, 1, 1, 1, 1, 1] : tensor<1x4x7x4x7x192xf32> to tensor<7x192xf32>
+// CHECK: tensor.parallel_insert_slice %[[ROW]] into %[[O]][0, %[[I]], %[[J]], %[[K]], 0, 0] [1, 1, 1, 1, 7, 192] [1, 1, 1, 1, 1, 1] : tensor<7x192xf32> into tensor<1x4x4x7x7x192xf32>
+// CHECK-NOT: vector.transfer_read
+// CHECK-LABEL: func.func @head_transpose
+// CHECK: vector.transfer_read
+func.func @row_transpose(%in: tensor<1x4x7x4x7x192xf32>) -> tensor<1x4x4x7x7x192xf32> {
+  %init = tensor.empty() : tensor<1x4x4x7x7x192xf32>
+  %0 = linalg.transpose ins(%in : tensor<1x4x7x4x7x192xf32>) outs(%init : tensor<1x4x4x7x7x192xf32>) permutation = [0, 1, 3, 2, 4, 5]
+  return %0 : tensor<1x4x4x7x7x192xf32>
+}
+func.func @head_transpose(%in: tensor<4x49x12x32xf32>) -> tensor<4x12x49x32xf32> {
+  %init = tensor.empty() : tensor<4x12x49x32xf32>
+  %0 = linalg.transpose ins(%in : tensor<4x49x12x32xf32>) outs(%init : tensor<4x12x49x32xf32>) permutation = [0, 2, 1, 3]
+  return %0 : tensor<4x12x49x32xf32>
+}
+
+// -----
+
 // An innermost dimension with no vector-sized divisor (67, a prime; ViT's
 // 197 tokens) is split at the last multiple of 8 vectors: 64 columns in
 // vector<64xf32> tiles, the other 3 in vector<3xf32>, instead of scalars.
