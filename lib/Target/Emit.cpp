@@ -214,7 +214,7 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(merged, *llvmContext, "quantc-model");
-  auto keep = llvm::make_scope_exit([&] {
+  llvm::scope_exit keep([&] {
     if (!keepUntilExit)
       return;
     llvm::BuryPointer(std::move(llvmModule));

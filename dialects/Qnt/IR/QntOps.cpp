@@ -329,9 +329,10 @@ QuantRole LayerNormOp::getQuantRole() { return QuantRole::observed; }
 LogicalResult LayerNormOp::verify() {
   ArrayRef<int64_t> shape = getInput().getType().getShape();
   int64_t rank = shape.size();
-  if (getAxis() < 0 || getAxis() >= rank)
-    return emitOpError() << "axis " << getAxis() << " outside [0, " << rank
-                         << ")";
+  // The attribute is an I64Attr read as uint64_t: -1 must print as -1.
+  auto axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " outside [0, " << rank << ")";
   if (getGamma().getType().getShape() != shape.drop_front(getAxis()))
     return emitOpError() << "gamma and beta must have the shape of the "
                             "normalized dimensions [axis, rank)";
@@ -343,9 +344,10 @@ LogicalResult LayerNormOp::verify() {
 
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = getInput().getType().getRank();
-  if (getAxis() < 0 || getAxis() >= rank)
-    return emitOpError() << "axis " << getAxis() << " outside [0, " << rank
-                         << ")";
+  // The attribute is an I64Attr read as uint64_t: -1 must print as -1.
+  auto axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " outside [0, " << rank << ")";
   return success();
 }
 

@@ -626,8 +626,8 @@ void QntQuantizePass::convertUnary(UnaryOp op) {
 void QntQuantizePass::convertBatchNorm(BatchNormOp op) {
   Value q = quantizedSource(op.getInput());
   RankedTensorType type = op.getInput().getType();
-  if (!q || type.getRank() < 1 ||
-      (op.getAxis() != -1 && op.getAxis() != type.getRank() - 1))
+  auto axis = static_cast<int64_t>(op.getAxis());
+  if (!q || type.getRank() < 1 || (axis != -1 && axis != type.getRank() - 1))
     return;
   Value result = op.getOutput();
   auto [clamp, act] = clampAfter(result);

@@ -952,6 +952,15 @@ func.func @softmax_axis(%x: tensor<1x4xf32>) {
 
 // -----
 
+// A negative axis (ONNX's -1 is normalized by the importer) prints as such.
+func.func @softmax_negative_axis(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'qnt.softmax' op axis -1 outside [0, 2)}}
+  %0 = qnt.softmax %x {axis = -1 : i64} : tensor<1x4xf32>
+  return
+}
+
+// -----
+
 func.func @alphas_fn(%x: tensor<1x2xf32>) {
   // expected-error @+1 {{'qnt.unary' op alphas (one per channel) are for leaky_relu without alpha}}
   %0 = qnt.unary elu %x {alphas = array<f32: 1.0, 2.0>} : tensor<1x2xf32>
