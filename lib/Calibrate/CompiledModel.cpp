@@ -3,6 +3,7 @@
 #include "quantc/Calibrate/CompiledModel.h"
 #include "Fail.h"
 
+#include "quantc/Conversion/ConstantGlobals.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -85,24 +86,11 @@ static std::vector<std::pair<std::string, const void *>>
 externalizeConstants(ModuleOp module) {
   std::vector<std::pair<std::string, const void *>> symbols;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    auto dense = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
-    if (!global.getConstant() || !dense || dense.isSplat() ||
-        !global.getInitializerRegion().empty())
+    DenseElementsAttr dense = denseConstantData(global);
+    if (!dense || dense.isSplat())
       continue;
-    Type element = dense.getElementType();
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-      continue;
-    // The global's type: arrays of arrays ... of the element, row-major as
-    // the attribute's storage.
-    Type type = global.getGlobalType();
-    uint64_t count = 1;
-    while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-      count *= array.getNumElements();
-      type = array.getElementType();
-    }
     ArrayRef<char> raw = dense.getRawData();
-    if (type != element || raw.size() < kExternalConstantBytes ||
-        raw.size() != count * (element.getIntOrFloatBitWidth() / 8))
+    if (raw.size() < kExternalConstantBytes)
       continue;
     // The declaration promises no more alignment than the storage has.
     uint64_t address = reinterpret_cast<uintptr_t>(raw.data());

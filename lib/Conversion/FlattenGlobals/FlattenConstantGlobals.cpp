@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "quantc/Conversion/ConstantGlobals.h"
 #include "quantc/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,17 +33,6 @@ bool hostByteOrder(ModuleOp module) {
   return bigEndian == llvm::sys::IsBigEndianHost;
 }
 
-/// The number of `element`s in the nested arrays `type`, or 0 when `type`
-/// is not arrays of `element`.
-uint64_t elementCount(Type type, Type element) {
-  uint64_t count = 1;
-  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-    count *= array.getNumElements();
-    type = array.getElementType();
-  }
-  return type == element ? count : 0;
-}
-
 struct FlattenConstantGlobals
     : quantc::impl::FlattenConstantGlobalsBase<FlattenConstantGlobals> {
   void runOnOperation() override {
@@ -50,16 +40,10 @@ struct FlattenConstantGlobals
     bool asBytes = hostByteOrder(module);
     Builder b(&getContext());
     for (auto global : module.getOps<LLVM::GlobalOp>()) {
-      auto dense = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
-      if (!global.getConstant() || !dense ||
-          !global.getInitializerRegion().empty())
+      DenseElementsAttr dense = quantc::denseConstantData(global);
+      if (!dense)
         continue;
       Type element = dense.getElementType();
-      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-        continue;
-      uint64_t count = elementCount(global.getGlobalType(), element);
-      if (count == 0 || static_cast<int64_t>(count) != dense.getNumElements())
-        continue;
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
       bool nested = array && isa<LLVM::LLVMArrayType>(array.getElementType());
       bool bytes =
@@ -74,9 +58,9 @@ struct FlattenConstantGlobals
             RankedTensorType::get({size}, b.getI8Type()), raw);
       } else if (nested) {
         // A splat, or bytes in the wrong order: one array of the element.
+        int64_t count = dense.getNumElements();
         flatType = LLVM::LLVMArrayType::get(element, count);
-        flat = dense.reshape(
-            RankedTensorType::get({static_cast<int64_t>(count)}, element));
+        flat = dense.reshape(RankedTensorType::get({count}, element));
       } else {
         continue;
       }
@@ -88,3 +72,21 @@ struct FlattenConstantGlobals
 };
 
 } // namespace
+
+DenseElementsAttr quantc::denseConstantData(LLVM::GlobalOp global) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
+  if (!global.getConstant() || !dense || !global.getInitializerRegion().empty())
+    return {};
+  Type element = dense.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  Type type = global.getGlobalType();
+  int64_t count = 1;
+  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    count *= array.getNumElements();
+    type = array.getElementType();
+  }
+  if (type != element || count != dense.getNumElements())
+    return {};
+  return dense;
+}
