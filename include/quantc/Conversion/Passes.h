@@ -29,6 +29,11 @@
 
 namespace quantc {
 
+/// Rows of at least this many contiguous bytes are copied with memcpy:
+/// quantc-lower-memref-copy's `min-row-bytes` and the transposes that
+/// quantc-tile-and-vectorize turns into row copies.
+inline constexpr int64_t kMemcpyRowBytes = 256;
+
 #define GEN_PASS_DECL
 #include "quantc/Conversion/Passes.h.inc"
 

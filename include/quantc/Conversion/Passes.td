@@ -79,7 +79,8 @@ def LowerMemRefCopy : Pass<"quantc-lower-memref-copy"> {
     Copies with dynamic shapes or strides become `linalg.copy`.
   }];
   let options = [
-    Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"256",
+    Option<"minRowBytes", "min-row-bytes", "int64_t",
+           /*default=*/"::quantc::kMemcpyRowBytes",
            "Copy contiguous rows of at least this many bytes with memcpy">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",

@@ -95,10 +95,6 @@ bool isStaticFloat(linalg::LinalgOp op) {
   return true;
 }
 
-/// Transposes whose rows of at least this many bytes stay together are
-/// copies of those rows.
-constexpr int64_t kMinRowBytes = 256;
-
 /// A transpose that keeps the innermost dimensions in place (Swin's window
 /// partitions: [1, 4, 7, 4, 7, 192] -> [1, 4, 4, 7, 7, 192]) moves rows of
 /// contiguous elements: it becomes an scf.forall over the other output
@@ -123,7 +119,7 @@ LogicalResult copyRows(RewriterBase &rewriter, linalg::TransposeOp op) {
   int64_t rowBytes = input.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t size : rowShape)
     rowBytes *= size;
-  if (rowBytes < kMinRowBytes)
+  if (rowBytes < quantc::kMemcpyRowBytes)
     return failure();
 
   Location loc = op.getLoc();
