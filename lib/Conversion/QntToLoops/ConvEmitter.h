@@ -173,6 +173,13 @@ private:
   bool widePairs() const {
     return p.info().dot == Int8Dot::Vpmaddubsw && !p.fastAvx2;
   }
+  /// 8-channel blocks per register block (emitPixels): two on x86's 16 ymm
+  /// registers (4 pixels x 16 channels: 8 accumulators, 2 weight vectors,
+  /// each input broadcast used twice), one elsewhere.
+  int64_t blocksPerRegisterBlock() const {
+    Int8Dot dot = p.info().dot;
+    return dot == Int8Dot::Vpmaddubsw || dot == Int8Dot::Vpdpbusd ? 2 : 1;
+  }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value a, Value c) {
     return arith::AddIOp::create(b, loc, a, c).getResult();

@@ -246,8 +246,8 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
                              Value out, Value residual, Value n, Value oy,
                              Value ox0, int64_t pixels, Value g, Value block,
                              int64_t valid, int64_t nb) {
-  assert((nb == 1 || (widePairs() && valid == kLanes)) &&
-         "two blocks only on the wide-pair path, both whole");
+  assert((nb == 1 || (blocksPerRegisterBlock() >= nb && valid == kLanes)) &&
+         "several blocks only where the ISA has the registers, all whole");
   auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
   auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
   auto v32i8 = VectorType::get({32}, b.getI8Type());
@@ -292,8 +292,12 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
             }
           }
         } else if (usesDot()) {
-          Value wv = vector::LoadOp::create(
-              b, loc, v32i8, packed, ValueRange{g, block, ky, kx, q, idx(0)});
+          // One broadcast of the pixel's input quad feeds every block.
+          SmallVector<Value> wv;
+          for (int64_t k = 0; k < nb; ++k)
+            wv.push_back(vector::LoadOp::create(
+                b, loc, v32i8, packed,
+                ValueRange{g, blocks[k], ky, kx, q, idx(0)}));
           for (int64_t px = 0; px < pixels; ++px) {
             Value quad = vector::LoadOp::create(
                 b, loc, v4i8, xp, ValueRange{n, iy, ixOf(px), ch});
@@ -301,7 +305,8 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
             Value scalar = vector::ExtractOp::create(b, loc, word, 0);
             Value splat = vector::BroadcastOp::create(b, loc, v8i32, scalar);
             Value xv = vector::BitCastOp::create(b, loc, v32i8, splat);
-            acc[px] = dot4(acc[px], xv, wv);
+            for (int64_t k = 0; k < nb; ++k)
+              acc[px * nb + k] = dot4(acc[px * nb + k], xv, wv[k]);
           }
         } else {
           for (int64_t t = 0; t < 4; ++t) {
@@ -501,11 +506,12 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
                 scf::YieldOp::create(b, loc);
               });
         };
-        // The line's whole 8-channel blocks; on the wide-pair path in
-        // pairs (a last odd one alone), whose 4 x 16 accumulators use each
-        // input broadcast twice: with 4 x 8 the broadcasts made the loads
-        // the bottleneck (ResNet-50: 58.4 ms for 42.4 with vpmaddubsw).
-        if (full && widePairs()) {
+        // The line's whole 8-channel blocks; on x86 in pairs (a last odd
+        // one alone), whose 4 x 16 accumulators use each input broadcast
+        // twice: with 4 x 8 the broadcasts made the loads the bottleneck
+        // (ResNet-50 on the wide-pair path: 58.4 ms for 42.4 with
+        // vpmaddubsw).
+        if (full && blocksPerRegisterBlock() == 2) {
           auto [blkLo, blkHi] = chunkRange(line, lineBlocks, full);
           Value count = arith::SubIOp::create(b, loc, blkHi, blkLo);
           Value pairsHi = add(

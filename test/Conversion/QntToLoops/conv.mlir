@@ -107,3 +107,23 @@ func.func @depthwise(%x: tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>) -> tenso
   %y = qnt.conv2d %x, %w {groups = 3 : i64} : (tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>, tensor<3x3x3x1x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>>
   return %y : tensor<1x2x2x3x!quant.uniform<u8:f32, 0.125>>
 }
+
+// -----
+
+// 16 output channels on avx2's vpmaddubsw path: register blocks of 4
+// pixels x 2 8-channel blocks (8 accumulators), two weight loads and one
+// broadcast per pixel per channel quad, each broadcast feeding both blocks.
+// AVX2-LABEL: func.func @two_blocks
+// AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// AVX2: vector.load {{.*}} : memref<1x2x1x1x1x32xi8>, vector<32xi8>
+// AVX2: vector.load {{.*}} : memref<1x2x1x1x1x32xi8>, vector<32xi8>
+// AVX2: vector.broadcast {{.*}} : i32 to vector<8xi32>
+// AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
+// AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
+// AVX2: vector.broadcast {{.*}} : i32 to vector<8xi32>
+func.func @two_blocks(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1x4x16x!quant.uniform<u8:f32, 0.125:3>> {
+  %wr = arith.constant dense<3> : tensor<16x1x1x4xi8>
+  %w = quant.scast %wr : tensor<16x1x1x4xi8> to tensor<16x1x1x4x!quant.uniform<i8:f32, 0.25>>
+  %y = qnt.conv2d %x, %w : (tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:5>>, tensor<16x1x1x4x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x1x4x16x!quant.uniform<u8:f32, 0.125:3>>
+  return %y : tensor<1x1x4x16x!quant.uniform<u8:f32, 0.125:3>>
+}
