@@ -33,10 +33,12 @@ void populateConvLoweringPatterns(mlir::TypeConverter &typeConverter,
                                   Int8Isa isa);
 
 /// Patterns lowering the other quantized ops: qnt.add, qnt.max_pool2d,
-/// qnt.avg_pool2d, qnt.concat, qnt.requantize, tosa.reshape on quantized
-/// tensors, quant.qcast / dcast / scast.
+/// qnt.avg_pool2d, qnt.concat, qnt.requantize, qnt.lookup, tosa.reshape on
+/// quantized tensors, quant.qcast / dcast / scast. `isa`'s architecture
+/// picks qnt.lookup's byte-shuffle instructions (pshufb, tbl).
 void populateQuantizedOpLoweringPatterns(mlir::TypeConverter &typeConverter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         Int8Isa isa);
 
 /// Quantized tensor types -> tensors of their storage type; everything else
 /// unchanged.

@@ -87,8 +87,8 @@ Value quantc::lowering::index(OpBuilder &b, Location loc, int64_t v) {
 void quantc::lowering::forEachChunk(
     OpBuilder &b, Location loc, Value lb, int64_t n,
     function_ref<void(OpBuilder &, Location, Value, int64_t)> body,
-    bool parallel) {
-  const int64_t vectorEnd = n / kLanes * kLanes;
+    bool parallel, int64_t vectorLanes) {
+  const int64_t vectorEnd = n / vectorLanes * vectorLanes;
   auto loop = [&](int64_t from, int64_t to, int64_t step, bool threads) {
     std::optional<int64_t> base = getConstantIntValue(lb);
     auto at = [&](int64_t offset) -> Value {
@@ -113,7 +113,7 @@ void quantc::lowering::forEachChunk(
                        });
   };
   if (vectorEnd > 0)
-    loop(0, vectorEnd, kLanes, parallel);
+    loop(0, vectorEnd, vectorLanes, parallel);
   if (vectorEnd < n)
     loop(vectorEnd, n, 1, false);
 }

@@ -76,17 +76,18 @@ mlir::Value globalConstant(mlir::OpBuilder &b, mlir::Location loc,
 /// An index constant.
 mlir::Value index(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
-/// Calls body(b, loc, iv, lanes) on [lb, lb + n): iv steps by kLanes with
-/// lanes = kLanes over the largest multiple of kLanes, then by 1 with lanes
-/// = 1 over the tail. `lb` is an index value. With `parallel`, the chunks of
-/// kLanes are independent iterations of an scf.parallel (the tail, fewer
-/// than kLanes elements, stays sequential).
+/// Calls body(b, loc, iv, lanes) on [lb, lb + n): iv steps by `vectorLanes`
+/// (default kLanes) with lanes = vectorLanes over the largest multiple of
+/// it, then by 1 with lanes = 1 over the tail. `lb` is an index value. With
+/// `parallel`, the vector chunks are independent iterations of an
+/// scf.parallel (the tail, fewer than vectorLanes elements, stays
+/// sequential).
 void forEachChunk(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lb,
                   int64_t n,
                   llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                           mlir::Value, int64_t)>
                       body,
-                  bool parallel = false);
+                  bool parallel = false, int64_t vectorLanes = kLanes);
 
 /// A perfect nest of scf.for over [0, ubs[i]) calling body with the ivs;
 /// with `parallel`, one multi-dimensional scf.parallel instead (the body's

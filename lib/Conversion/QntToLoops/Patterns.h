@@ -8,6 +8,8 @@
 #ifndef QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
 #define QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
 
+#include "quantc/Isa/Int8Isa.h"
+
 namespace mlir {
 class RewritePatternSet;
 class TypeConverter;
@@ -16,9 +18,11 @@ class TypeConverter;
 namespace quantc::lowering {
 
 /// qnt.add, qnt.sub, qnt.mul, qnt.lookup, qnt.channel_affine,
-/// qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp).
+/// qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp); `arch`
+/// picks qnt.lookup's byte shuffles.
 void populateElementwisePatterns(mlir::TypeConverter &typeConverter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns,
+                                 IsaArch arch);
 /// qnt.max_pool2d, qnt.avg_pool2d (Pool.cpp).
 void populatePoolPatterns(mlir::TypeConverter &typeConverter,
                           mlir::RewritePatternSet &patterns);

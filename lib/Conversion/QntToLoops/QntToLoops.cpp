@@ -49,8 +49,10 @@ void quantc::populateQuantTypeConversion(TypeConverter &typeConverter) {
 }
 
 void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
-                                                 RewritePatternSet &patterns) {
-  lowering::populateElementwisePatterns(typeConverter, patterns);
+                                                 RewritePatternSet &patterns,
+                                                 Int8Isa isa) {
+  lowering::populateElementwisePatterns(typeConverter, patterns,
+                                        getInfo(isa).arch);
   lowering::populatePoolPatterns(typeConverter, patterns);
   lowering::populateConcatPatterns(typeConverter, patterns);
   lowering::populateResizePatterns(typeConverter, patterns);
@@ -140,7 +142,7 @@ struct QntLowerQuantizedPass
     populateReturnOpTypeConversionPattern(patterns, typeConverter);
     populateCallOpTypeConversionPattern(patterns, typeConverter);
     populateConvLoweringPatterns(typeConverter, patterns, target);
-    populateQuantizedOpLoweringPatterns(typeConverter, patterns);
+    populateQuantizedOpLoweringPatterns(typeConverter, patterns, target);
     llvm::DenseSet<OperationName> lowered;
     for (const std::unique_ptr<RewritePattern> &pattern :
          patterns.getNativePatterns())

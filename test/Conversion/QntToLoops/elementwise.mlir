@@ -1,4 +1,6 @@
 // RUN: quant-opt %s --qnt-lower-quantized --split-input-file | FileCheck %s
+// RUN: quant-opt %s --qnt-lower-quantized=isa=avx2 --split-input-file | FileCheck %s --check-prefix=X86
+// RUN: quant-opt %s --qnt-lower-quantized=isa=neon-dot --split-input-file | FileCheck %s --check-prefix=A64
 
 // Add: 40 elements = 2 vectors of 16 lanes + a scalar tail of 8.
 // ma = 0.5 / 0.25 = 2, mb = 0.125 / 0.25 = 0.5; relu with zero point 20:
@@ -127,6 +129,34 @@ func.func @requantize(%q: tensor<16x!quant.uniform<u8:f32, 0.5:100>>) -> tensor<
 // A lookup: the table becomes a constant global of i32 entries read by a
 // 16-lane vector.gather at the i8 value + 128 (entry 0 is -128), then a
 // scalar tail of memref.loads (20 elements).
+// On x86 the body is 32 lanes of byte shuffles instead: the entry index is
+// the byte with its top bit flipped, vpshufb by its low nibble in each of
+// the 16 slices of 16 entries (repeated in both 128-bit lanes), selected by
+// its high nibble; 20 elements are all tail.
+// X86-LABEL: func.func @lookup
+// X86-NOT: vector.gather
+// X86: scf.for
+// X86:   memref.load %{{.*}} : memref<256xi32>
+// X86-LABEL: func.func @lookup_shuffle
+// X86: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+// X86:   %[[V:.*]] = vector.load %{{.*}} : memref<70xi8>, vector<32xi8>
+// X86:   %[[K:.*]] = arith.xori %[[V]], %{{.*}} : vector<32xi8>
+// X86:   %[[LO:.*]] = arith.andi %[[K]], %{{.*}} : vector<32xi8>
+// X86:   %[[HI:.*]] = arith.shrui %[[K]], %{{.*}} : vector<32xi8>
+// X86:   qnt.pure_intrinsic "llvm.x86.avx2.pshuf.b"(%{{.*}}, %[[LO]]) : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// X86:   arith.cmpi eq, %[[HI]], %{{.*}} : vector<32xi8>
+// X86:   arith.select
+// X86-NOT: vector.gather
+// X86: scf.for
+// AArch64: 16 lanes, the OR of tbl4 over the four 64-entry slices, at the
+// index minus 0, 64, 128, 192 (wrapping).
+// A64-LABEL: func.func @lookup_shuffle
+// A64: %[[V:.*]] = vector.load %{{.*}} : memref<70xi8>, vector<16xi8>
+// A64: %[[K:.*]] = arith.xori %[[V]], %{{.*}} : vector<16xi8>
+// A64: qnt.pure_intrinsic "llvm.aarch64.neon.tbl4.v16i8"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[K]])
+// A64: %[[K1:.*]] = arith.subi %[[K]], %{{.*}} : vector<16xi8>
+// A64: qnt.pure_intrinsic "llvm.aarch64.neon.tbl4.v16i8"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[K1]])
+// A64: arith.ori
 // CHECK: memref.global "private" constant @__qnt_table_0 : memref<256xi32> = dense<"0xFF000000FE000000
 // CHECK-LABEL: func.func @lookup
 // CHECK: %[[T:.*]] = memref.get_global @__qnt_table_0 : memref<256xi32>
@@ -141,6 +171,15 @@ func.func @requantize(%q: tensor<16x!quant.uniform<u8:f32, 0.5:100>>) -> tensor<
 func.func @lookup(%x: tensor<20x!quant.uniform<i8:f32, 0.1>>) -> tensor<20x!quant.uniform<u8:f32, 0.5>> {
   %0 = qnt.lookup %x {table = array<i32: 255, 254, 253, 252, 251, 250, 249, 248, 247, 246, 245, 244, 243, 242, 241, 240, 239, 238, 237, 236, 235, 234, 233, 232, 231, 230, 229, 228, 227, 226, 225, 224, 223, 222, 221, 220, 219, 218, 217, 216, 215, 214, 213, 212, 211, 210, 209, 208, 207, 206, 205, 204, 203, 202, 201, 200, 199, 198, 197, 196, 195, 194, 193, 192, 191, 190, 189, 188, 187, 186, 185, 184, 183, 182, 181, 180, 179, 178, 177, 176, 175, 174, 173, 172, 171, 170, 169, 168, 167, 166, 165, 164, 163, 162, 161, 160, 159, 158, 157, 156, 155, 154, 153, 152, 151, 150, 149, 148, 147, 146, 145, 144, 143, 142, 141, 140, 139, 138, 137, 136, 135, 134, 133, 132, 131, 130, 129, 128, 127, 126, 125, 124, 123, 122, 121, 120, 119, 118, 117, 116, 115, 114, 113, 112, 111, 110, 109, 108, 107, 106, 105, 104, 103, 102, 101, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0>} : (tensor<20x!quant.uniform<i8:f32, 0.1>>) -> tensor<20x!quant.uniform<u8:f32, 0.5>>
   return %0 : tensor<20x!quant.uniform<u8:f32, 0.5>>
+}
+
+// -----
+
+// 70 elements: two 32-lane bodies on x86 (four 16-lane ones on AArch64), a
+// tail of 6.
+func.func @lookup_shuffle(%x: tensor<70x!quant.uniform<i8:f32, 0.1>>) -> tensor<70x!quant.uniform<u8:f32, 0.5>> {
+  %0 = qnt.lookup %x {table = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255>} : (tensor<70x!quant.uniform<i8:f32, 0.1>>) -> tensor<70x!quant.uniform<u8:f32, 0.5>>
+  return %0 : tensor<70x!quant.uniform<u8:f32, 0.5>>
 }
 
 // -----

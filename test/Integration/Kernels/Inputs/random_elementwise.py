@@ -16,7 +16,9 @@ Each model is one of:
 Shapes: H, W in 1-9, C in 1-40 (vector bodies of 16 lanes and scalar
 tails); u8 and i8 storage, narrowed ranges, random scales (products and
 ratios far from 1) and zero points. Usage: random_elementwise.py OUTDIR N
-SEED
+SEED [--lookups]; with --lookups every model is a per-tensor qnt.lookup of
+1 x 1-40 x 1-40 x 1-64 elements (the byte-shuffle path: 32- or 16-lane
+bodies over every input byte), half of them clipped ramps.
 """
 import os
 import sys
@@ -27,6 +29,7 @@ import random_types
 from random_types import f32, ts
 
 out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lookups_only = "--lookups" in sys.argv[4:]
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
@@ -87,16 +90,24 @@ class Model:
 
 manifest = []
 for i in range(count):
-    h, w, c = int(rng.integers(1, 10)), int(rng.integers(1, 10)), int(rng.integers(1, 41))
+    if lookups_only:
+        h, w, c = int(rng.integers(1, 41)), int(rng.integers(1, 41)), int(rng.integers(1, 65))
+    else:
+        h, w, c = int(rng.integers(1, 10)), int(rng.integers(1, 10)), int(rng.integers(1, 41))
     shape = [1, h, w, c]
     m = Model(shape)
     xt, x_signed, x_scale, x_zp, x_lo, x_hi = rand_type()
-    kind = ["lookup", "affine", "add", "sub", "mul"][int(rng.integers(5))]
+    kind = "lookup" if lookups_only else ["lookup", "affine", "add", "sub", "mul"][int(rng.integers(5))]
     q = m.op(f"quant.qcast %x : {ts(shape, 'f32')} to {ts(shape, xt)}")
     if kind == "lookup":
         yt, _, _, _, lo, hi = rand_type()
-        per_channel = bool(rng.integers(2))
+        per_channel = not lookups_only and bool(rng.integers(2))
         table = rng.integers(lo, hi + 1, (c if per_channel else 1) * 256)
+        if not per_channel and rng.integers(2):
+            # A clipped ramp: runs of 16 equal entries at both ends, as
+            # GELU's or a sigmoid's table has (the byte-shuffle lookup
+            # skips the runs equal to its first slice).
+            table = np.clip(np.arange(256) + int(rng.integers(-200, 201)) + lo, lo, hi)
         entries = ", ".join(str(int(v)) for v in table)
         y = m.op(f"qnt.lookup {q} {{table = array<i32: {entries}>}} : "
                  f"({ts(shape, xt)}) -> {ts(shape, yt)}")
