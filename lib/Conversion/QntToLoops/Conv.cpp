@@ -65,9 +65,11 @@
 // 16-bit lanes after vpackssdw (4 + 1 instructions per 16 outputs, not 6).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
-// register block of 4 pixels x 8 channels (a row's last OW % 4 pixels: one
-// narrower block), scf.parallel over (chunk of output rows, group,
-// 64-channel line), then the line's 8-channel blocks, then the rows:
+// register block of 4 pixels x 8 channels, on x86 (avx2, avx-vnni) 4 pixels
+// x 16 channels, two 8-channel blocks whose accumulators share each input
+// broadcast (a row's last OW % 4 pixels: one narrower block), scf.parallel
+// over (chunk of output rows, group, 64-channel line), then the line's
+// 8-channel blocks, then the rows:
 //   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
 //                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
 //                range (vpmaddubsw saturates 16-bit pair sums), else
@@ -288,7 +290,8 @@ std::string ConvEmitter::pathName() const {
   }
   switch (p.info().dot) {
   case Int8Dot::Vpdpbusd:
-    return isa + ": vpdpbusd ymm, 4 pixels x 8 channels";
+    return isa + ": vpdpbusd ymm, 4 pixels x " +
+           (p.og >= 2 * kLanes ? "16" : "8") + " channels";
   case Int8Dot::Vpmaddubsw:
     return isa + (p.fastAvx2
                       ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "

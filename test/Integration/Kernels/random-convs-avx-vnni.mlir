@@ -11,6 +11,6 @@
 // CHECK: aot-avx-vnni: 40 of 40 models bit-identical to the int8 reference
 //
 // RUN: quant-opt %t/conv3.mlir --qnt-lower-quantized=isa=avx-vnni -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// REMARK: remark: int8 kernel: {{avx-vnni: vpdpbusd ymm, 4 pixels x 8 channels|depthwise: 8 channels per vector}}
+// REMARK: remark: int8 kernel: {{avx-vnni: vpdpbusd ymm, 4 pixels x (8|16) channels|depthwise: 8 channels per vector}}
 // RUN: quant-compile %t/conv3.mlir --cpu=alderlake -v -o %t/adl.o 2>&1 | FileCheck %s --check-prefix=ADL
 // ADL: int8 kernels avx-vnni (cpu alderlake)
