@@ -14,7 +14,15 @@
 // One vector of B and one broadcast element of A per FMA, the accumulators
 // in registers for the whole reduction, and the B panel (K x kCols) reused
 // by every block of rows while it is in cache; constant weights are packed
-// at compile time so that a panel is contiguous. linalg::vectorize of a
+// at compile time so that a panel is contiguous.
+//
+// The accumulators start from C, except where C is a linalg.fill (the
+// zeros tosa-to-linalg gives every matmul): then from the fill value, and
+// the result goes to a fresh tensor, so the fill (a memset of the whole
+// output) dies. A zero-filled matmul whose one user adds a bias broadcast
+// along the rows (an ONNX MatMul + Add, a linear layer) starts from the
+// bias instead and replaces that add: one pass over the output, not three
+// (memset, matmul, add). linalg::vectorize of a
 // matmul tile instead reads the tiles of both operands broadcast to
 // rows x cols x depth and reduces along the depth, which is transposes and
 // horizontal adds.
@@ -31,7 +39,67 @@
 
 using namespace mlir;
 
-namespace {} // namespace
+namespace {
+
+/// A linalg.generic adding a bias broadcast along the rows to `product`
+/// (the matmul's one use): two inputs, all-parallel, body `addf` of the
+/// two inputs, output and `product` indexed by the identity, the bias by a
+/// map without the row dimension whose last result is the column.
+struct BiasAdd {
+  linalg::GenericOp op;
+  Value bias;
+  AffineMap map;
+};
+
+std::optional<BiasAdd> matchBiasAdd(Value product, bool batched) {
+  if (!product.hasOneUse())
+    return std::nullopt;
+  auto add = dyn_cast<linalg::GenericOp>(*product.getUsers().begin());
+  if (!add || add.getNumDpsInputs() != 2 || add.getNumDpsInits() != 1 ||
+      add.getNumReductionLoops() != 0 || !add.hasPureTensorSemantics())
+    return std::nullopt;
+  Block &body = add.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return std::nullopt;
+  auto addf = dyn_cast<arith::AddFOp>(body.front());
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!addf || !yield || yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != addf.getResult())
+    return std::nullopt;
+  int64_t rank = batched ? 3 : 2;
+  unsigned productIdx = add.getDpsInputs()[0] == product ? 0 : 1;
+  if (add.getDpsInputs()[productIdx] != product)
+    return std::nullopt;
+  Value bias = add.getDpsInputs()[1 - productIdx];
+  auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+  if (!biasType || !biasType.getElementType().isF32() ||
+      !biasType.hasStaticShape())
+    return std::nullopt;
+  // The body adds the two inputs (either order), not the output.
+  llvm::SmallDenseSet<Value, 2> args{addf.getLhs(), addf.getRhs()};
+  if (args.size() != 2 || !args.contains(body.getArgument(0)) ||
+      !args.contains(body.getArgument(1)))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = add.getIndexingMapsArray();
+  if (!maps[productIdx].isIdentity() || !maps[2].isIdentity() ||
+      maps[2].getNumDims() != rank)
+    return std::nullopt;
+  AffineMap map = maps[1 - productIdx];
+  // Results: constant 0 or the batch / column dimension; the column last.
+  if (map.getNumResults() == 0 ||
+      map.getResults().back() != getAffineDimExpr(rank - 1, map.getContext()))
+    return std::nullopt;
+  for (AffineExpr e : map.getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0)
+      continue;
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || d.getPosition() == unsigned(rank - 2))
+      return std::nullopt;
+  }
+  return BiasAdd{add, bias, map};
+}
+
+} // namespace
 
 LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                                                          linalg::LinalgOp op,
@@ -73,8 +141,23 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
   if (k == 0)
     return failure();
 
+  // Where the accumulators start: C, the fill's value, or (zero fill) the
+  // bias of the add this kernel then replaces.
+  Value fillValue;
+  std::optional<BiasAdd> biasAdd;
+  if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
+    fillValue = fill.getInputs()[0];
+    if (matchPattern(fillValue, m_AnyZeroFloat()))
+      biasAdd = matchBiasAdd(op->getResult(0), batched);
+  }
+  // The op the kernel replaces, and the tensor it writes: a fresh one when
+  // the accumulators do not read C.
+  Operation *replaced =
+      biasAdd ? biasAdd->op.getOperation() : op.getOperation();
   Location loc = op.getLoc();
-  rw.setInsertionPoint(op);
+  rw.setInsertionPoint(replaced);
+  if (fillValue)
+    c = tensor::EmptyOp::create(rw, loc, cType.getShape(), rw.getF32Type());
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rw, loc, v);
   };
@@ -152,9 +235,27 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                              bld, loc, m0,
                              arith::ConstantIndexOp::create(bld, loc, i));
       rowIdx.push_back(r);
-      accs.push_back(vector::TransferReadOp::create(
-          bld, loc, vecType, out, at(outB, r, outN), pad, ArrayRef(inBounds)));
     }
+    // The bias row at columns n0.. (the same for every row).
+    Value biasRow;
+    if (biasAdd) {
+      SmallVector<Value> bIdx;
+      for (AffineExpr e : biasAdd->map.getResults()) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        bIdx.push_back(!d ? zero : d.getPosition() == 0 && batched ? bi : n0);
+      }
+      biasRow = vector::TransferReadOp::create(bld, loc, vecType, biasAdd->bias,
+                                               bIdx, pad, ArrayRef(inBounds));
+    } else if (fillValue) {
+      biasRow = vector::BroadcastOp::create(bld, loc, vecType, fillValue);
+    }
+    for (int64_t i = 0; i < rows; ++i)
+      accs.push_back(
+          biasRow ? biasRow
+                  : vector::TransferReadOp::create(bld, loc, vecType, out,
+                                                   at(outB, rowIdx[i], outN),
+                                                   pad, ArrayRef(inBounds))
+                        .getResult());
     auto kLoop = scf::ForOp::create(
         bld, loc, zero, index(k), one, accs,
         [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {
@@ -221,8 +322,8 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
     OpBuilder pb = OpBuilder::atBlockBegin(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(
         pb, loc, done, forall.getRegionIterArgs()[0], offsets, sizes, strides);
-    // The body's constants were created before `op`, after the forall.
-    forall->moveBefore(op);
+    // The body's constants were created before `replaced`, after the forall.
+    forall->moveBefore(replaced);
     result = forall.getResult(0);
   }
   // The remaining columns, batch after batch.
@@ -236,6 +337,8 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
         });
     result = batchLoop.getResult(0);
   }
-  rw.replaceOp(op, result);
+  rw.replaceOp(replaced, result);
+  if (biasAdd)
+    rw.eraseOp(op);
   return success();
 }

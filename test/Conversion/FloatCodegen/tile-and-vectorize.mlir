@@ -157,6 +157,50 @@ func.func @matmul_constant(%a: tensor<1x6x4xf32>, %c: tensor<1x6x40xf32>) -> ten
 
 // -----
 
+// A zero-filled matmul followed by a bias add broadcast along the rows (an
+// ONNX MatMul + Add): the accumulators start from the bias row at the
+// block's columns, the kernel writes a fresh tensor and replaces the add;
+// the fill and the matmul are gone.
+// CHECK-LABEL: func.func @matmul_bias
+// CHECK-NOT: linalg.fill
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x32xf32>
+// CHECK: scf.forall (%[[J0:.*]]) in (2) shared_outs(%{{.*}} = %[[E]])
+// CHECK: %[[N:.*]] = arith.muli %[[J0]], %c16
+// CHECK: %[[B:.*]] = vector.transfer_read %{{.*}}[%c0, %c0, %[[N]]]{{.*}} : tensor<1x1x32xf32>, vector<16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[B]], %{{.*}} = %[[B]], %{{.*}} = %[[B]], %{{.*}} = %[[B]], %{{.*}} = %[[B]], %{{.*}} = %[[B]])
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.batch_matmul
+// A zero fill alone (no bias add): the accumulators start from zero
+// vectors, C is not read.
+// CHECK-LABEL: func.func @matmul_zero
+// CHECK-NOT: linalg.fill
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]],
+#bmap = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#brow = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+func.func @matmul_bias(%a: tensor<1x6x4xf32>, %b: tensor<1x4x32xf32>, %bias: tensor<1x1x32xf32>) -> tensor<1x6x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x32xf32>) -> tensor<1x6x32xf32>
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<1x6x4xf32>, tensor<1x4x32xf32>) outs(%c : tensor<1x6x32xf32>) -> tensor<1x6x32xf32>
+  %e2 = tensor.empty() : tensor<1x6x32xf32>
+  %1 = linalg.generic {indexing_maps = [#bmap, #brow, #bmap], iterator_types = ["parallel", "parallel", "parallel"]} ins(%0, %bias : tensor<1x6x32xf32>, tensor<1x1x32xf32>) outs(%e2 : tensor<1x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<1x6x32xf32>
+  return %1 : tensor<1x6x32xf32>
+}
+func.func @matmul_zero(%a: tensor<1x6x4xf32>, %b: tensor<1x4x16xf32>) -> tensor<1x6x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x16xf32>) -> tensor<1x6x16xf32>
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<1x6x4xf32>, tensor<1x4x16xf32>) outs(%c : tensor<1x6x16xf32>) -> tensor<1x6x16xf32>
+  return %0 : tensor<1x6x16xf32>
+}
+
+// -----
+
 // Elementwise (bias + relu, the bias broadcast along channels): one row of
 // 2 pixels x 32 channels per step.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
