@@ -290,8 +290,10 @@ static Value shuffleLookup(OpBuilder &b, Location loc, Value k,
       SmallVector<Value> args;
       for (int64_t t = 0; t < 4; ++t)
         args.push_back(slice(64 * s + 16 * t, 16));
-      args.push_back(
-          s ? arith::SubIOp::create(b, loc, k, splat(64 * s)).getResult() : k);
+      args.push_back(s ? arith::SubIOp::create(
+                             b, loc, k, splat(static_cast<int8_t>(64 * s)))
+                             .getResult()
+                       : k);
       Value r = intrinsic("llvm.aarch64.neon.tbl4.v16i8", args);
       result = s ? arith::OrIOp::create(b, loc, result, r).getResult() : r;
     }
