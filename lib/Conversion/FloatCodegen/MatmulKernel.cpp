@@ -236,26 +236,27 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
                              arith::ConstantIndexOp::create(bld, loc, i));
       rowIdx.push_back(r);
     }
-    // The bias row at columns n0.. (the same for every row).
-    Value biasRow;
+    // Where every row's accumulator starts, unless it reads C: the bias at
+    // columns n0.., or the fill value.
+    Value start;
     if (biasAdd) {
       SmallVector<Value> bIdx;
       for (AffineExpr e : biasAdd->map.getResults()) {
         auto d = dyn_cast<AffineDimExpr>(e);
         bIdx.push_back(!d ? zero : d.getPosition() == 0 && batched ? bi : n0);
       }
-      biasRow = vector::TransferReadOp::create(bld, loc, vecType, biasAdd->bias,
-                                               bIdx, pad, ArrayRef(inBounds));
+      start = vector::TransferReadOp::create(bld, loc, vecType, biasAdd->bias,
+                                             bIdx, pad, ArrayRef(inBounds));
     } else if (fillValue) {
-      biasRow = vector::BroadcastOp::create(bld, loc, vecType, fillValue);
+      start = vector::BroadcastOp::create(bld, loc, vecType, fillValue);
     }
     for (int64_t i = 0; i < rows; ++i)
       accs.push_back(
-          biasRow ? biasRow
-                  : vector::TransferReadOp::create(bld, loc, vecType, out,
-                                                   at(outB, rowIdx[i], outN),
-                                                   pad, ArrayRef(inBounds))
-                        .getResult());
+          start ? start
+                : vector::TransferReadOp::create(bld, loc, vecType, out,
+                                                 at(outB, rowIdx[i], outN), pad,
+                                                 ArrayRef(inBounds))
+                      .getResult());
     auto kLoop = scf::ForOp::create(
         bld, loc, zero, index(k), one, accs,
         [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {

@@ -253,24 +253,28 @@ static int64_t shuffleLanes(IsaArch arch) {
   return 0;
 }
 
-/// `bytes` (256 entries) at the entry indices `k` (vector<L x i8>, the
-/// unsigned byte is the index) with byte shuffles, no gather:
-///   x86 (vpshufb, L = 16 or 32: each 128-bit lane shuffles its own copy of
+/// `bytes` (256 entries) at the storage values `q` (vector<L x i8>, L =
+/// shuffleLanes(arch)): the entry index is the byte q - storageMin (an s8
+/// input, `isSigned`: q with its top bit flipped). Byte shuffles, no gather:
+///   x86 (vpshufb ymm, L = 32: each 128-bit lane shuffles its own copy of
 ///   a 16-byte slice): per slice g of 16 entries, vpshufb by the low nibble,
 ///   kept where the high nibble is g (vpcmpeqb + vpblendvb); a slice of one
 ///   repeated byte is a splat;
 ///   AArch64 (tbl4, L = 16: a 64-byte table; indices past it give 0): the OR
 ///   of tbl4 over the four 64-entry slices s at k - 64 s (wrapping: only
 ///   the lanes of slice s fall inside it).
-static Value shuffleLookup(OpBuilder &b, Location loc, Value k,
+static Value shuffleLookup(OpBuilder &b, Location loc, Value q, bool isSigned,
                            ArrayRef<int8_t> bytes, IsaArch arch) {
-  auto vt = cast<VectorType>(k.getType());
+  auto vt = cast<VectorType>(q.getType());
   int64_t lanes = vt.getNumElements();
+  assert(lanes == shuffleLanes(arch) && "one vector width per architecture");
   MLIRContext *ctx = b.getContext();
   auto splat = [&](int8_t v) -> Value {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vt, b.getI8IntegerAttr(v).getValue()));
   };
+  Value k =
+      isSigned ? arith::XOrIOp::create(b, loc, q, splat(-128)).getResult() : q;
   // vector<L x i8> of bytes[first + i % width].
   auto slice = [&](int64_t first, int64_t width) -> Value {
     SmallVector<int8_t> v(lanes);
@@ -299,8 +303,7 @@ static Value shuffleLookup(OpBuilder &b, Location loc, Value k,
     }
     return result;
   }
-  StringRef pshufb =
-      lanes == 32 ? "llvm.x86.avx2.pshuf.b" : "llvm.x86.ssse3.pshuf.b.128";
+  StringRef pshufb = "llvm.x86.avx2.pshuf.b";
   Value lo = arith::AndIOp::create(b, loc, k, splat(0x0F));
   Value hi = arith::ShRUIOp::create(b, loc, k, splat(4));
   // Slice 0 covers every lane first; a later slice that is the same
@@ -353,8 +356,9 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
                                  DenseIntElementsAttr::get(tableType, entries));
     int64_t shuffle = perChannel ? 0 : shuffleLanes(arch);
     SmallVector<int8_t> bytes;
-    for (int32_t e : entries)
-      bytes.push_back(static_cast<int8_t>(static_cast<uint8_t>(e & 0xFF)));
+    if (shuffle)
+      for (int32_t e : entries)
+        bytes.push_back(static_cast<int8_t>(static_cast<uint8_t>(e & 0xFF)));
     auto type = cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getOutput().getType()));
     Value result = buildBroadcast(
@@ -362,19 +366,8 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
         [&](Lanes &l, ArrayRef<Value> v, Value channel) {
           OpBuilder &b = l.builder();
           Location nl = l.location();
-          if (shuffle && isa<VectorType>(v[0].getType())) {
-            // Entry index as a byte: q - storageMin (s8: flip the top bit).
-            Value k = v[0];
-            if (in->isSigned)
-              k = arith::XOrIOp::create(
-                  b, nl, k,
-                  arith::ConstantOp::create(
-                      b, nl,
-                      DenseElementsAttr::get(
-                          cast<VectorType>(k.getType()),
-                          b.getI8IntegerAttr(-128).getValue())));
-            return shuffleLookup(b, nl, k, bytes, arch);
-          }
+          if (shuffle && isa<VectorType>(v[0].getType()))
+            return shuffleLookup(b, nl, v[0], in->isSigned, bytes, arch);
           // Entry of storage value q: q - storageMin.
           Value k = l.extend(v[0], in->isSigned);
           if (in->isSigned)
