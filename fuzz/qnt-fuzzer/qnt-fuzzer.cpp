@@ -48,6 +48,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ParserConfig config(&context);
   // MLIR's lexer needs a null-terminated buffer, as files give it.
   std::string source(reinterpret_cast<const char *>(data), size);
+  // Known upstream crash (LLVM / MLIR 22, LinalgOps.cpp's
+  // parseDenseI64ArrayAttr): the custom parsers of linalg.transpose,
+  // linalg.broadcast and linalg.reduce store a null `permutation` /
+  // `dimensions` attribute when its array fails to parse, and
+  // NamedAttrList::set dereferences it. Not quantc's code, and quantc's
+  // passes take no linalg input: such inputs are skipped
+  // (docs/hardening.md, "Known upstream crashes").
+  for (const char *op :
+       {"linalg.transpose", "linalg.broadcast", "linalg.reduce"})
+    if (source.find(op) != std::string::npos)
+      return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, config);
   if (!module || failed(verify(*module)))
     return 0;
