@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include <memory>
 #include <string>
@@ -37,6 +38,15 @@ void registerAllPasses();
 /// `error` set on failure.
 std::unique_ptr<llvm::ToolOutputFile> openToolOutput(llvm::StringRef path,
                                                      std::string &error);
+
+/// Runs `parse`, a call of MLIR's parser, under llvm::CrashRecoveryContext
+/// and returns false if it crashed. MLIR 22's custom parsers of
+/// linalg.transpose, linalg.broadcast and linalg.reduce report a malformed
+/// `permutation` / `dimensions` array and then dereference the null
+/// attribute they stored (docs/hardening.md); with this, such input fails
+/// like any other syntax error. What `parse` allocated before the crash
+/// leaks: the caller reports the error and exits.
+bool runParserSafely(llvm::function_ref<void()> parse);
 
 /// What a command-line tool needs to read a model: a context with every
 /// dialect loaded and diagnostics that quote the source file.

@@ -15,6 +15,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -47,6 +48,14 @@ quantc::openToolOutput(llvm::StringRef path, std::string &error) {
   return mlir::openOutputFile(path, &error);
 }
 
+bool quantc::runParserSafely(llvm::function_ref<void()> parse) {
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  bool completed = recovery.RunSafely(parse);
+  llvm::CrashRecoveryContext::Disable();
+  return completed;
+}
+
 quantc::ToolContext::ToolContext() {
   mlir::DialectRegistry registry;
   quantc::registerAllDialects(registry);
@@ -59,8 +68,16 @@ quantc::ToolContext::~ToolContext() = default;
 
 mlir::OwningOpRef<mlir::ModuleOp>
 quantc::ToolContext::load(llvm::StringRef path, std::string &error) {
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, &ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (!runParserSafely([&] {
+        module = mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, &ctx);
+      })) {
+    error = ("cannot parse '" + path +
+             "': MLIR's parser crashed after the error above (a known "
+             "MLIR 22 defect, see docs/hardening.md)")
+                .str();
+    return nullptr;
+  }
   if (!module) {
     error = ("cannot parse '" + path + "'").str();
     return nullptr;
