@@ -139,6 +139,18 @@ def on_constants(op, inputs, inits, **attrs):
                  X4, [vi("y", None)], inits)
 
 
+def einsum(equation, inputs, reshaped=None):
+    """Einsum of `inputs` (x, and b: x reshaped to `reshaped`), opset 12."""
+    nodes = []
+    inits = []
+    if reshaped is not None:
+        nodes.append(helper.make_node("Reshape", ["x", "s"], ["b"], name="r"))
+        inits.append(init("s", np.asarray(reshaped, np.int64)))
+    attrs = {} if equation is None else {"equation": equation}
+    nodes.append(helper.make_node("Einsum", inputs, ["y"], name="n", **attrs))
+    return model(nodes, X4, [vi("y", None)], inits)
+
+
 def matmul_of(shape):
     """x MatMul x reshaped to `shape`."""
     return model([helper.make_node("Reshape", ["x", "s"], ["b"], name="r"),
@@ -306,6 +318,33 @@ CASES = [
      "12]"),
     ("matmul_batch", matmul_of([1, 4, 6, 3]),
      "node 'n' (MatMul): the leading dimensions do not broadcast"),
+    ("einsum_no_equation", einsum(None, ["x"]),
+     "node 'n' (Einsum): the equation attribute is required"),
+    ("einsum_terms", einsum("ij,jk->ik", ["x"]),
+     "node 'n' (Einsum): equation 'ij,jk->ik' has 2 operand term(s) for 1 "
+     "input(s)"),
+    ("einsum_rank", einsum("ij->ji", ["x"]),
+     "node 'n' (Einsum): term 'ij' of equation 'ij->ji' does not match an "
+     "input of rank 4"),
+    ("einsum_subscript", einsum("ab1d->abd", ["x"]),
+     "node 'n' (Einsum): equation 'ab1d->abd' has the invalid subscript '1' "
+     "(letters and '...' only)"),
+    ("einsum_diagonal", einsum("abcc->abc", ["x"]),
+     "node 'n' (Einsum): term 'abcc' of equation 'abcc->abc' repeats 'c' (a "
+     "diagonal), which is not supported"),
+    ("einsum_ellipses", einsum("......->...", ["x"]),
+     "node 'n' (Einsum): term '......' of equation '......->...' has two "
+     "ellipses"),
+    ("einsum_arrows", einsum("abcd->abcd->abcd", ["x"]),
+     "node 'n' (Einsum): equation 'abcd->abcd->abcd' has more than one '->'"),
+    ("einsum_output", einsum("abcd->abe", ["x"]),
+     "node 'n' (Einsum): output subscript 'e' of equation 'abcd->abe' is in "
+     "no operand"),
+    ("einsum_sizes", einsum("abcd,abce->abde", ["x", "b"], [1, 2, 3, 12]),
+     "node 'n' (Einsum): equation 'abcd,abce->abde' gives subscript 'c' the "
+     "sizes 6 and 3 (broadcasting is not supported)"),
+    ("einsum_three", einsum("abcd,abcd,abcd->abcd", ["x", "x", "x"]),
+     "node 'n' (Einsum): expected 1 to 2 inputs, got 3"),
     ("layer_norm_mean_output",
      model([helper.make_node("LayerNormalization", ["x", "g"], ["y", "m"],
                              name="n")],

@@ -387,6 +387,45 @@ class LayerNorms(nn.Module):
         return torch.cat([p.flatten(1) for p in parts], 1)
 
 
+class Einsums(nn.Module):
+    """torch.einsum as models write it (exported as Einsum, opset 12+):
+    attention's two batched products in MaxViT's spelling (upper case,
+    spaces), a linear layer with the weight second and first, an ellipsis,
+    an implicit output, a subscript summed before the product, and one
+    operand permuted or summed."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(6, 5))
+
+    def forward(self, x):  # x: [1, 2, 4, 6]
+        q, k = x, x.flip(2) * 0.5 + 1
+        scores = torch.einsum("B H I D, B H J D -> B H I J", q, k)
+        attn = torch.einsum("bhij,bhjd->bhid", scores.softmax(-1), k)
+        linear = torch.einsum("bhnd,de->bhne", x, self.w)
+        first = torch.einsum("de,bhnd->benh", self.w, x)
+        dots = torch.einsum("...ij,...kj->...ik", x, k)
+        implicit = torch.einsum("hid,hjd", x[0], k[0])
+        summed = torch.einsum("bhid,bhjd->bhd", x, k)
+        parts = [scores, attn, linear, first, dots, implicit, summed,
+                 torch.einsum("bhij->bjhi", x), torch.einsum("bhij->bj", x)]
+        return torch.cat([p.flatten() for p in parts]).unsqueeze(0)
+
+
+def maxvit_tiny():
+    """A small instance of torchvision's MaxViT: attention as Einsum, its
+    relative position bias, MBConv blocks with squeeze-and-excitation
+    (Sigmoid), BatchNorm and depthwise convolutions."""
+    from torchvision.models.maxvit import MaxVit
+
+    model = MaxVit(input_size=(32, 32), stem_channels=8, partition_size=2,
+                   block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
+                   stochastic_depth_prob=0.0, num_classes=10)
+    export(model, (1, 3, 32, 32), "maxvit_tiny")
+
+
 transformers()
 logic_graph()
 export(LayerNorms(), (1, 4, 5, 6), "layer_norms", opset=17)
+export(Einsums(), (1, 2, 4, 6), "einsums")
+maxvit_tiny()

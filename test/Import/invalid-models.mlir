@@ -153,6 +153,36 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/matmul_batch.onnx -o %t.matmul_batch.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL_BATCH
 // RUN: not test -e %t.matmul_batch.mlir
 // MATMUL_BATCH: error: '{{.*}}matmul_batch.onnx': node 'n' (MatMul): the leading dimensions do not broadcast
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_no_equation.onnx -o %t.einsum_no_equation.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_NO_EQUATION
+// RUN: not test -e %t.einsum_no_equation.mlir
+// EINSUM_NO_EQUATION: error: '{{.*}}einsum_no_equation.onnx': node 'n' (Einsum): the equation attribute is required
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_terms.onnx -o %t.einsum_terms.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_TERMS
+// RUN: not test -e %t.einsum_terms.mlir
+// EINSUM_TERMS: error: '{{.*}}einsum_terms.onnx': node 'n' (Einsum): equation 'ij,jk->ik' has 2 operand term(s) for 1 input(s)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_rank.onnx -o %t.einsum_rank.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_RANK
+// RUN: not test -e %t.einsum_rank.mlir
+// EINSUM_RANK: error: '{{.*}}einsum_rank.onnx': node 'n' (Einsum): term 'ij' of equation 'ij->ji' does not match an input of rank 4
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_subscript.onnx -o %t.einsum_subscript.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_SUBSCRIPT
+// RUN: not test -e %t.einsum_subscript.mlir
+// EINSUM_SUBSCRIPT: error: '{{.*}}einsum_subscript.onnx': node 'n' (Einsum): equation 'ab1d->abd' has the invalid subscript '1' (letters and '...' only)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_diagonal.onnx -o %t.einsum_diagonal.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_DIAGONAL
+// RUN: not test -e %t.einsum_diagonal.mlir
+// EINSUM_DIAGONAL: error: '{{.*}}einsum_diagonal.onnx': node 'n' (Einsum): term 'abcc' of equation 'abcc->abc' repeats 'c' (a diagonal), which is not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_ellipses.onnx -o %t.einsum_ellipses.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_ELLIPSES
+// RUN: not test -e %t.einsum_ellipses.mlir
+// EINSUM_ELLIPSES: error: '{{.*}}einsum_ellipses.onnx': node 'n' (Einsum): term '......' of equation '......->...' has two ellipses
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_arrows.onnx -o %t.einsum_arrows.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_ARROWS
+// RUN: not test -e %t.einsum_arrows.mlir
+// EINSUM_ARROWS: error: '{{.*}}einsum_arrows.onnx': node 'n' (Einsum): equation 'abcd->abcd->abcd' has more than one '->'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_output.onnx -o %t.einsum_output.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_OUTPUT
+// RUN: not test -e %t.einsum_output.mlir
+// EINSUM_OUTPUT: error: '{{.*}}einsum_output.onnx': node 'n' (Einsum): output subscript 'e' of equation 'abcd->abe' is in no operand
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_sizes.onnx -o %t.einsum_sizes.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_SIZES
+// RUN: not test -e %t.einsum_sizes.mlir
+// EINSUM_SIZES: error: '{{.*}}einsum_sizes.onnx': node 'n' (Einsum): equation 'abcd,abce->abde' gives subscript 'c' the sizes 6 and 3 (broadcasting is not supported)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/einsum_three.onnx -o %t.einsum_three.mlir 2>&1 | FileCheck %s --check-prefix=EINSUM_THREE
+// RUN: not test -e %t.einsum_three.mlir
+// EINSUM_THREE: error: '{{.*}}einsum_three.onnx': node 'n' (Einsum): expected 1 to 2 inputs, got 3
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/layer_norm_mean_output.onnx -o %t.layer_norm_mean_output.mlir 2>&1 | FileCheck %s --check-prefix=LAYER_NORM_MEAN_OUTPUT
 // RUN: not test -e %t.layer_norm_mean_output.mlir
 // LAYER_NORM_MEAN_OUTPUT: error: '{{.*}}layer_norm_mean_output.onnx': node 'n' (LayerNormalization): the Mean and InvStdDev outputs are not supported

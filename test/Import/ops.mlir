@@ -6,7 +6,7 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: for m in pads ceil_pools shuffle reductions activations arithmetic resizes constants upsample gelus \
-// RUN:          vit_tiny swin_tiny convnext_tiny logic layer_norms; do \
+// RUN:          vit_tiny swin_tiny convnext_tiny logic layer_norms einsums maxvit_tiny; do \
 // RUN:   quant-translate --import-onnx %S/Inputs/ops/$m.onnx -o %t/$m.mlir && \
 // RUN:   quant-run %t/$m.mlir --input %S/Inputs/ops/$m.input.npy -o %t/$m.npy && \
 // RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/ops/$m.output.npy || exit 1; \
@@ -56,6 +56,12 @@
 // CHECK: layer_norms
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
+// CHECK: einsums
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: maxvit_tiny
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
 //
 // GELU's exported forms (Erf, Tanh, factors in another order) become one op.
 // RUN: FileCheck %s --check-prefix=GELU --input-file %t/gelus.mlir
@@ -70,6 +76,15 @@
 // 2 layers x (QKV in-projection, Q x K^T, scores x V, out-projection,
 // 2 MLP linears) + the head: 13.
 // VIT: 13
+//
+// Einsum is a matmul: two activations (MaxViT's Q x K^T and scores x V,
+// an ellipsis, an implicit output, a subscript summed first) or a constant
+// weight, first or second: 7 tosa.matmul. One operand alone is a
+// permutation or a sum: no matmul.
+// RUN: grep -c "tosa.matmul" %t/einsums.mlir | FileCheck %s --check-prefix=EINSUM
+// EINSUM: 7
+// RUN: grep "tosa.matmul" %t/einsums.mlir | FileCheck %s --check-prefix=EINSUMW
+// EINSUMW-COUNT-2: tosa.matmul %{{[0-9]+}}, %{{[0-9a-z_]+}}, {{.*}} : (tensor<1x8x6xf32>, tensor<1x6x5xf32>
 //
 // Every LayerNorm is one qnt.layer_norm, whether exported as the opset-13
 // pattern (ViT: 2 layers x 2 + the final one; Swin: 2 stages x 2 blocks x 2,

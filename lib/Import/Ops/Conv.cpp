@@ -2,8 +2,9 @@
 //
 // Conv (groups, depthwise, dilations, pads, auto_pad; a zero Pad in front
 // folds into the padding), Gemm and MatMul with a constant weight, MatMul
-// of two activations, and BatchNormalization. Weights are transposed at import
-// time: OIHW -> OHWI (HWCM for depthwise), [K, N] matmul weights.
+// of two activations, Einsum as a matmul, and BatchNormalization. Weights
+// are transposed at import time: OIHW -> OHWI (HWCM for depthwise), [K, N]
+// matmul weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 #include "mlir/IR/Matchers.h"
 
 #include <cfloat>
+#include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace quantc::onnx_import;
@@ -213,11 +216,8 @@ LogicalResult conv(NodeImporter &n) {
 /// `a [..., M, K] x b [..., K, N]` of two activations (attention's Q x K^T
 /// and scores x V) as tosa.matmul on [B, M, K] x [B, K, N], the leading
 /// dimensions broadcast (NumPy's matmul) and flattened into B.
-LogicalResult batchMatMul(NodeImporter &n, const Act &a) {
-  FailureOr<Act> bAct = n.act(1);
-  if (failed(bAct))
-    return failure();
-  SmallVector<int64_t> aShape = a.onnxShape(), bShape = bAct->onnxShape();
+FailureOr<Act> batchMatMul(NodeImporter &n, const Act &a, const Act &bAct) {
+  SmallVector<int64_t> aShape = a.onnxShape(), bShape = bAct.onnxShape();
   if (aShape.size() < 2 || bShape.size() < 2)
     return n.emitError() << "a matmul of two activations needs inputs of rank "
                             ">= 2";
@@ -261,13 +261,13 @@ LogicalResult batchMatMul(NodeImporter &n, const Act &a) {
     }
     return n.reshape(v, {batch, rows, cols});
   };
-  Value lhs = operand(a, aLead, m, k), rhs = operand(*bAct, bLead, k, nOut);
+  Value lhs = operand(a, aLead, m, k), rhs = operand(bAct, bLead, k, nOut);
   Value zp = n.constant({1}, {0.0f});
   Value result =
       tosa::MatMulOp::create(b, n.f32({batch, m, nOut}), lhs, rhs, zp, zp);
   SmallVector<int64_t> outShape(lead);
   outShape.append({m, nOut});
-  return n.setOutput({n.reshape(result, outShape), identityLayout(rank)});
+  return Act{n.reshape(result, outShape), identityLayout(rank)};
 }
 
 /// `a [M, K] x w [K, N] (+ c)` as tosa.matmul on [1, M, K] x [1, K, N]; a
@@ -284,8 +284,13 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
     return n.emitError() << "input must be 2-D (flatten first)";
   if (aShape.size() < 2)
     return n.emitError() << "input must have rank >= 2";
-  if (isMatMul && n.isActivation(1))
-    return batchMatMul(n, *a);
+  if (isMatMul && n.isActivation(1)) {
+    FailureOr<Act> b = n.act(1);
+    if (failed(b))
+      return failure();
+    FailureOr<Act> product = batchMatMul(n, *a, *b);
+    return failed(product) ? failure() : n.setOutput(*product);
+  }
   const PendingQuant *qdq;
   const ConstTensor *w = weight(n, 1, qdq);
   if (!w)
@@ -362,6 +367,305 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
 LogicalResult gemm(NodeImporter &n) { return linear(n, /*isMatMul=*/false); }
 LogicalResult matMul(NodeImporter &n) { return linear(n, /*isMatMul=*/true); }
 
+/// Einsum's subscripts: per operand, then for the output, one label per
+/// dimension: a letter's character code, or kEllipsis + i for the i-th of
+/// the broadcast dimensions an ellipsis stands for (right-aligned across
+/// the operands, as NumPy aligns them).
+struct Subscripts {
+  static constexpr int kEllipsis = 1000;
+  SmallVector<SmallVector<int>, 2> operands;
+  SmallVector<int> output;
+};
+
+/// Parses `equation` ("ij,jk->ik", spaces ignored, "..." at most once per
+/// term; without "->" the output is the ellipsis, then the letters that
+/// occur once, in ASCII order) for operands of ranks `ranks`.
+FailureOr<Subscripts> parseEinsum(NodeImporter &n, StringRef equation,
+                                  ArrayRef<int64_t> ranks) {
+  std::string eq;
+  for (char c : equation)
+    if (!llvm::isSpace(c))
+      eq.push_back(c);
+  StringRef text(eq);
+  auto [lhs, rhs] = text.split("->");
+  bool explicitOutput = text.contains("->");
+  if (rhs.contains("->"))
+    return n.emitError() << "equation '" << equation
+                         << "' has more than one '->'";
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != ranks.size())
+    return n.emitError() << "equation '" << equation << "' has " << terms.size()
+                         << " operand term(s) for " << ranks.size()
+                         << " input(s)";
+  // A term's letters and whether (and where) it has an ellipsis.
+  struct Term {
+    SmallVector<int> letters;
+    int ellipsisAt = -1;
+  };
+  auto parseTerm = [&](StringRef t) -> FailureOr<Term> {
+    Term term;
+    for (size_t i = 0; i < t.size();) {
+      if (t.substr(i).starts_with("...")) {
+        if (term.ellipsisAt >= 0)
+          return n.emitError() << "term '" << t << "' of equation '" << equation
+                               << "' has two ellipses";
+        term.ellipsisAt = term.letters.size();
+        i += 3;
+        continue;
+      }
+      if (!llvm::isAlpha(t[i]))
+        return n.emitError()
+               << "equation '" << equation << "' has the invalid subscript '"
+               << t[i] << "' (letters and '...' only)";
+      int label = static_cast<unsigned char>(t[i++]);
+      if (llvm::is_contained(term.letters, label))
+        return n.emitError() << "term '" << t << "' of equation '" << equation
+                             << "' repeats '" << static_cast<char>(label)
+                             << "' (a diagonal), which is not supported";
+      term.letters.push_back(label);
+    }
+    return term;
+  };
+  SmallVector<Term, 2> parsed;
+  int64_t broadcastRank = 0;
+  for (auto [t, rank] : llvm::zip(terms, ranks)) {
+    FailureOr<Term> term = parseTerm(t);
+    if (failed(term))
+      return failure();
+    int64_t letters = term->letters.size();
+    if (term->ellipsisAt < 0 ? letters != rank : letters > rank)
+      return n.emitError() << "term '" << t << "' of equation '" << equation
+                           << "' does not match an input of rank " << rank;
+    if (term->ellipsisAt >= 0)
+      broadcastRank = std::max(broadcastRank, rank - letters);
+    parsed.push_back(*term);
+  }
+  auto expand = [&](const Term &term, int64_t ellipsisDims) {
+    SmallVector<int> labels(term.letters.begin(), term.letters.end());
+    if (term.ellipsisAt >= 0) {
+      SmallVector<int> dots;
+      for (int64_t i = broadcastRank - ellipsisDims; i < broadcastRank; ++i)
+        dots.push_back(Subscripts::kEllipsis + i);
+      labels.insert(labels.begin() + term.ellipsisAt, dots.begin(), dots.end());
+    }
+    return labels;
+  };
+  Subscripts result;
+  for (auto [term, rank] : llvm::zip(parsed, ranks))
+    result.operands.push_back(
+        expand(term, rank - static_cast<int64_t>(term.letters.size())));
+  if (explicitOutput) {
+    FailureOr<Term> term = parseTerm(rhs);
+    if (failed(term))
+      return failure();
+    for (int label : term->letters)
+      if (llvm::none_of(result.operands, [&](ArrayRef<int> labels) {
+            return llvm::is_contained(labels, label);
+          }))
+        return n.emitError()
+               << "output subscript '" << static_cast<char>(label)
+               << "' of equation '" << equation << "' is in no operand";
+    result.output = expand(*term, broadcastRank);
+  } else {
+    for (int64_t i = 0; i < broadcastRank; ++i)
+      result.output.push_back(Subscripts::kEllipsis + i);
+    std::map<int, int> counts;
+    for (const Term &term : parsed)
+      for (int label : term.letters)
+        ++counts[label];
+    for (auto [label, count] : counts)
+      if (count == 1)
+        result.output.push_back(label);
+  }
+  return result;
+}
+
+/// `x` (ONNX dimensions labelled `labels`) with its dimensions in the order
+/// `order` (a permutation of `labels`): a layout change, as Transpose.
+Act permuteAct(Act x, ArrayRef<int> labels, ArrayRef<int> order) {
+  int64_t rank = labels.size();
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t j = 0; j < rank; ++j)
+    inverse[llvm::find(labels, order[j]) - labels.begin()] = j;
+  for (int64_t &d : x.layout)
+    d = inverse[d];
+  return x;
+}
+
+/// An Einsum operand: an activation or a constant, its labels and sizes.
+struct EinsumOperand {
+  std::optional<Act> act;
+  const ConstTensor *weight = nullptr;
+  SmallVector<int> labels;
+  SmallVector<int64_t> shape;
+};
+
+/// Einsum (opset 12) of one or two operands. Two operands are one matmul:
+/// the batch subscripts (in both operands and the output), the first
+/// operand's own output subscripts (M), the contracted ones (K: in both,
+/// not in the output) and the second's own (N); the operands are permuted
+/// and reshaped to [B, M, K] x [B, K, N], and the product back. A subscript
+/// of one operand only that the output drops is summed first. A constant
+/// operand without batch subscripts is a linear layer's weight, as MatMul's
+/// [K, N]. Not supported: diagonals (a repeated subscript), broadcasting a
+/// size-1 dimension, three or more operands.
+LogicalResult einsum(NodeImporter &n) {
+  if (failed(n.checkArity(1, 2)))
+    return failure();
+  FailureOr<std::string> equation = n.stringAttr("equation", "");
+  if (failed(equation))
+    return failure();
+  if (equation->empty())
+    return n.emitError() << "the equation attribute is required";
+  SmallVector<EinsumOperand, 2> ops(n.numInputs());
+  SmallVector<int64_t, 2> ranks;
+  for (int i = 0; i < n.numInputs(); ++i) {
+    if (n.isActivation(i)) {
+      FailureOr<Act> a = n.act(i);
+      if (failed(a))
+        return failure();
+      ops[i].act = *a;
+      ops[i].shape = a->onnxShape();
+    } else {
+      ops[i].weight = n.constant(i);
+      if (!ops[i].weight)
+        return failure();
+      ops[i].shape.assign(ops[i].weight->dims.begin(),
+                          ops[i].weight->dims.end());
+    }
+    ranks.push_back(ops[i].shape.size());
+  }
+  FailureOr<Subscripts> subs = parseEinsum(n, *equation, ranks);
+  if (failed(subs))
+    return failure();
+  std::map<int, int64_t> sizes;
+  for (auto [op, labels] : llvm::zip(ops, subs->operands)) {
+    op.labels = labels;
+    for (auto [label, size] : llvm::zip(labels, op.shape)) {
+      auto [it, inserted] = sizes.try_emplace(label, size);
+      if (!inserted && it->second != size) {
+        InFlightDiagnostic d = n.emitError()
+                               << "equation '" << *equation << "' gives ";
+        if (label < Subscripts::kEllipsis)
+          d << "subscript '" << static_cast<char>(label) << "'";
+        else
+          d << "a dimension of '...'";
+        return d << " the sizes " << it->second << " and " << size
+                 << " (broadcasting is not supported)";
+      }
+    }
+  }
+  if (llvm::all_of(ops, [](const EinsumOperand &op) { return !op.act; }))
+    return n.emitError() << "an Einsum of constants is not supported (fold "
+                            "it when exporting)";
+  ArrayRef<int> out = subs->output;
+  auto in = [](ArrayRef<int> labels, int label) {
+    return llvm::is_contained(labels, label);
+  };
+  ImplicitLocOpBuilder &b = n.builder();
+  // Sums the dimensions of `op` that no other operand and not the output
+  // has.
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    SmallVector<int> kept;
+    SmallVector<int64_t> keptShape;
+    for (auto [label, size] : llvm::zip(op.labels, op.shape)) {
+      bool elsewhere = in(out, label);
+      for (auto [j, other] : llvm::enumerate(ops))
+        elsewhere |= j != i && in(other.labels, label);
+      if (elsewhere) {
+        kept.push_back(label);
+        keptShape.push_back(size);
+      }
+    }
+    if (kept.size() == op.labels.size())
+      continue;
+    if (!op.act)
+      return n.emitError() << "summing a subscript of a constant operand is "
+                              "not supported (fold it when exporting)";
+    Value v = n.onnxOrder(*op.act);
+    SmallVector<int64_t> shape(op.shape);
+    for (auto [d, label] : llvm::enumerate(op.labels)) {
+      if (in(kept, label))
+        continue;
+      shape[d] = 1;
+      v = tosa::ReduceSumOp::create(b, n.f32(shape), v, b.getI32IntegerAttr(d));
+    }
+    op.act = Act{n.reshape(v, keptShape), identityLayout(kept.size())};
+    op.labels = kept;
+    op.shape = keptShape;
+  }
+
+  auto product = [&](ArrayRef<int> labels) {
+    int64_t p = 1;
+    for (int label : labels)
+      p *= sizes[label];
+    return p;
+  };
+  auto concat = [](std::initializer_list<ArrayRef<int>> parts) {
+    SmallVector<int> all;
+    for (ArrayRef<int> p : parts)
+      all.append(p.begin(), p.end());
+    return all;
+  };
+  auto shapeOf = [&](ArrayRef<int> labels) {
+    SmallVector<int64_t> shape;
+    for (int label : labels)
+      shape.push_back(sizes[label]);
+    return shape;
+  };
+  SmallVector<int> resultLabels;
+  Act result;
+  if (ops.size() == 1) {
+    result = *ops[0].act;
+    resultLabels = ops[0].labels;
+  } else {
+    // A constant operand goes second, as a matmul weight.
+    if (!ops[0].act)
+      std::swap(ops[0], ops[1]);
+    const EinsumOperand &a = ops[0], &w = ops[1];
+    SmallVector<int> batch, m, k, nOut;
+    for (int label : out)
+      if (in(a.labels, label) && in(w.labels, label))
+        batch.push_back(label);
+      else if (in(a.labels, label))
+        m.push_back(label);
+      else if (in(w.labels, label))
+        nOut.push_back(label);
+    for (int label : a.labels)
+      if (in(w.labels, label) && !in(out, label))
+        k.push_back(label);
+    int64_t bt = product(batch), mt = product(m), kt = product(k),
+            nt = product(nOut);
+    Act lhs = n.reshapeAct(permuteAct(*a.act, a.labels, concat({batch, m, k})),
+                           {bt, mt, kt});
+    if (w.act) {
+      Act rhs = n.reshapeAct(
+          permuteAct(*w.act, w.labels, concat({batch, k, nOut})), {bt, kt, nt});
+      FailureOr<Act> p = batchMatMul(n, lhs, rhs);
+      if (failed(p))
+        return failure();
+      result = *p;
+    } else {
+      if (!batch.empty())
+        return n.emitError() << "a constant Einsum operand with batch "
+                                "subscripts is not supported";
+      SmallVector<int64_t> perm;
+      for (int label : concat({k, nOut}))
+        perm.push_back(llvm::find(w.labels, label) - w.labels.begin());
+      ConstTensor kn = w.weight->permuted(perm);
+      kn.dims = {1, kt, nt};
+      Value product = tosa::MatMulOp::create(
+          b, n.f32({1, mt, nt}), n.onnxOrder(lhs), n.constant(kn),
+          n.constant({1}, {0.0f}), n.constant({1}, {0.0f}));
+      result = Act{product, identityLayout(3)};
+    }
+    resultLabels = concat({batch, m, nOut});
+    result = n.reshapeAct(result, shapeOf(resultLabels));
+  }
+  return n.setOutput(permuteAct(result, resultLabels, out));
+}
+
 LogicalResult batchNorm(NodeImporter &n) {
   if (failed(n.checkArity(5, 5, 1, 1)))
     return failure();
@@ -408,5 +712,6 @@ void quantc::onnx_import::registerConvOps(OpRegistry &r) {
   r.add("Conv", conv);
   r.add("Gemm", gemm);
   r.add("MatMul", matMul);
+  r.add("Einsum", einsum, 12);
   r.add("BatchNormalization", batchNorm);
 }
