@@ -418,7 +418,7 @@ def maxvit_tiny():
     (Sigmoid), BatchNorm and depthwise convolutions."""
     from torchvision.models.maxvit import MaxVit
 
-    model = MaxVit(input_size=(32, 32), stem_channels=8, partition_size=2,
+    model = MaxVit(input_size=(32, 32), stem_channels=8, partition_size=4,
                    block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
                    stochastic_depth_prob=0.0, num_classes=10)
     export(model, (1, 3, 32, 32), "maxvit_tiny")

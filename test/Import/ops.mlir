@@ -89,13 +89,16 @@
 // Every LayerNorm is one qnt.layer_norm, whether exported as the opset-13
 // pattern (ViT: 2 layers x 2 + the final one; Swin: 2 stages x 2 blocks x 2,
 // the patch embedding's, the patch merging's and the final one; ConvNeXt:
-// the stem's, one per block, the downsampling's and the head's) or as
+// the stem's, one per block, the downsampling's and the head's; MaxViT: 2
+// per attention, 2 x 2 attentions and the head's, the last stage's over a
+// single window, where a unit dimension follows the normalized one) or as
 // LayerNormalization (opset 17), with nn.LayerNorm's weight and bias folded
 // in: no reduction, and no Pow / Sqrt, is left.
-// RUN: for m in vit_tiny swin_tiny convnext_tiny layer_norms; do \
+// RUN: for m in vit_tiny swin_tiny convnext_tiny layer_norms maxvit_tiny; do \
 // RUN:   echo "$m $(grep -c qnt.layer_norm %t/$m.mlir) $(grep -c 'tosa.reduce_sum\|tosa.pow' %t/$m.mlir)"; \
 // RUN: done | FileCheck %s --check-prefix=LN
 // LN: vit_tiny 5 0
 // LN: swin_tiny 11 0
 // LN: convnext_tiny 5 0
 // LN: layer_norms 3 0
+// LN: maxvit_tiny 9 0

@@ -52,8 +52,9 @@ Value skipUnitReshapes(Value v) {
 }
 
 /// `x` and the first reduced dimension if `v` is the mean of `x` over its
-/// trailing IR dimensions [axis, rank): reduce_sums over exactly those
-/// dimensions times 1 / count (how ReduceMean is imported).
+/// trailing IR dimensions [axis, rank), but for trailing dimensions of size
+/// 1: reduce_sums over exactly those dimensions times 1 / count (how
+/// ReduceMean is imported).
 std::optional<std::pair<Value, int64_t>> meanOf(Value v) {
   auto mul = skipUnitReshapes(v).getDefiningOp<tosa::MulOp>();
   if (!mul)
@@ -72,13 +73,18 @@ std::optional<std::pair<Value, int64_t>> meanOf(Value v) {
     if (axes.empty())
       continue;
     auto type = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank(), first = rank - axes.size(), count = 1;
     llvm::sort(axes);
+    int64_t rank = type.getRank(), first = axes.front(), count = 1;
     for (auto [i, a] : llvm::enumerate(axes)) {
       if (a != first + static_cast<int64_t>(i))
         return std::nullopt;
       count *= type.getDimSize(a);
     }
+    // Dimensions of size 1 may follow (a layout that puts a unit dimension
+    // last, as MaxViT's single-window partitions do).
+    for (int64_t d = axes.back() + 1; d < rank; ++d)
+      if (type.getDimSize(d) != 1)
+        return std::nullopt;
     if (!near(*factor, 1.0 / static_cast<double>(count)))
       return std::nullopt;
     return std::pair{x, first};

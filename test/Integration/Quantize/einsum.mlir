@@ -3,7 +3,7 @@
 // two activations, through observe, calibrate, fold and quantize. Each
 // Einsum becomes a qnt.matmul with per-tensor parameters, as MatMul's; the
 // compiled int8 model computes the same bits with the generic and the avx2
-// kernels, and its SQNR against PyTorch's float output is above 18 dB (20.8
+// kernels, and its SQNR against PyTorch's float output is above 25 dB (31.0
 // on a Zen 3; a wrong transpose of an operand gives below 5; one
 // calibration sample, random weights).
 //
@@ -19,5 +19,5 @@
 // RUN: quant-run %t/int8.mlir --int8-isa=generic --input %quantc_src_root/test/Import/Inputs/ops/maxvit_tiny.input.npy -o %t/generic.npy 2>/dev/null
 // RUN: quant-run %t/int8.mlir --int8-isa=avx2 --input %quantc_src_root/test/Import/Inputs/ops/maxvit_tiny.input.npy -o %t/avx2.npy 2>/dev/null
 // RUN: cmp %t/generic.npy %t/avx2.npy
-// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/test/Import/Inputs/ops/maxvit_tiny.output.npy %t/avx2.npy 18 | FileCheck %s
+// RUN: %python %quantc_src_root/scripts/sqnr.py %quantc_src_root/test/Import/Inputs/ops/maxvit_tiny.output.npy %t/avx2.npy 25 | FileCheck %s
 // CHECK: ACCURATE
