@@ -12,6 +12,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
 #include <memory>
 #include <string>
@@ -47,6 +48,10 @@ std::unique_ptr<llvm::ToolOutputFile> openToolOutput(llvm::StringRef path,
 /// like any other syntax error. What `parse` allocated before the crash
 /// leaks: the caller reports the error and exits.
 bool runParserSafely(llvm::function_ref<void()> parse);
+/// What a tool says when runParserSafely returns false.
+inline constexpr llvm::StringLiteral kParserCrashed =
+    "MLIR's parser crashed after the error above (a known MLIR 22 defect, "
+    "see docs/hardening.md)";
 
 /// What a command-line tool needs to read a model: a context with every
 /// dialect loaded and diagnostics that quote the source file.

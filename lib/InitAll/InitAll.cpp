@@ -72,10 +72,7 @@ quantc::ToolContext::load(llvm::StringRef path, std::string &error) {
   if (!runParserSafely([&] {
         module = mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, &ctx);
       })) {
-    error = ("cannot parse '" + path +
-             "': MLIR's parser crashed after the error above (a known "
-             "MLIR 22 defect, see docs/hardening.md)")
-                .str();
+    error = ("cannot parse '" + path + "': " + kParserCrashed).str();
     return nullptr;
   }
   if (!module) {

@@ -46,8 +46,7 @@ checkParserSurvives(const llvm::MemoryBuffer &input,
         }))
       return mlir::success();
     llvm::errs() << diagnostics
-                 << "quant-opt: error: MLIR's parser crashed after the error "
-                    "above (a known MLIR 22 defect, see docs/hardening.md)\n";
+                 << "quant-opt: error: " << quantc::kParserCrashed << "\n";
     return mlir::failure();
   };
   return mlir::splitAndProcessBuffer(

@@ -213,6 +213,16 @@ LogicalResult conv(NodeImporter &n) {
   return n.setOutput({result, preferredLayout(4)});
 }
 
+/// tosa.matmul of f32 `lhs` [B, M, K] and `rhs` [B, K, N] (zero points 0),
+/// of type [B, M, N]: what MatMul, Gemm and Einsum all become.
+Value matMul(NodeImporter &n, Value lhs, Value rhs) {
+  ArrayRef<int64_t> l = cast<RankedTensorType>(lhs.getType()).getShape(),
+                    r = cast<RankedTensorType>(rhs.getType()).getShape();
+  Value zp = n.constant({1}, {0.0f});
+  return tosa::MatMulOp::create(n.builder(), n.f32({l[0], l[1], r[2]}), lhs,
+                                rhs, zp, zp);
+}
+
 /// `a [..., M, K] x b [..., K, N]` of two activations (attention's Q x K^T
 /// and scores x V) as tosa.matmul on [B, M, K] x [B, K, N], the leading
 /// dimensions broadcast (NumPy's matmul) and flattened into B.
@@ -261,10 +271,8 @@ FailureOr<Act> batchMatMul(NodeImporter &n, const Act &a, const Act &bAct) {
     }
     return n.reshape(v, {batch, rows, cols});
   };
-  Value lhs = operand(a, aLead, m, k), rhs = operand(bAct, bLead, k, nOut);
-  Value zp = n.constant({1}, {0.0f});
   Value result =
-      tosa::MatMulOp::create(b, n.f32({batch, m, nOut}), lhs, rhs, zp, zp);
+      matMul(n, operand(a, aLead, m, k), operand(bAct, bLead, k, nOut));
   SmallVector<int64_t> outShape(lead);
   outShape.append({m, nOut});
   return Act{n.reshape(result, outShape), identityLayout(rank)};
@@ -338,10 +346,7 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
         fakeQuant(n, weightValue, quantType(n, *qdq, 2), n.inputName(1));
   }
   ImplicitLocOpBuilder &b = n.builder();
-  Value lhs = n.reshape(n.onnxOrder(*a), {1, m, k});
-  Value zp = n.constant({1}, {0.0f});
-  Value result =
-      tosa::MatMulOp::create(b, n.f32({1, m, nOut}), lhs, weightValue, zp, zp);
+  Value result = matMul(n, n.reshape(n.onnxOrder(*a), {1, m, k}), weightValue);
   if (c) {
     ConstTensor bias = *c;
     if (beta != 1.0f)
@@ -655,10 +660,8 @@ LogicalResult einsum(NodeImporter &n) {
         perm.push_back(llvm::find(w.labels, label) - w.labels.begin());
       ConstTensor kn = w.weight->permuted(perm);
       kn.dims = {1, kt, nt};
-      Value product = tosa::MatMulOp::create(
-          b, n.f32({1, mt, nt}), n.onnxOrder(lhs), n.constant(kn),
-          n.constant({1}, {0.0f}), n.constant({1}, {0.0f}));
-      result = Act{product, identityLayout(3)};
+      result =
+          Act{matMul(n, n.onnxOrder(lhs), n.constant(kn)), identityLayout(3)};
     }
     resultLabels = concat({batch, m, nOut});
     result = n.reshapeAct(result, shapeOf(resultLabels));
