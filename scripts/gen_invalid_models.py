@@ -159,6 +159,27 @@ def matmul_of(shape):
 
 
 # (file name, model, the message after "node 'n' (Op): " or the file name).
+def conv_transpose(x_shape=(1, 2, 6, 6), w_shape=(2, 3, 3, 3), inputs=("x", "w"),
+                   inits=None, **attrs):
+    """ConvTranspose on x (2 channels) with a weight of ones."""
+    if inits is None:
+        inits = [init("w", np.ones(w_shape, np.float32))]
+    return model([helper.make_node("ConvTranspose", list(inputs), ["y"],
+                                   name="n", **attrs)],
+                 [vi("x", list(x_shape))], [vi("y", None)], inits)
+
+
+def conv_transpose_per_axis_0():
+    """A ConvTranspose weight quantized along its input channels (axis 0)."""
+    inits = [init("wq", np.ones([2, 3, 3, 3], np.int8)),
+             init("ws", np.asarray([0.1, 0.2], np.float32)),
+             init("wz", np.zeros([2], np.int8))]
+    nodes = [helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["w"],
+                              axis=0, name="dq"),
+             helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="n")]
+    return model(nodes, X4, [vi("y", None)], inits)
+
+
 CASES = [
     # Node arity.
     ("add_one_input", unary("Add", [1, 2, 6, 6]),
@@ -190,6 +211,84 @@ CASES = [
      "node 'n' (MaxPool): strides must be >= 1"),
     ("avgpool_kernel_zero", unary("AveragePool", None, kernel_shape=[0, 2]),
      "node 'n' (AveragePool): kernel sizes must be >= 1"),
+    # ConvTranspose, 1-D windows, DepthToSpace / SpaceToDepth.
+    ("convtranspose_weight_channels", conv_transpose(w_shape=(3, 3, 3, 3)),
+     "node 'n' (ConvTranspose): weight of 3 input channels does not match the "
+     "input's 2 channels and group 1"),
+    ("convtranspose_group", conv_transpose(group=4),
+     "node 'n' (ConvTranspose): weight of 2 input channels does not match the "
+     "input's 2 channels and group 4"),
+    ("convtranspose_weight_rank", conv_transpose(w_shape=(2, 3, 3)),
+     "node 'n' (ConvTranspose): weight must be 4-D"),
+    ("convtranspose_3d", conv_transpose(x_shape=(1, 2, 4, 4, 4),
+                                        w_shape=(2, 3, 3, 3, 3)),
+     "node 'n' (ConvTranspose): only 1-D and 2-D transposed convolutions (3-D "
+     "or 4-D input) are supported"),
+    ("convtranspose_kernel_shape", conv_transpose(kernel_shape=[5, 5]),
+     "node 'n' (ConvTranspose): kernel_shape does not match the weight"),
+    ("convtranspose_bias",
+     conv_transpose(inputs=("x", "w", "b"),
+                    inits=[init("w", np.ones([2, 3, 3, 3], np.float32)),
+                           init("b", np.ones([2], np.float32))]),
+     "node 'n' (ConvTranspose): bias must have one value per output channel "
+     "(3)"),
+    ("convtranspose_strides_zero", conv_transpose(strides=[0, 1]),
+     "node 'n' (ConvTranspose): strides must be >= 1"),
+    ("convtranspose_strides_length", conv_transpose(strides=[2, 2, 2]),
+     "node 'n' (ConvTranspose): attribute 'strides' must have 2 value(s) for a "
+     "2-D window, got 3"),
+    ("convtranspose_output_padding",
+     conv_transpose(strides=[2, 2], output_padding=[2, 0]),
+     "node 'n' (ConvTranspose): output_padding must be smaller than the "
+     "stride or the dilation"),
+    ("convtranspose_pads_too_large", conv_transpose(pads=[5, 0, 5, 0]),
+     "node 'n' (ConvTranspose): the output would be empty (size -2 along "
+     "spatial dimension 0): pads or output_shape too large"),
+    ("convtranspose_output_shape_zero", conv_transpose(output_shape=[0, 4]),
+     "node 'n' (ConvTranspose): output_shape must be positive"),
+    ("convtranspose_output_shape_length", conv_transpose(output_shape=[12]),
+     "node 'n' (ConvTranspose): output_shape must have 2 (or 4) values, got "
+     "1"),
+    ("convtranspose_auto_pad", conv_transpose(auto_pad="FOO"),
+     "node 'n' (ConvTranspose): unsupported auto_pad 'FOO'"),
+    ("convtranspose_per_axis_0", conv_transpose_per_axis_0(),
+     "node 'n' (ConvTranspose): per-axis weight quantization of a "
+     "ConvTranspose must be along its output channels (axis 1)"),
+    ("conv1d_pads_length",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="n",
+                             pads=[1, 1, 1, 1])],
+           [vi("x", [1, 2, 8])], [vi("y", None)],
+           [init("w", np.ones([4, 2, 3], np.float32))]),
+     "node 'n' (Conv): attribute 'pads' must have 2 value(s) for a 1-D window, "
+     "got 4"),
+    ("conv1d_weight_rank",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="n")],
+           [vi("x", [1, 2, 8])], [vi("y", None)], [W]),
+     "node 'n' (Conv): weight must be 3-D"),
+    ("maxpool_3d",
+     model([helper.make_node("MaxPool", ["x"], ["y"], name="n",
+                             kernel_shape=[2, 2, 2])],
+           [vi("x", [1, 2, 4, 4, 4])], [vi("y", None)]),
+     "node 'n' (MaxPool): only 1-D and 2-D pooling (3-D or 4-D input) is "
+     "supported"),
+    ("maxpool1d_kernel_length",
+     model([helper.make_node("MaxPool", ["x"], ["y"], name="n",
+                             kernel_shape=[2], strides=[1, 1])],
+           [vi("x", [1, 2, 8])], [vi("y", None)]),
+     "node 'n' (MaxPool): attribute 'strides' must have 1 value(s) for a 1-D "
+     "window, got 2"),
+    ("depthtospace_channels", unary("DepthToSpace", None, blocksize=2),
+     "node 'n' (DepthToSpace): channels (2) must be a multiple of "
+     "blocksize^2 (4)"),
+    ("depthtospace_mode", unary("DepthToSpace", None, blocksize=1, mode="XYZ"),
+     "node 'n' (DepthToSpace): mode must be DCR or CRD, got 'XYZ'"),
+    ("depthtospace_no_blocksize", unary("DepthToSpace", None),
+     "node 'n' (DepthToSpace): attribute 'blocksize' is required"),
+    ("spacetodepth_size", unary("SpaceToDepth", None, blocksize=4),
+     "node 'n' (SpaceToDepth): height and width (6, 6) must be multiples of "
+     "blocksize (4)"),
+    ("spacetodepth_blocksize_zero", unary("SpaceToDepth", None, blocksize=0),
+     "node 'n' (SpaceToDepth): blocksize must be >= 1, got 0"),
     ("flatten_axis", unary("Flatten", None, axis=7),
      "node 'n' (Flatten): axis 7 is out of range"),
     ("concat_axis",

@@ -36,6 +36,75 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/avgpool_kernel_zero.onnx -o %t.avgpool_kernel_zero.mlir 2>&1 | FileCheck %s --check-prefix=AVGPOOL_KERNEL_ZERO
 // RUN: not test -e %t.avgpool_kernel_zero.mlir
 // AVGPOOL_KERNEL_ZERO: error: '{{.*}}avgpool_kernel_zero.onnx': node 'n' (AveragePool): kernel sizes must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_weight_channels.onnx -o %t.convtranspose_weight_channels.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_WEIGHT_CHANNELS
+// RUN: not test -e %t.convtranspose_weight_channels.mlir
+// CONVTRANSPOSE_WEIGHT_CHANNELS: error: '{{.*}}convtranspose_weight_channels.onnx': node 'n' (ConvTranspose): weight of 3 input channels does not match the input's 2 channels and group 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_group.onnx -o %t.convtranspose_group.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_GROUP
+// RUN: not test -e %t.convtranspose_group.mlir
+// CONVTRANSPOSE_GROUP: error: '{{.*}}convtranspose_group.onnx': node 'n' (ConvTranspose): weight of 2 input channels does not match the input's 2 channels and group 4
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_weight_rank.onnx -o %t.convtranspose_weight_rank.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_WEIGHT_RANK
+// RUN: not test -e %t.convtranspose_weight_rank.mlir
+// CONVTRANSPOSE_WEIGHT_RANK: error: '{{.*}}convtranspose_weight_rank.onnx': node 'n' (ConvTranspose): weight must be 4-D
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_3d.onnx -o %t.convtranspose_3d.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_3D
+// RUN: not test -e %t.convtranspose_3d.mlir
+// CONVTRANSPOSE_3D: error: '{{.*}}convtranspose_3d.onnx': node 'n' (ConvTranspose): only 1-D and 2-D transposed convolutions (3-D or 4-D input) are supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_kernel_shape.onnx -o %t.convtranspose_kernel_shape.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_KERNEL_SHAPE
+// RUN: not test -e %t.convtranspose_kernel_shape.mlir
+// CONVTRANSPOSE_KERNEL_SHAPE: error: '{{.*}}convtranspose_kernel_shape.onnx': node 'n' (ConvTranspose): kernel_shape does not match the weight
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_bias.onnx -o %t.convtranspose_bias.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_BIAS
+// RUN: not test -e %t.convtranspose_bias.mlir
+// CONVTRANSPOSE_BIAS: error: '{{.*}}convtranspose_bias.onnx': node 'n' (ConvTranspose): bias must have one value per output channel (3)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_strides_zero.onnx -o %t.convtranspose_strides_zero.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_STRIDES_ZERO
+// RUN: not test -e %t.convtranspose_strides_zero.mlir
+// CONVTRANSPOSE_STRIDES_ZERO: error: '{{.*}}convtranspose_strides_zero.onnx': node 'n' (ConvTranspose): strides must be >= 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_strides_length.onnx -o %t.convtranspose_strides_length.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_STRIDES_LENGTH
+// RUN: not test -e %t.convtranspose_strides_length.mlir
+// CONVTRANSPOSE_STRIDES_LENGTH: error: '{{.*}}convtranspose_strides_length.onnx': node 'n' (ConvTranspose): attribute 'strides' must have 2 value(s) for a 2-D window, got 3
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_output_padding.onnx -o %t.convtranspose_output_padding.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_OUTPUT_PADDING
+// RUN: not test -e %t.convtranspose_output_padding.mlir
+// CONVTRANSPOSE_OUTPUT_PADDING: error: '{{.*}}convtranspose_output_padding.onnx': node 'n' (ConvTranspose): output_padding must be smaller than the stride or the dilation
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_pads_too_large.onnx -o %t.convtranspose_pads_too_large.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_PADS_TOO_LARGE
+// RUN: not test -e %t.convtranspose_pads_too_large.mlir
+// CONVTRANSPOSE_PADS_TOO_LARGE: error: '{{.*}}convtranspose_pads_too_large.onnx': node 'n' (ConvTranspose): the output would be empty (size -2 along spatial dimension 0): pads or output_shape too large
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_output_shape_zero.onnx -o %t.convtranspose_output_shape_zero.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_OUTPUT_SHAPE_ZERO
+// RUN: not test -e %t.convtranspose_output_shape_zero.mlir
+// CONVTRANSPOSE_OUTPUT_SHAPE_ZERO: error: '{{.*}}convtranspose_output_shape_zero.onnx': node 'n' (ConvTranspose): output_shape must be positive
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_output_shape_length.onnx -o %t.convtranspose_output_shape_length.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_OUTPUT_SHAPE_LENGTH
+// RUN: not test -e %t.convtranspose_output_shape_length.mlir
+// CONVTRANSPOSE_OUTPUT_SHAPE_LENGTH: error: '{{.*}}convtranspose_output_shape_length.onnx': node 'n' (ConvTranspose): output_shape must have 2 (or 4) values, got 1
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_auto_pad.onnx -o %t.convtranspose_auto_pad.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_AUTO_PAD
+// RUN: not test -e %t.convtranspose_auto_pad.mlir
+// CONVTRANSPOSE_AUTO_PAD: error: '{{.*}}convtranspose_auto_pad.onnx': node 'n' (ConvTranspose): unsupported auto_pad 'FOO'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_per_axis_0.onnx -o %t.convtranspose_per_axis_0.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_PER_AXIS_0
+// RUN: not test -e %t.convtranspose_per_axis_0.mlir
+// CONVTRANSPOSE_PER_AXIS_0: error: '{{.*}}convtranspose_per_axis_0.onnx': node 'n' (ConvTranspose): per-axis weight quantization of a ConvTranspose must be along its output channels (axis 1)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv1d_pads_length.onnx -o %t.conv1d_pads_length.mlir 2>&1 | FileCheck %s --check-prefix=CONV1D_PADS_LENGTH
+// RUN: not test -e %t.conv1d_pads_length.mlir
+// CONV1D_PADS_LENGTH: error: '{{.*}}conv1d_pads_length.onnx': node 'n' (Conv): attribute 'pads' must have 2 value(s) for a 1-D window, got 4
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/conv1d_weight_rank.onnx -o %t.conv1d_weight_rank.mlir 2>&1 | FileCheck %s --check-prefix=CONV1D_WEIGHT_RANK
+// RUN: not test -e %t.conv1d_weight_rank.mlir
+// CONV1D_WEIGHT_RANK: error: '{{.*}}conv1d_weight_rank.onnx': node 'n' (Conv): weight must be 3-D
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/maxpool_3d.onnx -o %t.maxpool_3d.mlir 2>&1 | FileCheck %s --check-prefix=MAXPOOL_3D
+// RUN: not test -e %t.maxpool_3d.mlir
+// MAXPOOL_3D: error: '{{.*}}maxpool_3d.onnx': node 'n' (MaxPool): only 1-D and 2-D pooling (3-D or 4-D input) is supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/maxpool1d_kernel_length.onnx -o %t.maxpool1d_kernel_length.mlir 2>&1 | FileCheck %s --check-prefix=MAXPOOL1D_KERNEL_LENGTH
+// RUN: not test -e %t.maxpool1d_kernel_length.mlir
+// MAXPOOL1D_KERNEL_LENGTH: error: '{{.*}}maxpool1d_kernel_length.onnx': node 'n' (MaxPool): attribute 'strides' must have 1 value(s) for a 1-D window, got 2
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/depthtospace_channels.onnx -o %t.depthtospace_channels.mlir 2>&1 | FileCheck %s --check-prefix=DEPTHTOSPACE_CHANNELS
+// RUN: not test -e %t.depthtospace_channels.mlir
+// DEPTHTOSPACE_CHANNELS: error: '{{.*}}depthtospace_channels.onnx': node 'n' (DepthToSpace): channels (2) must be a multiple of blocksize^2 (4)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/depthtospace_mode.onnx -o %t.depthtospace_mode.mlir 2>&1 | FileCheck %s --check-prefix=DEPTHTOSPACE_MODE
+// RUN: not test -e %t.depthtospace_mode.mlir
+// DEPTHTOSPACE_MODE: error: '{{.*}}depthtospace_mode.onnx': node 'n' (DepthToSpace): mode must be DCR or CRD, got 'XYZ'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/depthtospace_no_blocksize.onnx -o %t.depthtospace_no_blocksize.mlir 2>&1 | FileCheck %s --check-prefix=DEPTHTOSPACE_NO_BLOCKSIZE
+// RUN: not test -e %t.depthtospace_no_blocksize.mlir
+// DEPTHTOSPACE_NO_BLOCKSIZE: error: '{{.*}}depthtospace_no_blocksize.onnx': node 'n' (DepthToSpace): attribute 'blocksize' is required
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/spacetodepth_size.onnx -o %t.spacetodepth_size.mlir 2>&1 | FileCheck %s --check-prefix=SPACETODEPTH_SIZE
+// RUN: not test -e %t.spacetodepth_size.mlir
+// SPACETODEPTH_SIZE: error: '{{.*}}spacetodepth_size.onnx': node 'n' (SpaceToDepth): height and width (6, 6) must be multiples of blocksize (4)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/spacetodepth_blocksize_zero.onnx -o %t.spacetodepth_blocksize_zero.mlir 2>&1 | FileCheck %s --check-prefix=SPACETODEPTH_BLOCKSIZE_ZERO
+// RUN: not test -e %t.spacetodepth_blocksize_zero.mlir
+// SPACETODEPTH_BLOCKSIZE_ZERO: error: '{{.*}}spacetodepth_blocksize_zero.onnx': node 'n' (SpaceToDepth): blocksize must be >= 1, got 0
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/flatten_axis.onnx -o %t.flatten_axis.mlir 2>&1 | FileCheck %s --check-prefix=FLATTEN_AXIS
 // RUN: not test -e %t.flatten_axis.mlir
 // FLATTEN_AXIS: error: '{{.*}}flatten_axis.onnx': node 'n' (Flatten): axis 7 is out of range

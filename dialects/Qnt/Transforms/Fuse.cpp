@@ -250,14 +250,16 @@ struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
 
 /// clamp(reshape(x)) -> reshape(clamp(x)): an element-wise clamp commutes
 /// with a reshape, and before it the clamp follows the layer it fuses with
-/// (ONNX's Gemm -> Relu is matmul -> bias add -> reshape -> clamp).
+/// (ONNX's Gemm -> Relu is matmul -> bias add -> reshape -> clamp; a 1-D
+/// Conv -> Relu is conv -> reshape [N, 1, L, C] -> [N, L, C] -> clamp).
 struct HoistClampAboveReshape : public OpRewritePattern<tosa::ClampOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ClampOp clamp,
                                 PatternRewriter &rewriter) const override {
     auto reshape = clamp.getInput().getDefiningOp<tosa::ReshapeOp>();
     if (!reshape || !reshape->hasOneUse() ||
-        !isa_and_present<tosa::AddOp, tosa::MatMulOp>(
+        !isa_and_present<tosa::AddOp, tosa::MatMulOp, Conv2DOp, tosa::Conv2DOp,
+                         tosa::DepthwiseConv2DOp>(
             reshape.getInput1().getDefiningOp()))
       return failure();
     Value hoisted = tosa::ClampOp::create(
@@ -271,12 +273,41 @@ struct HoistClampAboveReshape : public OpRewritePattern<tosa::ClampOp> {
   }
 };
 
+/// batch_norm(reshape(conv)) -> reshape(batch_norm(conv)) when the reshape
+/// keeps the channels last (a 1-D Conv -> BatchNormalization: the conv's
+/// [N, 1, L, C] reshaped to [N, L, C]); the batch norm then folds into the
+/// conv.
+struct HoistBatchNormAboveReshape : public OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = bn.getInput().getDefiningOp<tosa::ReshapeOp>();
+    if (!reshape || !reshape->hasOneUse() ||
+        !isPlainFloatConv(reshape.getInput1()))
+      return failure();
+    auto from = cast<RankedTensorType>(reshape.getInput1().getType());
+    auto to = cast<RankedTensorType>(reshape.getType());
+    int64_t axis = static_cast<int64_t>(bn.getAxis());
+    if ((axis != -1 && axis != to.getRank() - 1) ||
+        from.getShape().back() != to.getShape().back())
+      return rewriter.notifyMatchFailure(bn, "channels not last on both sides");
+    Value hoisted = BatchNormOp::create(
+        rewriter, bn.getLoc(), from, reshape.getInput1(), bn.getGamma(),
+        bn.getBeta(), bn.getMean(), bn.getVar(), bn.getEpsilonAttr(),
+        rewriter.getI64IntegerAttr(-1));
+    rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(bn, bn.getType(), hoisted,
+                                                 reshape.getShape());
+    rewriter.eraseOp(reshape);
+    return success();
+  }
+};
+
 struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
-                 FuseResidualAdd, FuseClamp, HoistClampAboveReshape>(
-        &getContext());
+                 FuseResidualAdd, FuseClamp, HoistClampAboveReshape,
+                 HoistBatchNormAboveReshape>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

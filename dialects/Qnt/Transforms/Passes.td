@@ -214,7 +214,9 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
     * a `tosa.clamp` after the reshape that follows a matmul or its bias add
       (ONNX's Gemm -> Relu) moves before the reshape, where it fuses with
       the linear layer (one observer after it; `qnt-quantize` makes it the
-      `qnt.linear`'s activation).
+      `qnt.linear`'s activation); so does one after the reshape that follows
+      a convolution (a 1-D Conv -> Relu), and a `qnt.batch_norm` there that
+      keeps the channels last (a 1-D Conv -> BatchNormalization).
 
     Only single-use intermediate values are fused. A depthwise filter that
     is a `qnt.fake_quant` of a constant (a QDQ model's weight) is

@@ -24,9 +24,34 @@ struct Window {
   /// [top, bottom, left, right] (the order of TOSA and qnt ops).
   llvm::SmallVector<int64_t> pad;
 };
+/// A 1-D window (one value in `kernel`, `h` = 1: the op's input is
+/// [N, C, L], read as [N, C, 1, L]) is returned as the 2-D window with H = 1.
 mlir::FailureOr<Window> readWindow(NodeImporter &n, int64_t h, int64_t w,
                                    llvm::ArrayRef<int64_t> kernel,
                                    bool allowDilation = true);
+
+/// The integer attribute `name` of a window op with `spatial` (1 or 2)
+/// dimensions, `perDim` values per dimension (1: strides, 2: pads as
+/// [begins..., ends...]), widened to 2-D (H = 1 first: `fill` for H) and
+/// checked for its length. Absent: `dflt` for each value.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+spatialInts(NodeImporter &n, llvm::StringRef name, int64_t spatial,
+            int64_t perDim, int64_t dflt, int64_t fill);
+
+/// The convolution of the NHWC `input` with the OIHW `weight` (`qdq`: its
+/// quantization, per tensor or along axis 0), `bias` (one per output
+/// channel, or null), `group`, `strides`, `pad` ([top, bottom, left,
+/// right]) and `dilations`: tosa.conv2d, tosa.depthwise_conv2d or (groups,
+/// or a floor-mode window TOSA cannot size exactly) the float qnt.conv2d.
+/// NHWC result.
+mlir::FailureOr<mlir::Value>
+buildConv2d(NodeImporter &n, mlir::Value input, const ConstTensor &weight,
+            const PendingQuant *qdq, const ConstTensor *bias, int64_t group,
+            llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pad,
+            llvm::ArrayRef<int64_t> dilations);
+
+/// ConvTranspose (ConvTranspose.cpp), registered with the convolutions.
+mlir::LogicalResult convTranspose(NodeImporter &n);
 
 /// Output size of a window along one dimension (floor mode).
 inline int64_t windowOutSize(int64_t in, int64_t padBegin, int64_t padEnd,

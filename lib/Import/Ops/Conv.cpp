@@ -24,22 +24,49 @@
 using namespace mlir;
 using namespace quantc::onnx_import;
 
+FailureOr<SmallVector<int64_t>>
+quantc::onnx_import::spatialInts(NodeImporter &n, StringRef name,
+                                 int64_t spatial, int64_t perDim, int64_t dflt,
+                                 int64_t fill) {
+  FailureOr<SmallVector<int64_t>> v =
+      n.intsAttr(name, SmallVector<int64_t>(spatial * perDim, dflt));
+  if (failed(v))
+    return failure();
+  if (static_cast<int64_t>(v->size()) != spatial * perDim)
+    return n.emitError() << "attribute '" << name << "' must have "
+                         << spatial * perDim << " value(s) for a " << spatial
+                         << "-D window, got " << v->size();
+  if (spatial == 2)
+    return v;
+  // 1-D: [v] -> [fill, v]; pads [b, e] -> [fill, b, fill, e].
+  SmallVector<int64_t> wide;
+  for (int64_t i = 0; i < perDim; ++i)
+    wide.append({fill, (*v)[i]});
+  return wide;
+}
+
 FailureOr<Window> quantc::onnx_import::readWindow(NodeImporter &n, int64_t h,
                                                   int64_t w,
-                                                  ArrayRef<int64_t> kernel,
+                                                  ArrayRef<int64_t> kernelIn,
                                                   bool allowDilation) {
   Window win;
-  FailureOr<SmallVector<int64_t>> strides = n.intsAttr("strides", {1, 1}),
-                                  dil = n.intsAttr("dilations", {1, 1}),
-                                  pads = n.intsAttr("pads", {0, 0, 0, 0});
+  int64_t spatial = kernelIn.size();
+  if (spatial != 1 && spatial != 2)
+    return n.emitError() << "only 1-D and 2-D windows are supported, got a "
+                            "kernel of "
+                         << spatial << " dimension(s)";
+  SmallVector<int64_t> kernel(kernelIn);
+  if (spatial == 1)
+    kernel.insert(kernel.begin(), 1);
+  FailureOr<SmallVector<int64_t>> strides = spatialInts(n, "strides", spatial,
+                                                        1, 1, 1),
+                                  dil = spatialInts(n, "dilations", spatial, 1,
+                                                    1, 1),
+                                  pads =
+                                      spatialInts(n, "pads", spatial, 2, 0, 0);
   FailureOr<std::string> autoPad = n.stringAttr("auto_pad", "NOTSET");
   if (failed(strides) || failed(dil) || failed(pads) || failed(autoPad))
     return failure();
-  if (strides->size() != 2 || dil->size() != 2 || pads->size() != 4 ||
-      kernel.size() != 2)
-    return n.emitError() << "only 2-D windows are supported (strides, "
-                            "dilations and kernel_shape of 2 values, pads of "
-                            "4)";
   for (int i = 0; i < 2; ++i) {
     if ((*strides)[i] < 1)
       return n.emitError() << "strides must be >= 1";
@@ -102,59 +129,20 @@ Value quantc::onnx_import::foldZeroPad(Value input,
   return padOp.getInput1();
 }
 
-namespace {
-
-LogicalResult conv(NodeImporter &n) {
-  if (failed(n.checkArity(2, 3)))
-    return failure();
-  FailureOr<Act> x = n.act(0);
-  if (failed(x))
-    return failure();
-  if (x->rank() != 4)
-    return n.emitError() << "only 2-D convolutions (4-D input) are supported";
-  const PendingQuant *qdq;
-  const ConstTensor *w = weight(n, 1, qdq);
-  if (!w)
-    return failure();
-  FailureOr<const ConstTensor *> bias = n.optionalConstant(2);
-  if (failed(bias))
-    return failure();
-  if (w->dims.size() != 4)
-    return n.emitError() << "weight must be 4-D";
-  SmallVector<int64_t> in = x->onnxShape();
-  int64_t batch = in[0], c = in[1], h = in[2], wd = in[3];
-  int64_t o = w->dims[0], ci = w->dims[1], kh = w->dims[2], kw = w->dims[3];
-  FailureOr<int64_t> group = n.intAttr("group", 1);
-  if (failed(group))
-    return failure();
-  if (*group < 1 || ci * *group != c || o % *group)
-    return n.emitError() << "weight shape does not match input channels and "
-                            "group "
-                         << *group;
-  if (*bias && (*bias)->numElements() != o)
-    return n.emitError() << "bias must have one value per output channel";
-  FailureOr<SmallVector<int64_t>> kernelShape =
-      n.intsAttr("kernel_shape", {kh, kw});
-  if (failed(kernelShape))
-    return failure();
-  if (*kernelShape != ArrayRef<int64_t>{kh, kw})
-    return n.emitError() << "kernel_shape does not match the weight";
-  FailureOr<Window> win = readWindow(n, h, wd, {kh, kw});
-  if (failed(win))
-    return failure();
-  SmallVector<int64_t> pad = win->pad;
-  ArrayRef<int64_t> strides = win->strides, dil = win->dilations;
-  Value input = foldZeroPad(n.nhwc(*x), pad);
-  auto padded = cast<RankedTensorType>(input.getType()).getShape();
-  h = padded[1];
-  wd = padded[2];
+FailureOr<Value> quantc::onnx_import::buildConv2d(
+    NodeImporter &n, Value input, const ConstTensor &w, const PendingQuant *qdq,
+    const ConstTensor *bias, int64_t group, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> pad, ArrayRef<int64_t> dil) {
+  auto inShape = cast<RankedTensorType>(input.getType()).getShape();
+  int64_t batch = inShape[0], h = inShape[1], wd = inShape[2], c = inShape[3];
+  int64_t o = w.dims[0], ci = w.dims[1], kh = w.dims[2], kw = w.dims[3];
   int64_t oh = windowOutSize(h, pad[0], pad[1], kh, strides[0], dil[0]);
   int64_t ow = windowOutSize(wd, pad[2], pad[3], kw, strides[1], dil[1]);
   ImplicitLocOpBuilder &b = n.builder();
   auto outType = n.f32({batch, oh, ow, o});
   // TOSA wants exact sizes: drop bottom/right padding a floor-mode conv never
   // reads; when that is not enough, use the float qnt.conv2d (floor mode).
-  SmallVector<int64_t> tosaPad = pad;
+  SmallVector<int64_t> tosaPad(pad);
   bool exact = true;
   int64_t sizes[2] = {h, wd}, ks[2] = {kh, kw};
   for (int i = 0; i < 2; ++i) {
@@ -166,13 +154,12 @@ LogicalResult conv(NodeImporter &n) {
     else
       tosaPad[2 * i + 1] -= rem;
   }
-  Value biasValue = *bias ? n.constant({o}, (*bias)->floats())
-                          : n.constant({o}, std::vector<float>(o, 0.0f));
-  bool depthwise = *group == c && ci == 1 && *group > 1;
-  Value result;
+  Value biasValue = bias ? n.constant({o}, bias->floats())
+                         : n.constant({o}, std::vector<float>(o, 0.0f));
+  bool depthwise = group == c && ci == 1 && group > 1;
   if (exact && depthwise) {
     int64_t m = o / c;
-    ConstTensor hwcm = *w;
+    ConstTensor hwcm = w;
     hwcm.dims = {c, m, kh, kw};
     hwcm = hwcm.permuted({2, 3, 0, 1});
     Value filter = n.constant(hwcm);
@@ -183,34 +170,97 @@ LogicalResult conv(NodeImporter &n) {
       filter = fakeQuant(n, filter, quantType(n, *qdq, 2), n.inputName(1));
     }
     Value zp = n.constant({1}, {0.0f});
-    result = tosa::DepthwiseConv2DOp::create(
+    return Value(tosa::DepthwiseConv2DOp::create(
         b, outType, input, filter, biasValue, zp, zp,
         b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(strides),
-        b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type()));
-  } else {
-    Value filter = n.constant(w->permuted({0, 2, 3, 1}));
-    if (qdq) {
-      if (qdq->scales.size() > 1 && qdq->axis != 0)
-        return n.emitError() << "per-axis weight quantization must be along "
-                                "the output channels (axis 0)";
-      filter = fakeQuant(n, filter, quantType(n, *qdq, 0), n.inputName(1));
-    }
-    if (exact && *group == 1) {
-      Value zp = n.constant({1}, {0.0f});
-      result = tosa::Conv2DOp::create(
-          b, outType, input, filter, biasValue, zp, zp,
-          b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(strides),
-          b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type()));
-    } else {
-      result = qnt::Conv2DOp::create(
-          b, outType, input, filter, biasValue, /*residual=*/Value(),
-          b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(pad),
-          b.getDenseI64ArrayAttr(dil), b.getI64IntegerAttr(*group),
-          qnt::ActivationAttr::get(n.context(), qnt::Activation::none),
-          FloatAttr(), FloatAttr(), DenseF32ArrayAttr());
-    }
+        b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type())));
   }
-  return n.setOutput({result, preferredLayout(4)});
+  Value filter = n.constant(w.permuted({0, 2, 3, 1}));
+  if (qdq) {
+    if (qdq->scales.size() > 1 && qdq->axis != 0)
+      return n.emitError() << "per-axis weight quantization must be along "
+                              "the output channels (axis 0)";
+    filter = fakeQuant(n, filter, quantType(n, *qdq, 0), n.inputName(1));
+  }
+  if (exact && group == 1) {
+    Value zp = n.constant({1}, {0.0f});
+    return Value(tosa::Conv2DOp::create(
+        b, outType, input, filter, biasValue, zp, zp,
+        b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(strides),
+        b.getDenseI64ArrayAttr(dil), TypeAttr::get(b.getF32Type())));
+  }
+  return Value(qnt::Conv2DOp::create(
+      b, outType, input, filter, biasValue, /*residual=*/Value(),
+      b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(pad),
+      b.getDenseI64ArrayAttr(dil), b.getI64IntegerAttr(group),
+      qnt::ActivationAttr::get(n.context(), qnt::Activation::none), FloatAttr(),
+      FloatAttr(), DenseF32ArrayAttr()));
+}
+
+namespace {
+
+/// Conv, 2-D ([N, C, H, W]) or 1-D ([N, C, L], the 2-D conv with H = 1).
+LogicalResult conv(NodeImporter &n) {
+  if (failed(n.checkArity(2, 3)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() != 4 && x->rank() != 3)
+    return n.emitError() << "only 1-D and 2-D convolutions (3-D or 4-D "
+                            "input) are supported";
+  bool oneD = x->rank() == 3;
+  const PendingQuant *qdq;
+  const ConstTensor *wp = weight(n, 1, qdq);
+  if (!wp)
+    return failure();
+  FailureOr<const ConstTensor *> bias = n.optionalConstant(2);
+  if (failed(bias))
+    return failure();
+  if (static_cast<int64_t>(wp->dims.size()) != x->rank())
+    return n.emitError() << "weight must be " << x->rank() << "-D";
+  ConstTensor w = *wp;
+  SmallVector<int64_t> in = x->onnxShape();
+  if (oneD) {
+    w.dims.insert(w.dims.begin() + 2, 1);
+    in.insert(in.begin() + 2, 1);
+  }
+  int64_t c = in[1], h = in[2], wd = in[3];
+  int64_t o = w.dims[0], ci = w.dims[1], kh = w.dims[2], kw = w.dims[3];
+  FailureOr<int64_t> group = n.intAttr("group", 1);
+  if (failed(group))
+    return failure();
+  if (*group < 1 || ci * *group != c || o % *group)
+    return n.emitError() << "weight shape does not match input channels and "
+                            "group "
+                         << *group;
+  if (*bias && (*bias)->numElements() != o)
+    return n.emitError() << "bias must have one value per output channel";
+  SmallVector<int64_t> kernel = {kh, kw};
+  if (oneD)
+    kernel.erase(kernel.begin());
+  FailureOr<SmallVector<int64_t>> kernelShape =
+      n.intsAttr("kernel_shape", kernel);
+  if (failed(kernelShape))
+    return failure();
+  if (*kernelShape != ArrayRef<int64_t>(kernel))
+    return n.emitError() << "kernel_shape does not match the weight";
+  FailureOr<Window> win = readWindow(n, h, wd, kernel);
+  if (failed(win))
+    return failure();
+  SmallVector<int64_t> pad = win->pad;
+  Value input =
+      oneD ? n.nhwc(n.reshapeAct(*x, in)) : foldZeroPad(n.nhwc(*x), pad);
+  FailureOr<Value> result = buildConv2d(n, input, w, qdq, *bias, *group,
+                                        win->strides, pad, win->dilations);
+  if (failed(result))
+    return failure();
+  Act out{*result, preferredLayout(4)};
+  if (!oneD)
+    return n.setOutput(out);
+  SmallVector<int64_t> outShape = out.onnxShape();
+  outShape.erase(outShape.begin() + 2);
+  return n.setOutput(n.reshapeAct(out, outShape));
 }
 
 /// tosa.matmul of f32 `lhs` [B, M, K] and `rhs` [B, K, N] (zero points 0),
@@ -713,6 +763,7 @@ LogicalResult batchNorm(NodeImporter &n) {
 
 void quantc::onnx_import::registerConvOps(OpRegistry &r) {
   r.add("Conv", conv);
+  r.add("ConvTranspose", convTranspose);
   r.add("Gemm", gemm);
   r.add("MatMul", matMul);
   r.add("Einsum", einsum, 12);

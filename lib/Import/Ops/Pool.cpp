@@ -1,8 +1,8 @@
 //===- Pool.cpp - Pooling and reductions ----------------------------------===//
 //
 // MaxPool / AveragePool (pads, auto_pad, ceil_mode, count_include_pad),
-// GlobalAveragePool / GlobalMaxPool, and ReduceMean / Max / Min / Sum. A
-// mean or max over H and W of an image is a global pool (how
+// GlobalAveragePool / GlobalMaxPool (2-D, and 1-D as H = 1), and ReduceMean /
+// Max / Min / Sum. A mean or max over H and W of an image is a global pool (how
 // `x.mean([2, 3])` reaches the same op as AdaptiveAvgPool2d(1)).
 //
 //===----------------------------------------------------------------------===//
@@ -54,12 +54,32 @@ Value pool2d(NodeImporter &n, Value input, bool isMax, ArrayRef<int64_t> kernel,
                                    pad, b.getF32Type());
 }
 
-/// Input 0, an image (4-D, NCHW in ONNX).
+/// Input 0, an image (4-D, NCHW in ONNX) or a sequence ([N, C, L], read
+/// as the image [N, C, 1, L]: a 1-D pool is the 2-D pool with H = 1).
 FailureOr<Act> imageInput(NodeImporter &n) {
   FailureOr<Act> x = n.act(0);
-  if (succeeded(x) && x->rank() != 4)
-    return n.emitError() << "only 2-D pooling (4-D input) is supported";
+  if (failed(x))
+    return failure();
+  if (x->rank() != 4 && x->rank() != 3)
+    return n.emitError() << "only 1-D and 2-D pooling (3-D or 4-D input) is "
+                            "supported";
+  if (x->rank() == 3) {
+    SmallVector<int64_t> shape = x->onnxShape();
+    shape.insert(shape.begin() + 2, 1);
+    return n.reshapeAct(*x, shape);
+  }
   return x;
+}
+
+/// The NHWC pool `result` as the output of the node: [N, C, L] for a 1-D
+/// pool (input 0 of rank 3).
+LogicalResult setPoolOutput(NodeImporter &n, Value result) {
+  Act out{result, preferredLayout(4)};
+  if (n.act(0)->rank() == 4)
+    return n.setOutput(out);
+  SmallVector<int64_t> shape = out.onnxShape();
+  shape.erase(shape.begin() + 2);
+  return n.setOutput(n.reshapeAct(out, shape));
 }
 
 /// Zero padding of an NHWC tensor ([top, bottom, left, right]).
@@ -95,6 +115,8 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
   FailureOr<Window> win = readWindow(n, h, w, *kernel, /*allowDilation=*/false);
   if (failed(win))
     return failure();
+  if (kernel->size() == 1)
+    kernel->insert(kernel->begin(), 1);
   if (*storage != 0)
     return n.emitError() << "storage_order=1 is not supported";
   for (int i = 0; i < 2; ++i)
@@ -146,8 +168,7 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     for (int i = 0; i < 4; ++i)
       pad[i] -= win->pad[i];
   }
-  return n.setOutput({pool2d(n, input, isMax, *kernel, win->strides, pad),
-                      preferredLayout(4)});
+  return setPoolOutput(n, pool2d(n, input, isMax, *kernel, win->strides, pad));
 }
 
 template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
@@ -157,9 +178,8 @@ template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
   if (failed(x))
     return failure();
   SmallVector<int64_t> shape = x->onnxShape();
-  return n.setOutput(
-      {pool2d(n, n.nhwc(*x), isMax, {shape[2], shape[3]}, {1, 1}, {0, 0, 0, 0}),
-       preferredLayout(4)});
+  return setPoolOutput(n, pool2d(n, n.nhwc(*x), isMax, {shape[2], shape[3]},
+                                 {1, 1}, {0, 0, 0, 0}));
 }
 
 enum class Reduce { mean, max, min, sum };

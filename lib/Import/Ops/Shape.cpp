@@ -2,11 +2,12 @@
 //
 // Reshape (0 and -1), Flatten, Squeeze / Unsqueeze, Transpose, Concat,
 // Split, Slice, Gather with constant indices, Pad (constant / reflect /
-// edge), Expand and Tile. On activations a Transpose only changes the
-// layout and a reshape keeps it where it can (NodeImporter::reshapeAct), so
-// NHWC permutes and channel shuffles cost no copies of their own. On
-// constants every op folds, which is how shape sub-graphs (Shape -> Gather
-// -> Unsqueeze -> Concat -> Reshape) become static shapes.
+// edge), Expand, Tile, DepthToSpace and SpaceToDepth. On activations a
+// Transpose only changes the layout and a reshape keeps it where it can
+// (NodeImporter::reshapeAct), so NHWC permutes and channel shuffles cost no
+// copies of their own. On constants every op folds, which is how shape
+// sub-graphs (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) become
+// static shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -661,6 +662,68 @@ LogicalResult tileOp(NodeImporter &n) {
   return n.setOutput({v, x->layout});
 }
 
+/// DepthToSpace (`toSpace`: DCR and CRD modes, PixelShuffle) and
+/// SpaceToDepth (PixelUnshuffle) of an NCHW tensor: a reshape to 6-D, a
+/// permutation and a reshape back, as the ONNX spec defines them. On an
+/// activation the permutation is a layout change, so the whole op is at
+/// most one transpose (data movement, int8 end to end).
+template <bool toSpace> LogicalResult spaceDepthOp(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> in = inputShape(n);
+  FailureOr<int64_t> blocksize = n.intAttr("blocksize", 0);
+  FailureOr<std::string> mode = n.stringAttr("mode", "DCR");
+  if (failed(in) || failed(blocksize) || failed(mode))
+    return failure();
+  if (!n.attr("blocksize"))
+    return n.emitError() << "attribute 'blocksize' is required";
+  int64_t b = *blocksize;
+  if (b < 1)
+    return n.emitError() << "blocksize must be >= 1, got " << b;
+  if (in->size() != 4)
+    return n.emitError() << "input must be 4-D (NCHW), got rank " << in->size();
+  int64_t batch = (*in)[0], c = (*in)[1], h = (*in)[2], w = (*in)[3];
+  SmallVector<int64_t> six, perm, out;
+  if (toSpace) {
+    if (*mode != "DCR" && *mode != "CRD")
+      return n.emitError() << "mode must be DCR or CRD, got '" << *mode << "'";
+    if (c % (b * b))
+      return n.emitError() << "channels (" << c
+                           << ") must be a multiple of blocksize^2 (" << b * b
+                           << ")";
+    int64_t cOut = c / (b * b);
+    if (*mode == "DCR") {
+      six = {batch, b, b, cOut, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      six = {batch, cOut, b, b, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    out = {batch, cOut, h * b, w * b};
+  } else {
+    if (h % b || w % b)
+      return n.emitError() << "height and width (" << h << ", " << w
+                           << ") must be multiples of blocksize (" << b << ")";
+    six = {batch, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {batch, c * b * b, h / b, w / b};
+  }
+  if (!n.isActivation(0)) {
+    ConstTensor t = *n.constant(0);
+    t.dims.assign(six.begin(), six.end());
+    t = t.permuted(perm);
+    t.dims.assign(out.begin(), out.end());
+    return n.setOutput(std::move(t));
+  }
+  Act x = n.reshapeAct(*n.act(0), six);
+  SmallVector<int64_t> inverse(6);
+  for (int64_t j = 0; j < 6; ++j)
+    inverse[perm[j]] = j;
+  for (int64_t &d : x.layout)
+    d = inverse[d];
+  return n.setOutput(n.reshapeAct(x, out));
+}
+
 } // namespace
 
 void quantc::onnx_import::registerShapeOps(OpRegistry &r) {
@@ -676,4 +739,6 @@ void quantc::onnx_import::registerShapeOps(OpRegistry &r) {
   r.add("Pad", padOp);
   r.add("Expand", expandOp);
   r.add("Tile", tileOp);
+  r.add("DepthToSpace", spaceDepthOp</*toSpace=*/true>);
+  r.add("SpaceToDepth", spaceDepthOp</*toSpace=*/false>);
 }
