@@ -124,3 +124,48 @@ func.func @gemm_relu(%x: tensor<1x1x2xf32>) -> tensor<1x3xf32> {
   %c = tosa.clamp %r {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<1x3xf32>) -> tensor<1x3xf32>
   return %c : tensor<1x3xf32>
 }
+
+// -----
+
+// A 1-D conv -> bn -> relu: the conv's [N, 1, L, C] is reshaped to
+// [N, L, C] before them; both move above the reshape (channels stay last)
+// and fuse as in @conv_bn_relu (same numbers).
+// CHECK-LABEL: func.func @conv1d_bn_relu
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}3.000000e+00]]], {{\[\[\[}}1.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[5.000000e-01, 3.000000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %[[W]] bias(%[[B]]) {activation = #qnt<activation relu>} : (tensor<1x1x4x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x1x4x2xf32>
+// CHECK-NEXT: %[[R:.*]] = tosa.reshape %[[C]]
+// CHECK-NEXT: return %[[R]] : tensor<1x4x2xf32>
+func.func @conv1d_bn_relu(%x: tensor<1x1x4x1xf32>) -> tensor<1x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[2.0]]], [[[0.5]]]]> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "tosa.const"() <{values = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %gamma = "tosa.const"() <{values = dense<[3.0, 1.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %beta = "tosa.const"() <{values = dense<[0.5, 0.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %mean = "tosa.const"() <{values = dense<[1.0, 0.5]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %var = "tosa.const"() <{values = dense<[4.0, 0.25]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x4x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x4x2xf32>
+  %s = tosa.const_shape {values = dense<[1, 4, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %l = tosa.reshape %c, %s : (tensor<1x1x4x2xf32>, !tosa.shape<3>) -> tensor<1x4x2xf32>
+  %bn = qnt.batch_norm %l, %gamma, %beta, %mean, %var {epsilon = 0.0 : f32} : tensor<1x4x2xf32>, tensor<2xf32>
+  %r = tosa.clamp %bn {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  return %r : tensor<1x4x2xf32>
+}
+
+// -----
+
+// A batch norm after a reshape that moves the channels is not moved.
+// CHECK-LABEL: func.func @conv_reshape_bn_channels_moved
+// CHECK: tosa.reshape
+// CHECK: qnt.batch_norm
+func.func @conv_reshape_bn_channels_moved(%x: tensor<1x1x4x1xf32>) -> tensor<1x2x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[2.0]]], [[[0.5]]]]> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "tosa.const"() <{values = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %p = "tosa.const"() <{values = dense<[1.0, 1.0, 1.0, 1.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x4x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x4x2xf32>
+  %s = tosa.const_shape {values = dense<[1, 2, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %l = tosa.reshape %c, %s : (tensor<1x1x4x2xf32>, !tosa.shape<3>) -> tensor<1x2x4xf32>
+  %bn = qnt.batch_norm %l, %p, %p, %p, %p : tensor<1x2x4xf32>, tensor<4xf32>
+  return %bn : tensor<1x2x4xf32>
+}
