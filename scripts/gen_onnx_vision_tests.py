@@ -16,6 +16,10 @@ of the output's magnitude), each <name>.onnx with <name>.input.npy and
                      which ONNX Runtime 1.30 and ONNX's node tests share)
   audio1d            a PyTorch Conv1d / MaxPool1d / AvgPool1d /
                      ConvTranspose1d / adaptive pools model on [N, C, L]
+  pools1d            onnx.helper 1-D GlobalMaxPool / GlobalAveragePool,
+                     MaxPool (auto_pad SAME_UPPER), AveragePool
+                     (count_include_pad, asymmetric pads), Conv (auto_pad
+                     SAME_LOWER), outputs from NumPy
   pixel_shuffle      PyTorch PixelShuffle / PixelUnshuffle around convs
   depth_space        onnx.helper DepthToSpace (DCR and CRD, blocksize 2 and
                      3) and SpaceToDepth, outputs from NumPy (the ONNX spec's
@@ -236,6 +240,50 @@ class Audio1d(nn.Module):
                           u.flatten(1), g.flatten(1), m.flatten(1)], 1)
 
 
+def pools1d():
+    """1-D forms PyTorch does not write: GlobalMaxPool / GlobalAveragePool
+    on [N, C, L], MaxPool with auto_pad SAME_UPPER, AveragePool with
+    count_include_pad and asymmetric pads, Conv with auto_pad SAME_LOWER;
+    outputs from NumPy."""
+    name = "pools1d"
+    x = rng.standard_normal((1, 3, 10)).astype(np.float32)
+    w = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    nodes = [
+        helper.make_node("GlobalMaxPool", ["x"], ["p0"]),
+        helper.make_node("GlobalAveragePool", ["x"], ["p1"]),
+        helper.make_node("MaxPool", ["x"], ["p2"], kernel_shape=[3],
+                         strides=[2], auto_pad="SAME_UPPER"),
+        helper.make_node("AveragePool", ["x"], ["p3"], kernel_shape=[3],
+                         pads=[1, 2], count_include_pad=1),
+        helper.make_node("Conv", ["x", "w"], ["p4"], auto_pad="SAME_LOWER"),
+    ]
+    # SAME_UPPER, k3 s2 on 10: 5 outputs, total padding 1, at the end.
+    xm = np.pad(x, ((0, 0), (0, 0), (0, 1)), constant_values=-np.inf)
+    # count_include_pad: zeros count.
+    xa = np.pad(x, ((0, 0), (0, 0), (1, 2)))
+    # SAME_LOWER, k4 s1: total padding 3, 2 at the beginning.
+    xc = np.pad(x, ((0, 0), (0, 0), (2, 1))).astype(np.float64)
+    refs = [x.max(2, keepdims=True), x.mean(2, keepdims=True),
+            np.stack([xm[:, :, 2 * i:2 * i + 3].max(2) for i in range(5)], 2),
+            np.stack([xa[:, :, i:i + 3].mean(2) for i in range(11)], 2),
+            np.stack([np.einsum("ncl,ocl->no", xc[:, :, i:i + 4], w)
+                      for i in range(10)], 2)]
+    for i in range(5):
+        nodes.append(helper.make_node("Flatten", [f"p{i}"], [f"f{i}"]))
+    nodes.append(helper.make_node("Concat", [f"f{i}" for i in range(5)], ["y"],
+                                  axis=1))
+    y = np.concatenate([r.reshape(1, -1) for r in refs], 1)
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)],
+        [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+    save_io(name, x, y)
+
+
 class PixelShuffles(nn.Module):
     """Super-resolution style: conv -> PixelShuffle (DepthToSpace CRD) ->
     conv, and PixelUnshuffle (SpaceToDepth)."""
@@ -387,3 +435,4 @@ if __name__ == "__main__":
     export(PixelShuffles(), (1, 3, 4, 6), "pixel_shuffle")
     depth_space()
     qdq_conv_transpose()
+    pools1d()
