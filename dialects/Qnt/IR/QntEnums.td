@@ -64,7 +64,13 @@ def Qnt_UnaryFn : I32EnumAttr<"UnaryFn",
     I32EnumAttrCase<"leaky_relu", 7>,
     I32EnumAttrCase<"elu", 8>,
     I32EnumAttrCase<"softplus", 9>,
-    I32EnumAttrCase<"erf", 10>]> {
+    I32EnumAttrCase<"erf", 10>,
+    I32EnumAttrCase<"mish", 11>,
+    I32EnumAttrCase<"selu", 12>,
+    I32EnumAttrCase<"celu", 13>,
+    I32EnumAttrCase<"thresholded_relu", 14>,
+    I32EnumAttrCase<"round", 15>,
+    I32EnumAttrCase<"sign", 16>]> {
   let cppNamespace = "::mlir::qnt";
 }
 

@@ -35,12 +35,16 @@ std::optional<FusedClamp> mlir::qnt::fusedClamp(Operation *op) {
   auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
   if (!lo || !hi)
     return std::nullopt;
-  double min = lo.getValueAsDouble(), max = hi.getValueAsDouble();
+  return fusedClamp(op->getContext(), lo.getValueAsDouble(),
+                    hi.getValueAsDouble());
+}
+
+FusedClamp mlir::qnt::fusedClamp(MLIRContext *ctx, double min, double max) {
   if (min == 0.0 && max >= FLT_MAX)
     return FusedClamp{Activation::relu, {}, {}};
   if (min == 0.0 && max == 6.0)
     return FusedClamp{Activation::relu6, {}, {}};
-  Builder b(op->getContext());
+  Builder b(ctx);
   return FusedClamp{Activation::clamp, b.getF32FloatAttr(min),
                     b.getF32FloatAttr(max)};
 }
@@ -342,6 +346,28 @@ LogicalResult LayerNormOp::verify() {
   return success();
 }
 
+QuantRole GroupNormOp::getQuantRole() { return QuantRole::observed; }
+
+LogicalResult GroupNormOp::verify() {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  if (shape.size() < 2)
+    return emitOpError() << "input must be [N, ..., C] (rank >= 2)";
+  int64_t channels = shape.back();
+  // The attribute is an I64Attr read as uint64_t: -1 must print as -1.
+  auto groups = static_cast<int64_t>(getGroups());
+  if (groups < 1 || channels % groups != 0)
+    return emitOpError() << "groups " << groups
+                         << " must be positive and divide the " << channels
+                         << " channels";
+  if (getGamma().getType().getShape() != ArrayRef<int64_t>{channels})
+    return emitOpError() << "gamma and beta must have shape [" << channels
+                         << "] (one per channel)";
+  float eps = getEpsilon().convertToFloat();
+  if (!std::isfinite(eps) || eps < 0.0f)
+    return emitOpError() << "epsilon must be finite and >= 0";
+  return success();
+}
+
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = getInput().getType().getRank();
   // The attribute is an I64Attr read as uint64_t: -1 must print as -1.
@@ -360,6 +386,8 @@ LogicalResult UnaryOp::verify() {
   for (std::optional<APFloat> p : {getAlpha(), getBeta()})
     if (p && !p->isFinite())
       return emitOpError() << "alpha and beta must be finite";
+  if (getFn() == UnaryFn::celu && getAlphaOrDefault() == 0.0)
+    return emitOpError() << "celu's alpha must not be 0";
   if (std::optional<ArrayRef<float>> alphas = getAlphas()) {
     if (getFn() != UnaryFn::leaky_relu || getAlpha())
       return emitOpError()

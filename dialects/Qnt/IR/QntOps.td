@@ -237,8 +237,9 @@ def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
     function's formula, parameters and range are written once, in
     `dialects/Qnt/IR/UnaryFunctions.h`, and used by the float lowering
     (`qnt-lower-float-unary`), the verifier and the quantization role: a
-    bounded function (sigmoid, hard_sigmoid, tanh) has fixed output
-    parameters, the others are observed.
+    bounded function (sigmoid, hard_sigmoid, tanh, erf, sign) has fixed
+    output parameters, the others are observed. `selu` takes ONNX's `alpha`
+    and its `gamma` (the scale) as `beta`; `round` rounds half to even.
 
     `alphas` gives `leaky_relu` one alpha per channel of the last dimension
     instead of one `alpha`: ONNX's PRelu with a per-channel slope.
@@ -321,6 +322,46 @@ def Qnt_LayerNormOp : Qnt_Op<"layer_norm", [Pure,
     Qnt_F32Tensor:$gamma,
     Qnt_F32Tensor:$beta,
     I64Attr:$axis,
+    DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon
+  );
+  let results = (outs Qnt_F32Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_GroupNormOp : Qnt_Op<"group_norm", [Pure,
+    DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface>,
+    AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>]> {
+  let summary = "Group (and instance) normalization of a channels-last tensor";
+  let description = [{
+    The input is channels-last, `[N, S1, ..., Sk, C]` (k >= 0; an NHWC
+    image), and its `C` channels fall into `groups` consecutive groups of
+    `C / groups`. For each sample `n` and group `g`, `mean` and the biased
+    `var` are taken over the spatial dimensions and the group's channels;
+    `y = (x - mean) / sqrt(var + epsilon) * gamma[c] + beta[c]`, with
+    `gamma` and `beta` of shape `[C]`. It is ONNX's GroupNormalization and
+    PyTorch's `nn.GroupNorm`; `groups = C` is InstanceNormalization
+    (`nn.InstanceNorm2d`). The ONNX importer also recognizes PyTorch's
+    export of `nn.GroupNorm` below opset 18 (Reshape, InstanceNormalization,
+    Reshape, Mul, Add). One op so that quantization sees it whole: as
+    `qnt.layer_norm` (and PyTorch's quantized `group_norm` /
+    `instance_norm`), its output is observed and in an int8 model it
+    computes in float between a dequantize and a quantize.
+    `qnt-lower-layer-norm` expands it into TOSA ops for the float code.
+
+    Example:
+    ```mlir
+    %y = qnt.group_norm %x, %gamma, %beta {groups = 4 : i64, epsilon = 1.0e-05 : f32}
+           : tensor<1x16x16x32xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins
+    Qnt_F32Tensor:$input,
+    Qnt_F32Tensor:$gamma,
+    Qnt_F32Tensor:$beta,
+    I64Attr:$groups,
     DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon
   );
   let results = (outs Qnt_F32Tensor:$output);

@@ -45,6 +45,7 @@ inline UnaryInfo unaryInfo(UnaryFn fn) {
     break;
   case UnaryFn::tanh:
   case UnaryFn::erf:
+  case UnaryFn::sign:
     info.fixedRange = {-1.0, 1.0};
     break;
   case UnaryFn::hard_sigmoid:
@@ -54,7 +55,15 @@ inline UnaryInfo unaryInfo(UnaryFn fn) {
     info = {true, false, 0.01, 0.0, std::nullopt};
     break;
   case UnaryFn::elu:
+  case UnaryFn::celu:
+  case UnaryFn::thresholded_relu:
     info = {true, false, 1.0, 0.0, std::nullopt};
+    break;
+  case UnaryFn::selu:
+    // beta is ONNX's gamma (the scale); both defaults are ONNX's and
+    // PyTorch's constants.
+    info = {true, true, 1.67326319217681884765625, 1.05070102214813232421875,
+            std::nullopt};
     break;
   default:
     break;
@@ -64,9 +73,10 @@ inline UnaryInfo unaryInfo(UnaryFn fn) {
 
 /// `fn(x)` with parameters `alpha`, `beta`, in the arithmetic of `Ops`,
 /// which provides `V constant(double)`, `add`, `sub`, `mul`, `div`, `max`,
-/// `min`, `abs`, `exp`, `log1p`, `tanh` and `erf`. The parameters are
-/// numbers (`double`) or values of the arithmetic (`V`: a per-channel alpha
-/// read from a tensor).
+/// `min`, `abs`, `exp`, `log1p`, `tanh`, `erf`, `step` (1 where the operand
+/// is > 0, else 0) and `roundEven` (to the nearest integer, ties to even). The
+/// parameters are numbers (`double`) or values of the arithmetic (`V`: a
+/// per-channel alpha read from a tensor).
 template <typename Ops, typename V, typename P>
 V applyUnary(Ops &o, UnaryFn fn, V x, P alpha, P beta) {
   auto c = [&](auto v) -> V {
@@ -106,6 +116,23 @@ V applyUnary(Ops &o, UnaryFn fn, V x, P alpha, P beta) {
     return o.add(o.max(x, c(0.0)), o.log1p(o.exp(o.sub(c(0.0), o.abs(x)))));
   case UnaryFn::erf:
     return o.erf(x);
+  case UnaryFn::mish: {
+    V softplus =
+        o.add(o.max(x, c(0.0)), o.log1p(o.exp(o.sub(c(0.0), o.abs(x)))));
+    return o.mul(x, o.tanh(softplus));
+  }
+  case UnaryFn::selu:
+    return o.mul(c(beta), applyUnary(o, UnaryFn::elu, x, alpha, beta));
+  case UnaryFn::celu: // ONNX's formula, which also holds for alpha < 0
+    return o.add(o.max(x, c(0.0)),
+                 o.min(c(0.0), o.mul(c(alpha), o.sub(o.exp(o.div(x, c(alpha))),
+                                                     c(1.0)))));
+  case UnaryFn::thresholded_relu:
+    return o.mul(x, o.step(o.sub(x, c(alpha))));
+  case UnaryFn::round:
+    return o.roundEven(x);
+  case UnaryFn::sign:
+    return o.sub(o.step(x), o.step(o.sub(c(0.0), x)));
   }
   return x;
 }
@@ -124,6 +151,8 @@ struct DoubleOps {
   double log1p(double a) { return std::log1p(a); }
   double tanh(double a) { return std::tanh(a); }
   double erf(double a) { return std::erf(a); }
+  double step(double a) { return a > 0.0 ? 1.0 : 0.0; }
+  double roundEven(double a) { return std::nearbyint(a); }
 };
 
 /// `fn(x)` in double.

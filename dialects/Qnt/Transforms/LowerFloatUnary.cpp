@@ -52,6 +52,13 @@ struct F32ValueOps {
   Value log1p(Value x) { return math::Log1pOp::create(b, loc, x); }
   Value tanh(Value x) { return math::TanhOp::create(b, loc, x); }
   Value erf(Value x) { return math::ErfOp::create(b, loc, x); }
+  Value step(Value x) {
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                           constant(0.0));
+    return arith::SelectOp::create(b, loc, positive, constant(1.0),
+                                   constant(0.0));
+  }
+  Value roundEven(Value x) { return math::RoundEvenOp::create(b, loc, x); }
 };
 
 struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {

@@ -143,14 +143,18 @@ def QntLowerSoftmax : Pass<"qnt-lower-softmax", "func::FuncOp"> {
 }
 
 def QntLowerLayerNorm : Pass<"qnt-lower-layer-norm", "func::FuncOp"> {
-  let summary = "Expand float qnt.layer_norm into TOSA ops";
+  let summary = "Expand float qnt.layer_norm and qnt.group_norm into TOSA ops";
   let description = [{
     Replaces each float `qnt.layer_norm` by its formula in TOSA ops:
     `reduce_sum` over each normalized dimension and a multiplication by
     `1 / n` for the mean, `sub`, the same for the biased variance of the
     difference, `rsqrt` of the variance plus epsilon, then `mul` by it and
     by `gamma` and `add` of `beta` (both reshaped to broadcast), which
-    `tosa-to-linalg` lowers with the rest of the float model.
+    `tosa-to-linalg` lowers with the rest of the float model. A float
+    `qnt.group_norm` becomes the same formula on the input reshaped to
+    `[N, S, groups, C / groups]` (`S` the spatial size), reduced over
+    dimensions 1 and 3, then reshaped back for the per-channel `gamma` and
+    `beta`.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }

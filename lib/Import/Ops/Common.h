@@ -71,6 +71,17 @@ mlir::Value foldZeroPad(mlir::Value input, llvm::SmallVectorImpl<int64_t> &pad);
 /// DequantizeLinear of an initializer or a QDQ pair on a constant).
 const ConstTensor *weight(NodeImporter &n, int i, const PendingQuant *&qdq);
 
+/// The scale (input `scaleInput`) and optional zero point (input `zpInput`,
+/// null when absent) of a quantized tensor, checked against the ONNX spec:
+/// a scalar or 1-D float scale, each finite and positive (and a normal
+/// float32, so that requantization multipliers stay finite); a zero point
+/// of the same shape, int8 / uint8 (or int32 for `int32Allowed`, a bias),
+/// each inside its type's range.
+mlir::LogicalResult quantParams(NodeImporter &n, int scaleInput, int zpInput,
+                                const ConstTensor *&scale,
+                                const ConstTensor *&zp,
+                                bool int32Allowed = false);
+
 /// The !quant type of `q` with its per-axis dimension at `irAxis`.
 mlir::quant::QuantizedType quantType(NodeImporter &n, const PendingQuant &q,
                                      int64_t irAxis);
@@ -98,6 +109,14 @@ mlir::Value matchLayerNorm(NodeImporter &n, const Act &numerator,
 /// gamma and beta, the sum into beta. Null otherwise.
 mlir::Value foldIntoLayerNorm(NodeImporter &n, const Act &a,
                               const ConstTensor &c, bool isMul);
+
+/// A view of a qnt.group_norm equal to `a * c` (`isMul`) or `a + c` when
+/// `a` is a qnt.group_norm or a view of one (tosa.reshape / transpose) and
+/// the constant `c` is one value per channel of the group norm (PyTorch's
+/// nn.GroupNorm weight and bias after the exported Reshape back): folded
+/// into its gamma and beta, the result in `layout`. Null otherwise.
+mlir::Value foldIntoGroupNorm(NodeImporter &n, const Act &a,
+                              const ConstTensor &c, bool isMul, Layout &layout);
 
 } // namespace quantc::onnx_import
 

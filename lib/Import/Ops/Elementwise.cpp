@@ -6,8 +6,9 @@
 // other unary ops and the binary / variadic arithmetic TOSA ops with
 // ONNX's broadcasting (NodeImporter::broadcast). Arithmetic on constants
 // folds (shape sub-graphs). Mul(x, Sigmoid(x)) is SiLU and
-// Mul(x, HardSigmoid(x)) with alpha 1/6, beta 1/2 is HardSwish (how
-// PyTorch exports nn.SiLU and, before opset 14, nn.Hardswish); the Erf and
+// Mul(x, HardSigmoid(x)) with alpha 1/6, beta 1/2 is HardSwish and
+// Mul(x, Tanh(Softplus(x))) is Mish (how PyTorch exports nn.SiLU and,
+// before opsets 14 and 18, nn.Hardswish and nn.Mish); the Erf and
 // Tanh forms of GELU are qnt.unary gelu / gelu_tanh, and layer
 // normalization's Div, Mul and Add end in a qnt.layer_norm
 // (Normalization.cpp).
@@ -78,6 +79,49 @@ template <qnt::UnaryFn fn> LogicalResult unary(NodeImporter &n) {
       qnt::UnaryOp::create(b, x->value, qnt::UnaryFnAttr::get(n.context(), fn),
                            alpha, beta, DenseF32ArrayAttr());
   return n.setOutput({y, x->layout});
+}
+
+/// Selu: ONNX's `alpha` and `gamma` (the scale, qnt.unary's `beta`).
+LogicalResult selu(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  qnt::UnaryInfo info = qnt::unaryInfo(qnt::UnaryFn::selu);
+  FailureOr<float> alpha = n.floatAttr("alpha", info.alpha),
+                   gamma = n.floatAttr("gamma", info.beta);
+  if (failed(x) || failed(alpha) || failed(gamma))
+    return failure();
+  if (!std::isfinite(*alpha) || !std::isfinite(*gamma))
+    return n.emitError() << "alpha and gamma must be finite";
+  ImplicitLocOpBuilder &b = n.builder();
+  Value y = qnt::UnaryOp::create(
+      b, x->value, qnt::UnaryFnAttr::get(n.context(), qnt::UnaryFn::selu),
+      b.getF32FloatAttr(*alpha), b.getF32FloatAttr(*gamma),
+      DenseF32ArrayAttr());
+  return n.setOutput({y, x->layout});
+}
+
+/// Celu: as unary<celu>, but alpha 0 (a division by zero) is refused.
+LogicalResult celu(NodeImporter &n) {
+  FailureOr<float> alpha = n.floatAttr("alpha", 1.0f);
+  if (failed(alpha))
+    return failure();
+  if (*alpha == 0.0f)
+    return n.emitError() << "alpha must not be 0";
+  return unary<qnt::UnaryFn::celu>(n);
+}
+
+/// Gelu (opset 20): `approximate` "none" (erf) or "tanh".
+LogicalResult gelu(NodeImporter &n) {
+  FailureOr<std::string> approximate = n.stringAttr("approximate", "none");
+  if (failed(approximate))
+    return failure();
+  if (*approximate == "none")
+    return unary<qnt::UnaryFn::gelu>(n);
+  if (*approximate == "tanh")
+    return unary<qnt::UnaryFn::gelu_tanh>(n);
+  return n.emitError() << "approximate must be \"none\" or \"tanh\", got \""
+                       << *approximate << "\"";
 }
 
 Value clamp(NodeImporter &n, Value x, float lo, float hi) {
@@ -231,15 +275,24 @@ LogicalResult foldConstants(NodeImporter &n, Binary kind) {
   return n.setOutput(std::move(acc));
 }
 
-/// The SiLU / HardSwish pattern: `x * f(x)` with f = sigmoid or the
-/// HardSwish gate. Returns the fused qnt.unary, or null.
+/// The SiLU / HardSwish / Mish pattern: `x * f(x)` with f = sigmoid, the
+/// HardSwish gate or tanh(softplus(x)) (how PyTorch exports nn.Mish below
+/// opset 18). Returns the fused qnt.unary, or null.
 Value fuseGatedActivation(NodeImporter &n, const Act &lhs, const Act &rhs) {
   for (auto [x, gate] : {std::pair{lhs, rhs}, std::pair{rhs, lhs}}) {
     auto op = gate.value.getDefiningOp<qnt::UnaryOp>();
-    if (!op || op.getInput() != x.value || x.layout != gate.layout)
+    if (!op || x.layout != gate.layout)
+      continue;
+    auto softplus = op.getInput().getDefiningOp<qnt::UnaryOp>();
+    bool mishGate = op.getFn() == qnt::UnaryFn::tanh && softplus &&
+                    softplus.getFn() == qnt::UnaryFn::softplus &&
+                    softplus.getInput() == x.value;
+    if (!mishGate && op.getInput() != x.value)
       continue;
     qnt::UnaryFn fused;
-    if (op.getFn() == qnt::UnaryFn::sigmoid)
+    if (mishGate)
+      fused = qnt::UnaryFn::mish;
+    else if (op.getFn() == qnt::UnaryFn::sigmoid)
       fused = qnt::UnaryFn::silu;
     else if (op.getFn() == qnt::UnaryFn::hard_sigmoid &&
              std::fabs(op.getAlphaOrDefault() - 1.0 / 6.0) < 1e-6 &&
@@ -392,6 +445,11 @@ LogicalResult binary(NodeImporter &n) {
     if (Value folded = foldIntoLayerNorm(n, *n.act(a), *n.constant(1 - a),
                                          kind == Binary::mul))
       return n.setOutput({folded, n.act(a)->layout});
+    // nn.GroupNorm's weight and bias (exported below opset 18).
+    Layout gnLayout;
+    if (Value folded = foldIntoGroupNorm(n, *n.act(a), *n.constant(1 - a),
+                                         kind == Binary::mul, gnLayout))
+      return n.setOutput({folded, gnLayout});
   }
   if (kind == Binary::mul && n.numInputs() == 2) {
     // GELU: the last Mul of its pattern (whose other ops DCE removes).
@@ -553,6 +611,13 @@ void quantc::onnx_import::registerElementwiseOps(OpRegistry &r) {
   r.add("LeakyRelu", unary<UnaryFn::leaky_relu>);
   r.add("Elu", unary<UnaryFn::elu>);
   r.add("Softplus", unary<UnaryFn::softplus>);
+  r.add("Mish", unary<UnaryFn::mish>, 18);
+  r.add("Selu", selu);
+  r.add("Celu", celu, 12);
+  r.add("ThresholdedRelu", unary<UnaryFn::thresholded_relu>, 10);
+  r.add("Gelu", gelu, 20);
+  r.add("Round", unary<UnaryFn::round>, 11);
+  r.add("Sign", unary<UnaryFn::sign>, 9);
   r.add("PRelu", prelu);
   r.add("Exp", tosaUnary<tosa::ExpOp>);
   r.add("Log", tosaUnary<tosa::LogOp>);

@@ -182,10 +182,12 @@ template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
                                  {1, 1}, {0, 0, 0, 0}));
 }
 
-enum class Reduce { mean, max, min, sum };
+/// ReduceMean / Max / Min / Sum, ReduceL2 (the square root of the sum of
+/// squares) and ReduceSumSquare.
+enum class Reduce { mean, max, min, sum, l2, sumSquare };
 
 /// Reduce* with axes from the `axes` attribute (`axesFromInput`: from input
-/// 1, as ReduceSum has it from opset 13 on).
+/// 1, as ReduceSum has it from opset 13 on and the others from 18).
 template <Reduce kind, bool axesFromInput = false>
 LogicalResult reduce(NodeImporter &n) {
   if (failed(n.checkArity(1, axesFromInput ? 2 : 1)))
@@ -199,8 +201,13 @@ LogicalResult reduce(NodeImporter &n) {
       axesFromInput ? n.optionalIntsInput(1) : n.intsAttr("axes", {});
   if (failed(rawAxes))
     return failure();
+  ImplicitLocOpBuilder &b = n.builder();
+  if (kind == Reduce::sumSquare || kind == Reduce::l2)
+    x->value = n.mul(x->value, x->value, x->value.getType());
   if (rawAxes->empty() && *noopEmpty)
-    return n.setOutput(*x);
+    // Nothing reduced: ReduceSumSquare squares, ReduceL2 passes its input
+    // through (as ONNX's reference implementation does).
+    return n.setOutput(kind == Reduce::l2 ? *n.act(0) : *x);
   FailureOr<SmallVector<int64_t>> axes = n.normalizeAxes(*rawAxes, x->rank());
   if (failed(axes))
     return failure();
@@ -218,7 +225,6 @@ LogicalResult reduce(NodeImporter &n) {
   for (int64_t d = 0; d < x->rank(); ++d)
     if (*keepDims || !llvm::is_contained(*axes, d))
       outShape.push_back(reduced[d]);
-  ImplicitLocOpBuilder &b = n.builder();
   Act result;
   if (x->rank() == 4 && *axes == ArrayRef<int64_t>{2, 3} &&
       (kind == Reduce::mean || kind == Reduce::max)) {
@@ -243,15 +249,71 @@ LogicalResult reduce(NodeImporter &n) {
         break;
       case Reduce::mean:
       case Reduce::sum:
+      case Reduce::l2:
+      case Reduce::sumSquare:
         v = tosa::ReduceSumOp::create(b, type, v, axisAttr);
         break;
       }
     }
     if (kind == Reduce::mean)
       v = n.mul(v, n.splat(1.0f / count, irShape.size()), v.getType());
+    if (kind == Reduce::l2)
+      v = tosa::PowOp::create(b, v.getType(), v, n.splat(0.5f, irShape.size()));
     result = {v, x->layout};
   }
   return n.setOutput(n.reshapeAct(result, outShape));
+}
+
+/// ArgMax / ArgMin along `axis` (keepdims, select_last_index): tosa.argmax
+/// (of -x for ArgMin; of x reversed along the axis for the last index),
+/// whose i32 indices are cast to f32. The index is a float activation, as
+/// every activation the importer represents (exact below 2^24): it feeds a
+/// Cast to float or is a graph output, which the compiled model writes as
+/// float32. In an int8 model it runs on the dequantized input.
+template <bool isMin> LogicalResult argExtremum(NodeImporter &n) {
+  if (failed(n.checkArity(1, 1)))
+    return failure();
+  FailureOr<Act> x = n.act(0);
+  FailureOr<int64_t> axisAttr = n.intAttr("axis", 0),
+                     keepDims = n.intAttr("keepdims", 1),
+                     selectLast = n.intAttr("select_last_index", 0);
+  if (failed(x) || failed(axisAttr) || failed(keepDims) || failed(selectLast))
+    return failure();
+  FailureOr<int64_t> axis = n.normalizeAxis(*axisAttr, x->rank());
+  if (failed(axis))
+    return failure();
+  ImplicitLocOpBuilder &b = n.builder();
+  int64_t irAxis = x->irAxis(*axis);
+  SmallVector<int64_t> irShape(x->irShape());
+  int64_t size = irShape[irAxis];
+  Value v = x->value;
+  if (isMin)
+    v = tosa::SubOp::create(b, v.getType(), n.splat(0.0f, x->rank()), v);
+  if (*selectLast)
+    v = tosa::ReverseOp::create(
+        b, v.getType(), v, b.getI32IntegerAttr(static_cast<int32_t>(irAxis)));
+  irShape.erase(irShape.begin() + irAxis);
+  Value index = tosa::ArgMaxOp::create(
+      b, RankedTensorType::get(irShape, b.getI32Type()), v,
+      b.getI32IntegerAttr(static_cast<int32_t>(irAxis)));
+  Value y = tosa::CastOp::create(b, n.f32(irShape), index);
+  if (*selectLast)
+    y = tosa::SubOp::create(b, y.getType(),
+                            n.splat(static_cast<float>(size - 1),
+                                    static_cast<int64_t>(irShape.size())),
+                            y);
+  // The reduced dimension leaves the layout; ONNX dimensions after it move
+  // down by one.
+  Layout layout;
+  for (int64_t d : x->layout)
+    if (d != *axis)
+      layout.push_back(d > *axis ? d - 1 : d);
+  Act result{y, layout};
+  if (!*keepDims)
+    return n.setOutput(result);
+  SmallVector<int64_t> shape = x->onnxShape();
+  shape[*axis] = 1;
+  return n.setOutput(n.reshapeAct(result, shape));
 }
 
 } // namespace
@@ -266,4 +328,15 @@ void quantc::onnx_import::registerPoolOps(OpRegistry &r) {
   r.add("ReduceMin", reduce<Reduce::min>);
   r.add("ReduceSum", reduce<Reduce::sum>);
   r.add("ReduceSum", reduce<Reduce::sum, /*axesFromInput=*/true>, 13);
+  r.add("ArgMax", argExtremum</*isMin=*/false>);
+  r.add("ArgMin", argExtremum</*isMin=*/true>);
+  r.add("ReduceL2", reduce<Reduce::l2>);
+  r.add("ReduceL2", reduce<Reduce::l2, /*axesFromInput=*/true>, 18);
+  r.add("ReduceSumSquare", reduce<Reduce::sumSquare>);
+  r.add("ReduceSumSquare", reduce<Reduce::sumSquare, /*axesFromInput=*/true>,
+        18);
+  // Opset 18 moves the other reductions' axes to an input.
+  r.add("ReduceMean", reduce<Reduce::mean, /*axesFromInput=*/true>, 18);
+  r.add("ReduceMax", reduce<Reduce::max, /*axesFromInput=*/true>, 18);
+  r.add("ReduceMin", reduce<Reduce::min, /*axesFromInput=*/true>, 18);
 }

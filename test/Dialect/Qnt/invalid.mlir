@@ -1096,6 +1096,46 @@ func.func @layer_norm_epsilon(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
 
 // -----
 
+func.func @group_norm_rank(%x: tensor<4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'qnt.group_norm' op input must be [N, ..., C] (rank >= 2)}}
+  %0 = qnt.group_norm %x, %g, %g {groups = 2 : i64} : tensor<4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<1x3x6xf32>, %g: tensor<6xf32>) {
+  // expected-error @+1 {{'qnt.group_norm' op groups 4 must be positive and divide the 6 channels}}
+  %0 = qnt.group_norm %x, %g, %g {groups = 4 : i64} : tensor<1x3x6xf32>, tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_gamma(%x: tensor<1x3x6xf32>, %g: tensor<3xf32>) {
+  // expected-error @+1 {{'qnt.group_norm' op gamma and beta must have shape [6] (one per channel)}}
+  %0 = qnt.group_norm %x, %g, %g {groups = 3 : i64} : tensor<1x3x6xf32>, tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_epsilon(%x: tensor<1x3x6xf32>, %g: tensor<6xf32>) {
+  // expected-error @+1 {{'qnt.group_norm' op epsilon must be finite and >= 0}}
+  %0 = qnt.group_norm %x, %g, %g {groups = 3 : i64, epsilon = -1.0 : f32} : tensor<1x3x6xf32>, tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @celu_alpha(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'qnt.unary' op celu's alpha must not be 0}}
+  %0 = qnt.unary celu %x {alpha = 0.0 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @matmul_shapes(%a: tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, %b: tensor<2x5x6x!quant.uniform<u8:f32, 0.05:128>>) {
   // expected-error @+1 {{'qnt.matmul' op expects [B, M, K] x [B, K, N] -> [B, M, N], got}}
   %0 = qnt.matmul %a, %b : (tensor<2x3x4x!quant.uniform<u8:f32, 0.05:128>>, tensor<2x5x6x!quant.uniform<u8:f32, 0.05:128>>) -> tensor<2x3x6x!quant.uniform<u8:f32, 0.1>>

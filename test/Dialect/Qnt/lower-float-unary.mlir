@@ -52,3 +52,22 @@ func.func @prelu(%x: tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
   %0 = qnt.unary leaky_relu %x {alphas = array<f32: 0.25, -1.0, 0.5>} : tensor<1x2x3xf32>
   return %0 : tensor<1x2x3xf32>
 }
+
+// -----
+
+// sign is step(x) - step(-x), step a compare and select; round is
+// math.roundeven (ties to even).
+// CHECK-LABEL: func.func @sign_round
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: arith.subf
+// CHECK: linalg.generic
+// CHECK: math.roundeven
+func.func @sign_round(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %0 = qnt.unary sign %x : tensor<2x8xf32>
+  %1 = qnt.unary round %0 : tensor<2x8xf32>
+  return %1 : tensor<2x8xf32>
+}

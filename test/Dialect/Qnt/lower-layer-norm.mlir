@@ -38,3 +38,22 @@ func.func @two_dims(%x: tensor<2x3x8xf32>, %g: tensor<3x8xf32>, %b: tensor<3x8xf
   %0 = qnt.layer_norm %x, %g, %b {axis = 1 : i64} : tensor<2x3x8xf32>, tensor<3x8xf32>
   return %0 : tensor<2x3x8xf32>
 }
+
+// -----
+
+// Group norm of an NHWC tensor, 2 groups of 2 channels: the input as
+// [N, H * W, groups, C / groups], mean and variance over dimensions 1 and 3
+// (1 / (3 * 3 * 2)), then reshaped back and scaled per channel.
+// CHECK-LABEL: func.func @group_norm
+// CHECK-DAG: "tosa.const"() <{values = dense<0.055555556> : tensor<1x1x1x1xf32>}>
+// CHECK: %[[X:.*]] = tosa.reshape %arg0, %{{.*}} : (tensor<1x3x3x4xf32>, !tosa.shape<4>) -> tensor<1x9x2x2xf32>
+// CHECK: tosa.reduce_sum %[[X]] {axis = 1 : i32} : (tensor<1x9x2x2xf32>) -> tensor<1x1x2x2xf32>
+// CHECK: tosa.reduce_sum %{{.*}} {axis = 3 : i32} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x1xf32>
+// CHECK: tosa.rsqrt %{{.*}} : (tensor<1x1x2x1xf32>) -> tensor<1x1x2x1xf32>
+// CHECK: tosa.reshape %{{.*}} : (tensor<1x9x2x2xf32>, !tosa.shape<4>) -> tensor<1x3x3x4xf32>
+// CHECK: tosa.reshape %arg1, %{{.*}} : (tensor<4xf32>, !tosa.shape<4>) -> tensor<1x1x1x4xf32>
+// CHECK: tosa.add %{{.*}}, %{{.*}} : (tensor<1x3x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x3x3x4xf32>
+func.func @group_norm(%x: tensor<1x3x3x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = qnt.group_norm %x, %g, %b {groups = 2 : i64} : tensor<1x3x3x4xf32>, tensor<4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}

@@ -169,6 +169,13 @@ func.func @layer_norm(%x: tensor<2x10xf32>, %g: tensor<10xf32>, %b: tensor<10xf3
   return %0 : tensor<2x10xf32>
 }
 
+// CHECK-LABEL: func.func @group_norm
+// CHECK: qnt.group_norm %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999997E-7 : f32, groups = 2 : i64} : tensor<1x3x3x4xf32>, tensor<4xf32>
+func.func @group_norm(%x: tensor<1x3x3x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = qnt.group_norm %x, %g, %b {groups = 2 : i64, epsilon = 1.0e-6 : f32} : tensor<1x3x3x4xf32>, tensor<4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
+
 // CHECK-LABEL: func.func @int8_data_ops
 // CHECK: qnt.channel_affine %{{.*}} {activation = #qnt<activation relu6>, multiplier = array<f32: 1.500000e+00, 2.000000e+00>, offset = array<f32: -3.000000e+00, 0.000000e+00>}
 // CHECK: qnt.resize_bilinear %{{.*}} {border = array<i64: 1, 1>, offset = array<i64: 0, 0>, scale = array<i64: 2, 1, 2, 1>}
