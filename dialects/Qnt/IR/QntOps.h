@@ -54,6 +54,8 @@ struct FusedClamp {
   FloatAttr min, max; ///< Set for Activation::clamp only.
 };
 std::optional<FusedClamp> fusedClamp(Operation *clamp);
+/// The fused activation that clamps to [min, max].
+FusedClamp fusedClamp(MLIRContext *ctx, double min, double max);
 
 /// Whether `op` keeps its input's parameters and only moves, selects or
 /// repeats values (QuantizableOpInterface::movesStorage).

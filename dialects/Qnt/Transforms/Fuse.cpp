@@ -248,6 +248,104 @@ struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
   }
 };
 
+/// The float bounds of a tosa.clamp, or nullopt.
+std::optional<std::pair<double, double>> clampBounds(tosa::ClampOp clamp) {
+  auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+  auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+  if (!lo || !hi)
+    return std::nullopt;
+  return std::make_pair(lo.getValueAsDouble(), hi.getValueAsDouble());
+}
+
+/// The bounds [a, b] ∩ [c, d] of clamp(clamp(x, a, b), c, d), or nullopt
+/// when they do not overlap (the result is a constant then, not a clamp).
+std::optional<std::pair<double, double>>
+composeBounds(std::pair<double, double> inner,
+              std::pair<double, double> outer) {
+  double lo = std::max(inner.first, outer.first);
+  double hi = std::min(inner.second, outer.second);
+  if (lo > hi)
+    return std::nullopt;
+  return std::make_pair(lo, hi);
+}
+
+/// clamp(clamp(x)) -> one clamp with the intersected bounds. PyTorch exports
+/// F.relu6 as Relu then Clip(0, 6): without this the conv fuses the Relu
+/// and the Clip is left after a layer whose output is not observed.
+struct MergeClamps : public OpRewritePattern<tosa::ClampOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ClampOp clamp,
+                                PatternRewriter &rewriter) const override {
+    auto inner = clamp.getInput().getDefiningOp<tosa::ClampOp>();
+    if (!inner || !inner->hasOneUse() ||
+        !clamp.getType().getElementType().isF32())
+      return failure();
+    std::optional<std::pair<double, double>> a = clampBounds(inner),
+                                             b = clampBounds(clamp);
+    if (!a || !b)
+      return failure();
+    std::optional<std::pair<double, double>> both = composeBounds(*a, *b);
+    if (!both)
+      return failure();
+    auto merged = tosa::ClampOp::create(
+        rewriter, FusedLoc::get(getContext(), {clamp.getLoc(), inner.getLoc()}),
+        clamp.getType(), inner.getInput(),
+        rewriter.getF32FloatAttr(static_cast<float>(both->first)),
+        rewriter.getF32FloatAttr(static_cast<float>(both->second)),
+        clamp.getNanModeAttr());
+    rewriter.replaceOp(clamp, merged.getResult());
+    rewriter.eraseOp(inner);
+    return success();
+  }
+};
+
+/// A clamp after a conv that already fused one (conv -> relu -> clip, when
+/// the relu fused first): the conv's activation clamps to both bounds.
+struct FuseClampIntoActivation : public OpRewritePattern<tosa::ClampOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ClampOp clamp,
+                                PatternRewriter &rewriter) const override {
+    auto conv = clamp.getInput().getDefiningOp<Conv2DOp>();
+    if (!conv || conv.isQuantized() || !conv->hasOneUse())
+      return failure();
+    std::pair<double, double> current;
+    switch (conv.getActivation()) {
+    case Activation::none:
+      return failure(); // FuseClamp's case
+    case Activation::relu:
+      current = {0.0, FLT_MAX};
+      break;
+    case Activation::relu6:
+      current = {0.0, 6.0};
+      break;
+    case Activation::clamp:
+      if (!conv.getClampMinAttr() || !conv.getClampMaxAttr())
+        return failure();
+      current = {conv.getClampMinAttr().getValueAsDouble(),
+                 conv.getClampMaxAttr().getValueAsDouble()};
+      break;
+    }
+    std::optional<std::pair<double, double>> b = clampBounds(clamp);
+    if (!b)
+      return failure();
+    std::optional<std::pair<double, double>> both = composeBounds(current, *b);
+    if (!both)
+      return failure();
+    FusedClamp act = fusedClamp(getContext(), both->first, both->second);
+    Conv2DOp fused = rebuildConv(
+        rewriter, conv,
+        FusedLoc::get(getContext(), {clamp.getLoc(), conv.getLoc()}),
+        clamp.getType(), conv.getInput(), conv.getFilter(), conv.getBias(),
+        conv.getResidual());
+    fused.setActivation(act.activation);
+    fused.setClampMinAttr(act.min);
+    fused.setClampMaxAttr(act.max);
+    rewriter.replaceOp(clamp, fused.getOutput());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
 /// clamp(reshape(x)) -> reshape(clamp(x)): an element-wise clamp commutes
 /// with a reshape, and before it the clamp follows the layer it fuses with
 /// (ONNX's Gemm -> Relu is matmul -> bias add -> reshape -> clamp; a 1-D
@@ -305,9 +403,10 @@ struct HoistBatchNormAboveReshape : public OpRewritePattern<BatchNormOp> {
 struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
-                 FuseResidualAdd, FuseClamp, HoistClampAboveReshape,
-                 HoistBatchNormAboveReshape>(&getContext());
+    patterns
+        .add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
+             FuseResidualAdd, FuseClamp, MergeClamps, FuseClampIntoActivation,
+             HoistClampAboveReshape, HoistBatchNormAboveReshape>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

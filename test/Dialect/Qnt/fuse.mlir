@@ -169,3 +169,51 @@ func.func @conv_reshape_bn_channels_moved(%x: tensor<1x1x4x1xf32>) -> tensor<1x2
   %bn = qnt.batch_norm %l, %p, %p, %p, %p : tensor<1x2x4xf32>, tensor<4xf32>
   return %bn : tensor<1x2x4xf32>
 }
+
+// -----
+
+// F.relu6 as PyTorch exports it: Relu, then Clip(0, 6). Both clamps become
+// the conv's relu6 whichever fuses first (here the two clamps merge).
+// CHECK-LABEL: func.func @conv_relu_clip
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu6>}
+// CHECK-NOT: tosa.clamp
+// CHECK: return %[[C]]
+func.func @conv_relu_clip(%x: tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<[[[[2.0]]], [[[0.5]]]]> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "tosa.const"() <{values = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32>
+  %r = tosa.clamp %c {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %r6 = tosa.clamp %r {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %r6 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A clamp after a conv that has already fused one: the bounds intersect,
+// [-1, 3] and [0, 6] give [0, 3].
+// CHECK-LABEL: func.func @activated_conv_clip
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation clamp>, clamp_max = 3.000000e+00 : f32, clamp_min = 0.000000e+00 : f32}
+// CHECK-NEXT: return %[[C]]
+func.func @activated_conv_clip(%x: tensor<1x2x2x1xf32>, %w: tensor<2x1x1x1xf32>, %b: tensor<2xf32>) -> tensor<1x2x2x2xf32> {
+  %c = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation clamp>, clamp_max = 3.0 : f32, clamp_min = -1.0 : f32} : (tensor<1x2x2x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %r = tosa.clamp %c {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %r : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A relu6 conv then a relu: still relu6. Clamps whose bounds do not overlap
+// (the result would be a constant) stay as they are.
+// CHECK-LABEL: func.func @relu6_conv_relu
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu6>}
+// CHECK-NEXT: %[[D:.*]] = tosa.clamp %arg0 {max_val = 1.000000e+00 : f32, min_val = 0.000000e+00 : f32}
+// CHECK-NEXT: %[[E:.*]] = tosa.clamp %[[D]] {max_val = 3.000000e+00 : f32, min_val = 2.000000e+00 : f32}
+// CHECK-NEXT: return %[[C]], %[[E]]
+func.func @relu6_conv_relu(%x: tensor<1x2x2x1xf32>, %w: tensor<2x1x1x1xf32>, %b: tensor<2xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x1xf32>) {
+  %c = qnt.conv2d %x, %w bias(%b) {activation = #qnt<activation relu6>} : (tensor<1x2x2x1xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %r = tosa.clamp %c {max_val = 3.40282347E+38 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %d = tosa.clamp %x {max_val = 1.0 : f32, min_val = 0.0 : f32} : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
+  %e = tosa.clamp %d {max_val = 3.0 : f32, min_val = 2.0 : f32} : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
+  return %r, %e : tensor<1x2x2x2xf32>, tensor<1x2x2x1xf32>
+}
