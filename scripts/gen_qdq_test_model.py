@@ -330,8 +330,8 @@ def bad_cast_models():
         helper.make_node("Cast", ["x"], ["y"], name="to_int32",
                          to=TensorProto.INT32)])
     save("cast_constant", [
-        helper.make_node("Cast", ["s"], ["h"], name="to_half",
-                         to=TensorProto.FLOAT16),
+        helper.make_node("Cast", ["s"], ["h"], name="to_string",
+                         to=TensorProto.STRING),
         helper.make_node("Relu", ["x"], ["y"], name="relu")], qparams)
     save("cast_undefined", [
         helper.make_node("Cast", ["nope"], ["y"], name="cast",

@@ -363,6 +363,19 @@ Value NodeImporter::constantInLayout(const ConstTensor &t,
   return constant(t.permuted(layout));
 }
 
+Value NodeImporter::roundToPrecision(Value v, int32_t dtype) {
+  Type narrow;
+  if (dtype == onnx::TensorProto::FLOAT16)
+    narrow = g.b.getF16Type();
+  else if (dtype == onnx::TensorProto::BFLOAT16)
+    narrow = g.b.getBF16Type();
+  else
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  Value rounded = tosa::CastOp::create(g.b, type.clone(narrow), v);
+  return tosa::CastOp::create(g.b, type, rounded);
+}
+
 Value NodeImporter::mul(Value lhs, Value rhs, Type type) {
   auto shiftType = RankedTensorType::get({1}, g.b.getI8Type());
   Value shift = tosa::ConstOp::create(

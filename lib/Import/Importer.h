@@ -197,6 +197,11 @@ public:
   /// The constant `t` in the layout of an activation of the same rank.
   mlir::Value constantInLayout(const ConstTensor &t,
                                llvm::ArrayRef<int64_t> layout);
+  /// The f32 `v` rounded to the precision of the ONNX float type `dtype`:
+  /// for FLOAT16 and BFLOAT16 a tosa.cast there and back (round to nearest
+  /// even, as ONNX Runtime's Cast; the float and int8 pipelines compute it
+  /// in float), `v` itself for FLOAT and DOUBLE.
+  mlir::Value roundToPrecision(mlir::Value v, int32_t dtype);
   /// tosa.mul of f32 values (its shift operand is 0).
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs, mlir::Type type);
   mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);

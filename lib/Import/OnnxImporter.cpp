@@ -21,6 +21,11 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <queue>
 
 using namespace mlir;
 using namespace quantc;
@@ -39,6 +44,11 @@ public:
   OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
 
 private:
+  /// The shape graph input `in` is compiled for: its declared shape with
+  /// the free dimensions fixed by `given` (an --input-shape) or, for the
+  /// first dimension, by --batch.
+  FailureOr<SmallVector<int64_t>> inputShape(const onnx::ValueInfoProto &in,
+                                             const InputShape *given);
   LogicalResult importNode(const onnx::NodeProto &node, int64_t opset);
   InFlightDiagnostic emitError(const Twine &message) {
     return mlir::emitError(UnknownLoc::get(&state.ctx), message);
@@ -83,6 +93,174 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   return handler(importer);
 }
 
+/// "node '<name>' (<op type>)", as NodeImporter::emitError names a node.
+static std::string describeNode(const onnx::NodeProto &node) {
+  std::string name =
+      node.name().empty() && node.output_size() ? node.output(0) : node.name();
+  return "node '" + name + "' (" + node.op_type() + ")";
+}
+
+/// The graph's nodes in an order where every node comes after the nodes
+/// whose outputs it reads (ONNX requires a sorted graph; some exporters,
+/// e.g. the float16 converters, append nodes they insert at the end, and
+/// ONNX Runtime accepts that). Stable: the file's order wherever it is
+/// valid (each step takes the first ready node in file order). A cycle is
+/// an error naming the nodes on it.
+static FailureOr<std::vector<const onnx::NodeProto *>>
+sortNodes(const onnx::GraphProto &graph, MLIRContext &ctx) {
+  int n = graph.node_size();
+  // Names the graph defines without a node; a node that redefines one is
+  // reported by importNode.
+  llvm::StringSet<> given;
+  for (const onnx::TensorProto &t : graph.initializer())
+    given.insert(t.name());
+  for (const onnx::ValueInfoProto &in : graph.input())
+    given.insert(in.name());
+  llvm::StringMap<int> producer;
+  for (int i = 0; i < n; ++i)
+    for (const std::string &out : graph.node(i).output())
+      if (!out.empty() && !given.count(out))
+        producer.try_emplace(out, i); // a second definition: importNode
+  std::vector<SmallVector<int, 2>> users(n);
+  std::vector<int> pending(n, 0);
+  std::vector<SmallVector<int, 2>> deps(n);
+  for (int i = 0; i < n; ++i) {
+    for (const std::string &in : graph.node(i).input()) {
+      auto it = in.empty() ? producer.end() : producer.find(in);
+      if (it == producer.end() || llvm::is_contained(deps[i], it->second))
+        continue;
+      deps[i].push_back(it->second);
+      users[it->second].push_back(i);
+      ++pending[i];
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < n; ++i)
+    if (pending[i] == 0)
+      ready.push(i);
+  std::vector<const onnx::NodeProto *> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    int i = ready.top();
+    ready.pop();
+    order.push_back(&graph.node(i));
+    for (int user : users[i])
+      if (--pending[user] == 0)
+        ready.push(user);
+  }
+  if (static_cast<int>(order.size()) == n)
+    return order;
+  // Walk back from a node left over along inputs that are left over too
+  // until a node repeats: the walk from its first visit is a cycle.
+  int at = 0;
+  while (pending[at] == 0)
+    ++at;
+  std::vector<int> walk, seen(n, -1);
+  while (seen[at] < 0) {
+    seen[at] = static_cast<int>(walk.size());
+    walk.push_back(at);
+    at = *llvm::find_if(deps[at], [&](int d) { return pending[d] > 0; });
+  }
+  InFlightDiagnostic d = mlir::emitError(UnknownLoc::get(&ctx))
+                         << "the graph has a cycle: ";
+  // In data-flow order (each node reads the one before it), from and back
+  // to the node the walk closed on.
+  d << describeNode(graph.node(at));
+  for (int k = static_cast<int>(walk.size()) - 1; k > seen[at]; --k)
+    d << " -> " << describeNode(graph.node(walk[k]));
+  d << " -> " << describeNode(graph.node(at));
+  return failure();
+}
+
+/// "[1, ?, 640, 640]" for a declared ONNX shape.
+static std::string describeShape(const onnx::TensorShapeProto &shape) {
+  std::string s = "[";
+  for (const auto &dim : shape.dim()) {
+    if (s.size() > 1)
+      s += ", ";
+    if (dim.has_dim_value() && dim.dim_value() > 0)
+      s += std::to_string(dim.dim_value());
+    else if (dim.has_dim_param() && !dim.dim_param().empty())
+      s += dim.dim_param();
+    else
+      s += "?";
+  }
+  return s + "]";
+}
+
+static std::string describeShape(ArrayRef<int64_t> dims) {
+  std::string s = "[";
+  for (int64_t d : dims)
+    s += (s.size() > 1 ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+FailureOr<SmallVector<int64_t>>
+GraphImporter::inputShape(const onnx::ValueInfoProto &in,
+                          const InputShape *given) {
+  const onnx::TypeProto::Tensor &tensor = in.type().tensor_type();
+  const auto &dims = tensor.shape().dim();
+  int64_t batch = state.options.batch;
+  if (given) {
+    std::string what = "--input-shape " + in.name() + "=" +
+                       describeShape(given->dims) + " for graph input '" +
+                       in.name() + "' " + describeShape(tensor.shape());
+    if (tensor.has_shape() &&
+        dims.size() != static_cast<int64_t>(given->dims.size()))
+      return emitError(what + ": the input has rank " + Twine(dims.size()) +
+                       ", the given shape " + Twine(given->dims.size()));
+    for (int i = 0; i < dims.size(); ++i)
+      if (dims[i].has_dim_value() && dims[i].dim_value() > 0 &&
+          dims[i].dim_value() != given->dims[i])
+        return emitError(what + ": dimension " + Twine(i) + " is static (" +
+                         Twine(dims[i].dim_value()) +
+                         "), the given shape has " + Twine(given->dims[i]));
+    if (batch > 0 && given->dims.front() != batch)
+      return emitError(what + ": its first dimension differs from --batch " +
+                       Twine(batch));
+    return SmallVector<int64_t>(given->dims);
+  }
+  if (!tensor.has_shape())
+    return emitError("graph input '" + in.name() +
+                     "' has no declared shape; give it with --input-shape " +
+                     in.name() + "=DxDx...");
+  SmallVector<int64_t> shape;
+  for (const auto &dim : dims) {
+    if (dim.has_dim_value() && dim.dim_value() == 1 && shape.empty() &&
+        batch > 1) {
+      // A model exported at batch 1 (torch.onnx.export's default),
+      // compiled for batch N.
+      shape.push_back(batch);
+      state.rebatched = batch;
+    } else if (dim.has_dim_value() && dim.dim_value() > 0 && shape.empty() &&
+               batch > 0 && dim.dim_value() != batch) {
+      return emitError("graph input '" + in.name() + "' has the static batch " +
+                       Twine(dim.dim_value()) + "; --batch " + Twine(batch) +
+                       " rebatches symbolic and batch-1 inputs only");
+    } else if (dim.has_dim_value() && dim.dim_value() > 0) {
+      shape.push_back(dim.dim_value());
+    } else if (dim.has_dim_value() && dim.dim_value() != -1) {
+      return emitError("graph input '" + in.name() +
+                       "' has a dimension of size " + Twine(dim.dim_value()));
+    } else if (shape.empty() && batch > 0) {
+      shape.push_back(batch);
+    } else {
+      return emitError(
+          "graph input '" + in.name() + "' " + describeShape(tensor.shape()) +
+          " has a dynamic dimension" +
+          (shape.empty() ? " (use --batch N for a symbolic batch dimension, "
+                           "or --input-shape " +
+                               in.name() + "=DxDx... for the whole shape)"
+                         : " (fix the free dimensions with --input-shape " +
+                               in.name() + "=DxDx...)"));
+    }
+  }
+  if (shape.empty())
+    return emitError("graph input '" + in.name() +
+                     "' is a scalar; inputs must be tensors");
+  return shape;
+}
+
 OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   if (!model.has_graph())
     return (void)emitError("the model has no graph"), nullptr;
@@ -110,54 +288,61 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   SmallVector<std::string> argNames;
-  for (const onnx::ValueInfoProto &in : graph.input()) {
-    if (state.consts.count(in.name()))
-      continue;
-    if (!in.type().has_tensor_type() ||
-        in.type().tensor_type().elem_type() != onnx::TensorProto::FLOAT)
-      return (void)emitError("graph input '" + in.name() +
-                             "' is not a float32 tensor"),
-             nullptr;
-    SmallVector<int64_t> shape;
-    for (const auto &dim : in.type().tensor_type().shape().dim()) {
-      if (dim.has_dim_value() && dim.dim_value() == 1 && shape.empty() &&
-          state.options.batch > 1) {
-        // A model exported at batch 1 (torch.onnx.export's default),
-        // compiled for batch N.
-        shape.push_back(state.options.batch);
-        state.rebatched = state.options.batch;
-      } else if (dim.has_dim_value() && dim.dim_value() > 0 && shape.empty() &&
-                 state.options.batch > 0 &&
-                 dim.dim_value() != state.options.batch) {
-        return (void)emitError("graph input '" + in.name() +
-                               "' has the static batch " +
-                               Twine(dim.dim_value()) + "; --batch " +
-                               Twine(state.options.batch) +
-                               " rebatches symbolic and batch-1 inputs only"),
-               nullptr;
-      } else if (dim.has_dim_value() && dim.dim_value() > 0) {
-        shape.push_back(dim.dim_value());
-      } else if (dim.has_dim_value()) {
-        return (void)emitError("graph input '" + in.name() +
-                               "' has a dimension of size " +
-                               Twine(dim.dim_value())),
-               nullptr;
-      } else if (shape.empty() && state.options.batch > 0) {
-        shape.push_back(state.options.batch);
-      } else {
+  // The graph inputs proper (not initializers), and the --input-shape of
+  // each.
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  for (const onnx::ValueInfoProto &in : graph.input())
+    if (!state.consts.count(in.name()))
+      inputs.push_back(&in);
+  llvm::StringMap<const InputShape *> givenShapes;
+  for (const InputShape &given : state.options.inputShapes) {
+    std::string name = given.name;
+    if (name.empty()) {
+      if (inputs.size() != 1) {
+        std::string names;
+        for (const onnx::ValueInfoProto *in : inputs)
+          names += (names.empty() ? "'" : ", '") + in->name() + "'";
         return (void)emitError(
-                   "graph input '" + in.name() + "' has a dynamic dimension" +
-                   (shape.empty() ? " (use --batch N for a symbolic batch "
-                                    "dimension)"
-                                  : " (only the batch dimension may be "
-                                    "symbolic)")),
+                   "--input-shape " + describeShape(given.dims) +
+                   " names no input, and the model has " +
+                   Twine(inputs.size()) + " inputs (" + names +
+                   "): use --input-shape NAME=" + describeShape(given.dims)),
                nullptr;
       }
+      name = inputs.front()->name();
     }
-    if (shape.empty())
-      return (void)emitError("graph input '" + in.name() +
-                             "' is a scalar; inputs must be tensors"),
+    if (!llvm::any_of(inputs, [&](const onnx::ValueInfoProto *in) {
+          return in->name() == name;
+        })) {
+      std::string names;
+      for (const onnx::ValueInfoProto *in : inputs)
+        names += (names.empty() ? "'" : ", '") + in->name() + "'";
+      return (void)emitError(
+                 "--input-shape names '" + name +
+                 "', which is not a graph input (the inputs: " + names + ")"),
              nullptr;
+    }
+    if (!givenShapes.try_emplace(name, &given).second)
+      return (void)emitError("--input-shape gives graph input '" + name +
+                             "' twice"),
+             nullptr;
+  }
+  for (const onnx::ValueInfoProto *input : inputs) {
+    const onnx::ValueInfoProto &in = *input;
+    int32_t dtype = in.type().tensor_type().elem_type();
+    if (!in.type().has_tensor_type() || (dtype != onnx::TensorProto::FLOAT &&
+                                         dtype != onnx::TensorProto::FLOAT16 &&
+                                         dtype != onnx::TensorProto::BFLOAT16 &&
+                                         dtype != onnx::TensorProto::DOUBLE))
+      return (void)emitError("graph input '" + in.name() +
+                             "' is not a float tensor (float32, float16, "
+                             "bfloat16 or double)"),
+             nullptr;
+    FailureOr<SmallVector<int64_t>> inShape =
+        inputShape(in, givenShapes.lookup(in.name()));
+    if (failed(inShape))
+      return nullptr;
+    SmallVector<int64_t> shape = std::move(*inShape);
     if (auto err = checkActivationShape(shape))
       return (void)emitError("graph input '" + in.name() + "' " + *err),
              nullptr;
@@ -182,8 +367,12 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     state.acts[argNames[i]] = {importer.inLayout(a, layout), layout};
   }
 
-  for (const onnx::NodeProto &node : graph.node())
-    if (failed(importNode(node, opset)))
+  FailureOr<std::vector<const onnx::NodeProto *>> nodes =
+      sortNodes(graph, state.ctx);
+  if (failed(nodes))
+    return nullptr;
+  for (const onnx::NodeProto *node : *nodes)
+    if (failed(importNode(*node, opset)))
       return nullptr;
 
   SmallVector<Value> results;
@@ -300,4 +489,79 @@ OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
   if (!module)
     error = message.empty() ? "import failed" : message;
   return module;
+}
+
+OwningOpRef<ModuleOp> quantc::importOnnxFile(StringRef path,
+                                             MLIRContext &context,
+                                             const OnnxImportOptions &options,
+                                             std::string &error) {
+  auto bytes = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
+  if (!bytes) {
+    error = ("cannot read '" + path + "': " + bytes.getError().message()).str();
+    return nullptr;
+  }
+  std::string message;
+  OwningOpRef<ModuleOp> module =
+      importOnnx((*bytes)->getBuffer(), context, options, message);
+  if (!module)
+    error = ("'" + path + "': " + message).str();
+  return module;
+}
+
+const char *const quantc::kInputShapeHelp =
+    "The shape to compile a graph input for, NAME=1x3x640x640 (the name may "
+    "be left out for a model with one input; repeat the option for each "
+    "input): fixes the input's free (symbolic) dimensions; --batch applies "
+    "to the inputs not named";
+
+llvm::Error quantc::parseInputShape(StringRef spec,
+                                    OnnxImportOptions &options) {
+  auto fail = [&](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad --input-shape '" + spec + "': " + why);
+  };
+  InputShape shape;
+  StringRef dims = spec;
+  size_t eq = spec.rfind('=');
+  if (eq != StringRef::npos) {
+    shape.name = spec.take_front(eq).str();
+    dims = spec.drop_front(eq + 1);
+    if (shape.name.empty())
+      return fail("the input name before '=' is empty");
+  }
+  if (dims.empty())
+    return fail("no dimensions (expected e.g. 1x3x224x224)");
+  SmallVector<StringRef> parts;
+  dims.split(parts, dims.contains(',') ? ',' : 'x', -1, /*KeepEmpty=*/true);
+  for (StringRef part : parts) {
+    StringRef text = part.trim();
+    uint64_t value;
+    if (text.empty() || !llvm::all_of(text, llvm::isDigit) ||
+        text.getAsInteger(10, value))
+      return fail("dimension '" + part +
+                  "' is not a positive integer (expected e.g. 1x3x224x224)");
+    if (value == 0)
+      return fail("dimension 0: empty tensors are not supported");
+    if (value > static_cast<uint64_t>(onnx_import::kMaxIntValue))
+      return fail("dimension " + text + " is too large (at most " +
+                  Twine(onnx_import::kMaxIntValue) + ")");
+    shape.dims.push_back(static_cast<int64_t>(value));
+  }
+  if (auto err = onnx_import::checkActivationShape(shape.dims))
+    return fail("the shape " + *err);
+  for (const InputShape &other : options.inputShapes)
+    if (other.name == shape.name)
+      return fail(shape.name.empty()
+                      ? Twine("a shape without a name is given twice")
+                      : "input '" + shape.name + "' is given twice");
+  options.inputShapes.push_back(std::move(shape));
+  return llvm::Error::success();
+}
+
+llvm::Error quantc::parseInputShapes(ArrayRef<std::string> specs,
+                                     OnnxImportOptions &options) {
+  for (const std::string &spec : specs)
+    if (llvm::Error e = parseInputShape(spec, options))
+      return e;
+  return llvm::Error::success();
 }

@@ -2,6 +2,7 @@
 
 #include "OnnxTensor.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -239,10 +240,95 @@ int64_t quantc::onnx_import::saturatingInt64(double v) {
   return static_cast<int64_t>(v);
 }
 
+/// `v` rounded to the nearest value (ties to even) of a binary float format
+/// with `precision` significant bits and normal exponents [emin, emax]
+/// (subnormals below), infinite beyond its largest finite value.
+static double roundToFormat(double v, int precision, int emin, int emax) {
+  if (v == 0.0 || !std::isfinite(v))
+    return v;
+  int e = std::max(std::ilogb(v), emin);
+  double quantum = std::ldexp(1.0, e - (precision - 1));
+  double r = std::nearbyint(v / quantum) * quantum;
+  double maxFinite = std::ldexp(2.0 - std::ldexp(1.0, 1 - precision), emax);
+  if (std::fabs(r) > maxFinite)
+    return std::copysign(INFINITY, v);
+  return r;
+}
+
+double quantc::onnx_import::roundToFloat16(double v) {
+  return roundToFormat(v, 11, -14, 15);
+}
+
+double quantc::onnx_import::roundToBFloat16(double v) {
+  return roundToFormat(v, 8, -126, 127);
+}
+
+double quantc::onnx_import::float16FromBits(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  double magnitude;
+  if (exponent == 0x1f)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(mantissa, -24);
+  else
+    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+double quantc::onnx_import::bfloat16FromBits(uint16_t bits) {
+  uint32_t word = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &word, sizeof(f));
+  return f;
+}
+
+const char *quantc::onnx_import::dataTypeName(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+    return "float32";
+  case onnx::TensorProto::UINT8:
+    return "uint8";
+  case onnx::TensorProto::INT8:
+    return "int8";
+  case onnx::TensorProto::UINT16:
+    return "uint16";
+  case onnx::TensorProto::INT16:
+    return "int16";
+  case onnx::TensorProto::INT32:
+    return "int32";
+  case onnx::TensorProto::INT64:
+    return "int64";
+  case onnx::TensorProto::STRING:
+    return "string";
+  case onnx::TensorProto::BOOL:
+    return "bool";
+  case onnx::TensorProto::FLOAT16:
+    return "float16";
+  case onnx::TensorProto::DOUBLE:
+    return "double";
+  case onnx::TensorProto::UINT32:
+    return "uint32";
+  case onnx::TensorProto::UINT64:
+    return "uint64";
+  case onnx::TensorProto::COMPLEX64:
+    return "complex64";
+  case onnx::TensorProto::COMPLEX128:
+    return "complex128";
+  case onnx::TensorProto::BFLOAT16:
+    return "bfloat16";
+  default:
+    return "unknown";
+  }
+}
+
 double quantc::onnx_import::castTo(double v, int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::FLOAT:
     return static_cast<float>(v);
+  case onnx::TensorProto::FLOAT16:
+    return roundToFloat16(v);
+  case onnx::TensorProto::BFLOAT16:
+    return roundToBFloat16(v);
   case onnx::TensorProto::INT64:
     return static_cast<double>(saturatingInt64(std::trunc(v)));
   case onnx::TensorProto::INT32:
@@ -293,6 +379,31 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     else
       out.data.assign(t.double_data().begin(), t.double_data().end());
     break;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16: {
+    // Bit patterns: two bytes each in raw_data, one per int32_data entry
+    // otherwise (the ONNX spec's storage of 16-bit floats).
+    double (*decode)(uint16_t) = t.data_type() == onnx::TensorProto::FLOAT16
+                                     ? float16FromBits
+                                     : bfloat16FromBits;
+    if (hasRaw) {
+      out.data.resize(raw.size() / 2);
+      for (size_t i = 0; i < out.data.size(); ++i) {
+        uint16_t bits;
+        std::memcpy(&bits, raw.data() + 2 * i, 2);
+        out.data[i] = decode(bits);
+      }
+    } else {
+      for (int32_t v : t.int32_data()) {
+        if (v < 0 || v > 0xffff)
+          return "tensor '" + t.name() + "' holds " + std::to_string(v) +
+                 " in int32_data, not a 16-bit pattern of its type (" +
+                 dataTypeName(t.data_type()) + ")";
+        out.data.push_back(decode(static_cast<uint16_t>(v)));
+      }
+    }
+    break;
+  }
   case onnx::TensorProto::INT64:
     if (hasRaw)
       fromRaw<int64_t>(raw, out.data);
@@ -325,7 +436,9 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     break;
   default:
     return "tensor '" + t.name() + "' has unsupported data type " +
-           std::to_string(t.data_type());
+           std::to_string(t.data_type()) + " (" + dataTypeName(t.data_type()) +
+           "; supported: float32, float16, bfloat16, double, int64, int32, "
+           "int8, uint8, bool)";
   }
   if (static_cast<int64_t>(out.data.size()) != out.numElements())
     return "tensor '" + t.name() + "' has " + std::to_string(out.data.size()) +

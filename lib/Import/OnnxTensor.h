@@ -16,6 +16,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,8 +91,18 @@ broadcastBinary(const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
 int64_t saturatingInt64(double v);
 
 /// `v` rounded as storing it in `dtype` does (integers truncate and wrap to
-/// their width, float32 rounds).
+/// their width, float32 / float16 / bfloat16 round to nearest even).
 double castTo(double v, int32_t dtype);
+
+/// `v` rounded to the nearest float16 / bfloat16 value (ties to even;
+/// infinite beyond the largest finite value), as a double.
+double roundToFloat16(double v);
+double roundToBFloat16(double v);
+/// The value of a float16 / bfloat16 bit pattern.
+double float16FromBits(uint16_t bits);
+double bfloat16FromBits(uint16_t bits);
+/// The name of an ONNX element type ("float16"; "unknown" for others).
+const char *dataTypeName(int32_t dtype);
 
 /// Decodes `t`; on failure returns a message.
 std::optional<std::string> decodeTensor(const onnx::TensorProto &t,

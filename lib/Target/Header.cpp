@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -63,15 +64,30 @@ static bool hasQuantizedType(Operation *op) {
          llvm::any_of(op->getResultTypes(), quantized);
 }
 
-llvm::Expected<ModelInterface>
-quantc::describeModel(ModuleOp module, StringRef function, StringRef name) {
+std::string quantc::cIdentifierFromPath(StringRef path) {
+  std::string name = llvm::sys::path::stem(path).str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (name.empty() || llvm::isDigit(name[0]))
+    name = "model_" + name;
+  return name;
+}
+
+llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
+                                                     StringRef function,
+                                                     StringRef name,
+                                                     StringRef path) {
   llvm::Expected<Operation *> found = findModelFunction(module, function);
   if (!found)
     return found.takeError();
   auto fn = cast<func::FuncOp>(*found);
   ModelInterface model;
   model.function = fn.getSymName().str();
-  model.name = name.empty() ? model.function : name.str();
+  model.name = !name.empty()                   ? name.str()
+               : isCIdentifier(model.function) ? model.function
+               : !path.empty()                 ? cIdentifierFromPath(path)
+                                               : model.function;
   if (!isCIdentifier(model.name))
     return fail("'" + model.name +
                 "' is not a C identifier; choose a symbol prefix with --name");

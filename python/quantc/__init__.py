@@ -226,8 +226,8 @@ def find_quant_compile(explicit=None):
 
 
 def compile(model, output=None, calibration=None, profile=None, cpu=None,
-            int8_isas=None, parallel=None, batch=None, exclude=None,
-            extra_args=(), quant_compile=None):
+            int8_isas=None, parallel=None, batch=None, input_shapes=None,
+            exclude=None, extra_args=(), quant_compile=None):
     """Compiles the ONNX (or MLIR) file `model` to a shared library and loads
     it.
 
@@ -238,8 +238,11 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     model is quantized with its own parameters. profile: calibration
     profile(s) to start from. cpu / int8_isas: pin a CPU, or choose the
     instruction sets of a dispatching library. parallel: "omp" for OpenMP
-    threads. batch: the batch size to compile for. output: where the
-    library goes (default: a temporary directory kept for the process).
+    threads. batch: the batch size to compile for. input_shapes: the
+    shapes to compile an ONNX model's inputs for, fixing their free
+    dimensions: a dict {input name: shape}, or one shape (a list of ints)
+    for a model with one input (quant-compile --input-shape). output: where
+    the library goes (default: a temporary directory kept for the process).
     """
     tool = find_quant_compile(quant_compile)
     work = tempfile.mkdtemp(prefix="quantc-")
@@ -269,6 +272,9 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
         args.append(f"--parallel={parallel}")
     if batch:
         args.append(f"--batch={int(batch)}")
+    if input_shapes is not None:
+        args += [f"--input-shape={spec}"
+                 for spec in _input_shape_specs(input_shapes)]
     if exclude:
         args.append("--exclude=" + ",".join(exclude))
     args += list(extra_args)
@@ -277,6 +283,25 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
         raise QuantcError(f"quant-compile failed (exit {result.returncode}): "
                           f"{result.stderr.strip()}")
     return load(output)
+
+
+def _input_shape_specs(input_shapes):
+    """quant-compile --input-shape values for `input_shapes`: a dict of
+    shapes by input name, or one shape."""
+    def dims(shape):
+        try:
+            values = [int(d) for d in shape]
+        except (TypeError, ValueError):
+            raise QuantcError(f"input_shapes: {shape!r} is not a sequence "
+                              "of integers") from None
+        if any(int(d) != d for d in shape):
+            raise QuantcError(f"input_shapes: {shape!r} is not a sequence "
+                              "of integers")
+        return "x".join(str(d) for d in values)
+    if isinstance(input_shapes, dict):
+        return [f"{name}={dims(shape)}"
+                for name, shape in input_shapes.items()]
+    return [dims(input_shapes)]
 
 
 def from_torch(module, example_input, calibration=None, opset_version=13,

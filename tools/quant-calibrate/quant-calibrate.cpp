@@ -1,6 +1,8 @@
 //===- quant-calibrate.cpp - Calibrate a model by running it compiled -----===//
 //
 //   quant-calibrate model.mlir --data calib.npy -o calibrated.mlir
+//   quant-calibrate model.onnx --data calib.npy -o calibrated.mlir
+//       [--input-shape x=1x3x64x64] [--batch N]
 //       [--save-profile profile.json]
 //   quant-calibrate model.mlir --profile a.json --profile b.json -o out.mlir
 //   quant-calibrate --merge a.json b.json -o merged.json
@@ -14,6 +16,7 @@
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
 #include "quantc/Calibrate/PostTraining.h"
+#include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Report/Report.h"
 
@@ -103,6 +106,16 @@ static cl::opt<std::string>
               cl::desc("Write a per-layer quantization report (report.json, "
                        "report.html) into this directory; needs --data"),
               cl::value_desc("dir"), cl::init(""), cl::cat(category));
+static cl::opt<int64_t>
+    batch("batch",
+          cl::desc("ONNX models: the batch size to compile for (replaces a "
+                   "symbolic batch dimension, or the batch of 1 a model was "
+                   "exported with)"),
+          cl::init(0), cl::cat(category));
+static cl::list<std::string> inputShapes("input-shape",
+                                         cl::desc(quantc::kInputShapeHelp),
+                                         cl::value_desc("[NAME=]DxDx..."),
+                                         cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
                            cl::init(false), cl::cat(category));
 
@@ -145,6 +158,30 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   }
 }
 
+/// The model: an ONNX file imported with --batch / --input-shape, else
+/// parsed MLIR.
+static OwningOpRef<ModuleOp> loadModel(quantc::ToolContext &tool,
+                                       StringRef path, std::string &error) {
+  if (!path.ends_with(".onnx")) {
+    if (batch || !inputShapes.empty()) {
+      error = "--input-shape and --batch apply to ONNX models (.onnx)";
+      return nullptr;
+    }
+    return tool.load(path, error);
+  }
+  quantc::OnnxImportOptions options;
+  options.batch = batch;
+  if (batch < 0) {
+    error = "--batch must be positive";
+    return nullptr;
+  }
+  if (Error e = quantc::parseInputShapes(inputShapes, options)) {
+    error = toString(std::move(e));
+    return nullptr;
+  }
+  return quantc::importOnnxFile(path, tool.context(), options, error);
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   quantc::registerAllPasses();
@@ -183,7 +220,7 @@ int main(int argc, char **argv) {
   quantc::ToolContext tool;
   MLIRContext &context = tool.context();
   std::string loadError;
-  OwningOpRef<ModuleOp> module = tool.load(inputFile, loadError);
+  OwningOpRef<ModuleOp> module = loadModel(tool, inputFile, loadError);
   if (!module)
     return error(loadError);
 

@@ -60,7 +60,8 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     symbolName("name",
                cl::desc("Symbol prefix: <name>_run (default: the model "
-                        "function's name)"),
+                        "function's name, or where that is not a C "
+                        "identifier, one made from the output file's name)"),
                cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     functionName("function",
@@ -196,6 +197,10 @@ static cl::opt<int64_t>
                        "model was exported with"),
               cl::init(0), cl::cat(ptqCategory));
 
+static cl::list<std::string> inputShapes("input-shape",
+                                         cl::desc(quantc::kInputShapeHelp),
+                                         cl::value_desc("[NAME=]DxDx..."),
+                                         cl::cat(ptqCategory));
 static cl::opt<bool> keepQdqFloat(
     "keep-qdq-float",
     cl::desc("Compile a model with QuantizeLinear / DequantizeLinear pairs "
@@ -323,16 +328,16 @@ int main(int argc, char **argv) {
   mlir::TimingScope importTimer = timing.nest("import");
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (sys::path::extension(inputFile) == ".onnx") {
-    auto bytes = MemoryBuffer::getFile(inputFile, /*IsText=*/false);
-    if (!bytes)
-      return error("cannot read '" + inputFile +
-                   "': " + bytes.getError().message());
     quantc::OnnxImportOptions importOptions;
     importOptions.batch = onnxBatch;
-    module = quantc::importOnnx((*bytes)->getBuffer(), context, importOptions,
-                                loadError);
+    if (Error e = quantc::parseInputShapes(inputShapes, importOptions))
+      return error(toString(std::move(e)));
+    module =
+        quantc::importOnnxFile(inputFile, context, importOptions, loadError);
     if (!module)
-      return error(inputFile + ": " + loadError);
+      return error(loadError);
+  } else if (!inputShapes.empty() || onnxBatch) {
+    return error("--input-shape and --batch apply to ONNX models (.onnx)");
   } else {
     module = tool.load(inputFile, loadError);
   }
@@ -413,7 +418,8 @@ int main(int argc, char **argv) {
   }
 
   Expected<quantc::ModelInterface> model =
-      quantc::describeModel(*module, functionName, symbolName);
+      quantc::describeModel(*module, functionName, symbolName,
+                            outputFile != "-" ? outputFile : inputFile);
   if (!model)
     return error(toString(model.takeError()));
   model->parallelism = parallel;

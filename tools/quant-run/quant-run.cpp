@@ -2,6 +2,7 @@
 //
 //   quant-run model.mlir --input x.npy -o y.npy
 //   quant-run model.mlir --input inputs.npz -o outputs.npz
+//   quant-run model.onnx --input x.npy -o y.npy [--input-shape x=1x3x64x64]
 //
 // JIT-compiles the model with quantc-float-to-llvm (observers, if any, are
 // ignored) and runs it on every sample of x.npy (samples stacked along the
@@ -21,6 +22,7 @@
 #include "quantc/Calibrate/Npy.h"
 #include "quantc/Calibrate/ReferenceModel.h"
 #include "quantc/Calibrate/Samples.h"
+#include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -34,7 +36,8 @@
 using namespace llvm;
 using namespace mlir;
 
-static cl::opt<std::string> modelFile(cl::Positional, cl::desc("<model.mlir>"),
+static cl::opt<std::string> modelFile(cl::Positional,
+                                      cl::desc("<model.mlir | model.onnx>"),
                                       cl::Required);
 static cl::opt<std::string>
     inputFile("input",
@@ -61,6 +64,15 @@ static cl::opt<unsigned>
                         "with OpenMP (parallel=omp) and runs them on N "
                         "threads"),
                cl::init(1));
+static cl::opt<int64_t>
+    batch("batch",
+          cl::desc("ONNX models: the batch size to compile for (replaces a "
+                   "symbolic batch dimension, or the batch of 1 a model was "
+                   "exported with)"),
+          cl::init(0));
+static cl::list<std::string> inputShapes("input-shape",
+                                         cl::desc(quantc::kInputShapeHelp),
+                                         cl::value_desc("[NAME=]DxDx..."));
 static cl::opt<bool> reference(
     "reference",
     cl::desc("Run a quantized model (qnt-quantize output) with the int8 "
@@ -70,6 +82,30 @@ static cl::opt<bool> reference(
 static int error(const Twine &message) {
   errs() << "quant-run: error: " << message << "\n";
   return 1;
+}
+
+/// The model: an ONNX file imported with --batch / --input-shape, else
+/// parsed MLIR.
+static OwningOpRef<ModuleOp> loadModel(quantc::ToolContext &tool,
+                                       StringRef path, std::string &error) {
+  if (!path.ends_with(".onnx")) {
+    if (batch || !inputShapes.empty()) {
+      error = "--input-shape and --batch apply to ONNX models (.onnx)";
+      return nullptr;
+    }
+    return tool.load(path, error);
+  }
+  quantc::OnnxImportOptions options;
+  options.batch = batch;
+  if (batch < 0) {
+    error = "--batch must be positive";
+    return nullptr;
+  }
+  if (Error e = quantc::parseInputShapes(inputShapes, options)) {
+    error = toString(std::move(e));
+    return nullptr;
+  }
+  return quantc::importOnnxFile(path, tool.context(), options, error);
 }
 
 int main(int argc, char **argv) {
@@ -85,7 +121,7 @@ int main(int argc, char **argv) {
         "--num-threads applies to compiled models, not to --reference");
   quantc::ToolContext tool;
   std::string loadError;
-  OwningOpRef<ModuleOp> module = tool.load(modelFile, loadError);
+  OwningOpRef<ModuleOp> module = loadModel(tool, modelFile, loadError);
   if (!module)
     return error(loadError);
   module->walk([](qnt::ObserveOp op) {

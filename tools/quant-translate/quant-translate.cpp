@@ -1,6 +1,7 @@
 //===- quant-translate.cpp - Translate models into quantc's float IR ------===//
 //
 //   quant-translate --import-onnx model.onnx -o model.mlir [--batch N]
+//       [--input-shape NAME=1x3x640x640]...
 //
 // A thin driver over lib/Import: reads the file, imports it, verifies the
 // module and prints it. Errors go to stderr with a non-zero exit status and
@@ -36,6 +37,9 @@ static cl::opt<int64_t>
           cl::desc("Batch size: replaces a symbolic batch dimension of the "
                    "inputs, or the batch of 1 a model was exported with"),
           cl::init(0));
+static cl::list<std::string> inputShapes("input-shape",
+                                         cl::desc(quantc::kInputShapeHelp),
+                                         cl::value_desc("[NAME=]DxDx..."));
 static cl::opt<bool> debugInfo("mlir-print-debuginfo",
                                cl::desc("Print locations (layer names)"),
                                cl::init(false));
@@ -54,18 +58,16 @@ int main(int argc, char **argv) {
     return error("choose a translation (--import-onnx)");
   if (batch < 0)
     return error("--batch must be positive");
-  auto buffer = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/false);
-  if (!buffer)
-    return error("cannot read '" + inputFile +
-                 "': " + buffer.getError().message());
-  MLIRContext context;
   quantc::OnnxImportOptions options;
   options.batch = batch;
+  if (Error e = quantc::parseInputShapes(inputShapes, options))
+    return error(toString(std::move(e)));
+  MLIRContext context;
   std::string message;
   OwningOpRef<ModuleOp> module =
-      quantc::importOnnx((*buffer)->getBuffer(), context, options, message);
+      quantc::importOnnxFile(inputFile, context, options, message);
   if (!module)
-    return error("'" + inputFile + "': " + message);
+    return error(message);
   if (failed(verify(*module)))
     return error("'" + inputFile + "': the imported module does not verify");
   std::string errorMessage;

@@ -158,10 +158,18 @@ struct ModelInterface {
 
 /// Describes `function` (empty: the public one) of `module`: statically
 /// shaped f32 tensor inputs and results, the quantization at each. `name`
-/// (empty: the function's name) must be a C identifier.
+/// (empty: the function's name, or where that is not a C identifier, e.g.
+/// an ONNX graph named "Model from PaddlePaddle.", one made from `path`'s
+/// file name) must be a C identifier.
 llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
                                              llvm::StringRef function,
-                                             llvm::StringRef name);
+                                             llvm::StringRef name,
+                                             llvm::StringRef path = "");
+
+/// A C identifier made from the file name of `path` without its extension:
+/// other characters become '_', and "model_" goes before a leading digit
+/// ("out/detector-v2.o" -> "detector_v2").
+std::string cIdentifierFromPath(llvm::StringRef path);
 
 /// Lowers the model in place to the LLVM dialect with quantc-int8-to-llvm
 /// for `isa` and model.parallelism (a float model passes its int8 step

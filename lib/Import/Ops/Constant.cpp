@@ -121,10 +121,13 @@ LogicalResult sizeOp(NodeImporter &n) {
   return n.setOutput(std::move(t));
 }
 
-/// Casts that change nothing the importer represents: a quantized value
-/// (QuantizeLinear output) to its own type (PyTorch's exporter writes
-/// QuantizeLinear -> Cast -> DequantizeLinear), a float activation to
-/// float, and constants (float to integer truncates, as ONNX specifies).
+/// Cast. A quantized value (QuantizeLinear output) to its own type
+/// (PyTorch's exporter writes QuantizeLinear -> Cast -> DequantizeLinear)
+/// stays quantized. Activations are computed in float32 whatever float type
+/// the model declares: a Cast to float32 or double is the identity, one to
+/// float16 or bfloat16 rounds to that precision (round to nearest even, as
+/// ONNX Runtime, so that a float16 model's values match it). Constants are
+/// converted as ONNX specifies (float to integer truncates, float16 rounds).
 LogicalResult castOp(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
     return failure();
@@ -138,6 +141,10 @@ LogicalResult castOp(NodeImporter &n) {
            t == onnx::TensorProto::INT32 || t == onnx::TensorProto::INT64 ||
            t == onnx::TensorProto::BOOL;
   };
+  auto isFloat = [](int64_t t) {
+    return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE ||
+           t == onnx::TensorProto::FLOAT16 || t == onnx::TensorProto::BFLOAT16;
+  };
   if (auto it = g.quants.find(in); it != g.quants.end()) {
     int64_t storage = it->second.isSigned ? onnx::TensorProto::INT8
                                           : onnx::TensorProto::UINT8;
@@ -149,15 +156,18 @@ LogicalResult castOp(NodeImporter &n) {
     return success();
   }
   if (n.isActivation(0)) {
-    if (*to != onnx::TensorProto::FLOAT)
-      return n.emitError() << "only float activations are supported";
-    return n.setOutput(*n.act(0));
+    if (!isFloat(*to))
+      return n.emitError() << "only float activations are supported (cast to "
+                           << dataTypeName(*to) << ")";
+    Act a = *n.act(0);
+    a.value = n.roundToPrecision(a.value, static_cast<int32_t>(*to));
+    return n.setOutput(std::move(a));
   }
   if (!g.consts.count(in))
     return n.emitError() << "input '" << in << "' is not defined";
-  if (*to != onnx::TensorProto::FLOAT && *to != onnx::TensorProto::DOUBLE &&
-      !isInteger(*to))
-    return n.emitError() << "unsupported target type " << *to;
+  if (!isFloat(*to) && !isInteger(*to))
+    return n.emitError() << "unsupported target type " << *to << " ("
+                         << dataTypeName(*to) << ")";
   ConstTensor t = *n.constant(0);
   t.dtype = static_cast<int32_t>(*to);
   for (double &v : t.data)

@@ -58,13 +58,14 @@
 // ONNX-HTML: HTML OK: {{[0-9]+}} layers
 // RUN: %python %S/Inputs/check_report.py %t/onnx/report.json input %quantc_src_root/test/Import/Inputs/resnet_block.input.npy | FileCheck %s --check-prefix=CHECKED
 // RUN: FileCheck %s --check-prefix=ONNX --input-file %t/onnx/report.json
-// The Gemm weight against PyTorch's per-channel observer and fake quant:
+// The Gemm weight against PyTorch's per-channel observer and fake quant
+// (goldens from scripts/gen_report_goldens.py):
 // 8 bits in the default object; 7 bits in an object of avx2 kernels alone,
 // as it folds them.
-// RUN: %python %S/Inputs/check_report.py %t/onnx/report.json weight /fc/Gemm /fc/Gemm.weight %quantc_src_root/test/Import/Inputs/resnet_block.onnx fc.weight | FileCheck %s --check-prefixes=CHECKED,WEIGHT8
+// RUN: %python %S/Inputs/check_report.py %t/onnx/report.json weight /fc/Gemm /fc/Gemm.weight %S/Inputs/weight_goldens.json | FileCheck %s --check-prefixes=CHECKED,WEIGHT8
 // WEIGHT8: weight range: [-128, 127]
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy --int8-isas=avx2 -o %t/resnet7.o --report %t/onnx7
-// RUN: %python %S/Inputs/check_report.py %t/onnx7/report.json weight /fc/Gemm /fc/Gemm.weight %quantc_src_root/test/Import/Inputs/resnet_block.onnx fc.weight | FileCheck %s --check-prefixes=CHECKED,WEIGHT7
+// RUN: %python %S/Inputs/check_report.py %t/onnx7/report.json weight /fc/Gemm /fc/Gemm.weight %S/Inputs/weight_goldens.json | FileCheck %s --check-prefixes=CHECKED,WEIGHT7
 // WEIGHT7: weight range: [-64, 63]
 // ONNX: "int8_executor": "reference"
 // ONNX: "name": "input"

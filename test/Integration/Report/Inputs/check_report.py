@@ -11,9 +11,10 @@ independently with numpy from activations dumped by quant-run.
       of the model that returns it, see truncate.py).
   check_report.py report.json output <float.npy> <int8.npy>
       The model summary: output SQNR and top-1 agreement.
-  check_report.py report.json weight <layer> <weight> <model.onnx> <init>
+  check_report.py report.json weight <layer> <weight> <goldens.json>
       A weight quantized per channel (symmetric qint8) against PyTorch's
-      PerChannelMinMaxObserver and fake_quantize_per_channel_affine.
+      PerChannelMinMaxObserver and fake_quantize_per_channel_affine, as
+      scripts/gen_report_goldens.py recorded them (8-bit and 7-bit).
 """
 import json
 import sys
@@ -109,34 +110,22 @@ elif mode == "output":
     order = [l["name"] for l in sorted(report["layers"], key=key)][:len(worst)]
     ok &= close("worst layers sorted", worst == order, True, 0)
 elif mode == "weight":
-    # A weight against PyTorch's own per-channel observer and fake quant.
-    import onnx
-    import onnx.numpy_helper
-    import torch
-    from torch.ao.quantization import PerChannelMinMaxObserver
+    # A weight against PyTorch's own per-channel observer and fake quant
+    # (scripts/gen_report_goldens.py wrote what PyTorch computes).
     layer = next(l for l in report["layers"] if l["name"] == sys.argv[3])
     weight = next(w for w in layer["weights"] if w["name"] == sys.argv[4])
-    model = onnx.load(sys.argv[5])
-    init = next(i for i in model.graph.initializer if i.name == sys.argv[6])
-    w = torch.from_numpy(onnx.numpy_helper.to_array(init).copy())
+    with open(sys.argv[5]) as fh:
+        goldens = json.load(fh)
     # 7-bit weights (reduce_range) where the object's kernels need them.
     reduce = weight["observer"].get("reduce_range", False)
-    qmin, qmax = (-64, 63) if reduce else (-128, 127)
-    observer = PerChannelMinMaxObserver(ch_axis=0, dtype=torch.qint8,
-                                        qscheme=torch.per_channel_symmetric,
-                                        reduce_range=reduce)
-    observer(w)
-    scale, zero_point = observer.calculate_qparams()
-    fq = torch.fake_quantize_per_channel_affine(w, scale, zero_point.int(), 0,
-                                                qmin, qmax)
-    f = w.double().numpy()
-    ok = close("channels", weight["channels"], len(scale), 0)
-    ok &= close("scale_min", weight["scale_min"], float(scale.min()), 0)
-    ok &= close("scale_max", weight["scale_max"], float(scale.max()), 0)
-    ok &= close("min", weight["min"], float(f.min()), 0)
-    ok &= close("max", weight["max"], float(f.max()), 0)
-    ok &= close("sqnr_db", weight["sqnr_db"], sqnr(f, f - fq.double().numpy()),
-                1e-6)
+    want = goldens["7bit" if reduce else "8bit"]
+    qmin, qmax = want["qmin"], want["qmax"]
+    ok = close("channels", weight["channels"], want["channels"], 0)
+    ok &= close("scale_min", weight["scale_min"], want["scale_min"], 0)
+    ok &= close("scale_max", weight["scale_max"], want["scale_max"], 0)
+    ok &= close("min", weight["min"], want["min"], 0)
+    ok &= close("max", weight["max"], want["max"], 0)
+    ok &= close("sqnr_db", weight["sqnr_db"], want["sqnr_db"], 1e-6)
 else:
     sys.exit(f"unknown mode {mode}")
 print("REPORT CHECKED" if ok else "REPORT MISMATCH")
