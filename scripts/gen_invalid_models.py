@@ -180,6 +180,15 @@ def conv_transpose_per_axis_0():
     return model(nodes, X4, [vi("y", None)], inits)
 
 
+
+def no_default_opset():
+    m = model([helper.make_node("Relu", ["x"], ["y"], name="n")], X4,
+              [vi("y", None)])
+    del m.opset_import[:]
+    m.opset_import.append(helper.make_opsetid("com.example", 1))
+    return m
+
+
 CASES = [
     # Node arity.
     ("add_one_input", unary("Add", [1, 2, 6, 6]),
@@ -237,6 +246,13 @@ CASES = [
     ("convtranspose_strides_length", conv_transpose(strides=[2, 2, 2]),
      "node 'n' (ConvTranspose): attribute 'strides' must have 2 value(s) for a "
      "2-D window, got 3"),
+    ("convtranspose_strides_huge", conv_transpose(strides=[2**30, 1]),
+     "node 'n' (ConvTranspose): strides, dilations or output_shape make a "
+     "tensor of more than 2147483648 elements"),
+    ("convtranspose_output_shape_huge",
+     conv_transpose(output_shape=[2**30, 2**30]),
+     "node 'n' (ConvTranspose): strides, dilations or output_shape make a "
+     "tensor of more than 2147483648 elements"),
     ("convtranspose_output_padding",
      conv_transpose(strides=[2, 2], output_padding=[2, 0]),
      "node 'n' (ConvTranspose): output_padding must be smaller than the "
@@ -483,8 +499,68 @@ CASES = [
      "graph input 'x' has more than 2147483648 elements"),
     ("opset_too_new", model([helper.make_node("Relu", ["x"], ["y"], name="n")],
                             X4, [vi("y", None)], opset=99),
-     "unsupported opset 99 (supported: 9-17)"),
+     "unsupported opset 99 of the default ONNX domain (supported: 7-21)"),
+    ("opset_too_old", model([helper.make_node("Relu", ["x"], ["y"], name="n")],
+                            X4, [vi("y", None)], opset=6),
+     "unsupported opset 6 of the default ONNX domain (supported: 7-21)"),
+    ("no_default_opset", no_default_opset(),
+     "the model imports no opset of the default ONNX domain (ai.onnx)"),
+    # Older and newer spellings of an op (opsets 7-21).
+    ("resize18_antialias",
+     model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="n",
+                             mode="linear", antialias=1)],
+           X4, [vi("y", None)], [init("sc", np.float32([1, 1, 0.5, 0.5]))],
+           opset=18),
+     "node 'n' (Resize): antialias=1 is not supported"),
+    ("resize18_axes_count",
+     model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="n",
+                             axes=[2, 3])],
+           X4, [vi("y", None)], [init("sc", np.float32([1, 1, 2, 2]))],
+           opset=18),
+     "node 'n' (Resize): scales or sizes must have one value per axis (2)"),
+    ("resize18_keep_aspect",
+     model([helper.make_node("Resize", ["x", "", "", "sz"], ["y"], name="n",
+                             keep_aspect_ratio_policy="larger")],
+           X4, [vi("y", None)], [init("sz", np.int64([1, 2, 12, 9]))],
+           opset=18),
+     "node 'n' (Resize): unsupported keep_aspect_ratio_policy 'larger'"),
+    ("split18_num_outputs",
+     model([helper.make_node("Split", ["x"], ["a", "b"], name="n", axis=2,
+                             num_outputs=3)],
+           X4, [vi("a", None), vi("b", None)], opset=18),
+     "node 'n' (Split): num_outputs is 3 but the node has 2 outputs"),
+    ("pad18_axes_count",
+     model([helper.make_node("Pad", ["x", "p", "", "ax"], ["y"], name="n")],
+           X4, [vi("y", None)],
+           [init("p", np.int64([1, 1, 1, 1, 1, 1])), init("ax", np.int64([2, 3]))],
+           opset=18),
+     "node 'n' (Pad): pads must have 4 values (two per axis)"),
+    ("pad18_wrap",
+     model([helper.make_node("Pad", ["x", "p"], ["y"], name="n", mode="wrap")],
+           X4, [vi("y", None)], [init("p", np.int64([0, 0, 1, 1, 0, 0, 1, 1]))],
+           opset=18),
+     "node 'n' (Pad): unsupported mode 'wrap'"),
+    ("batchnorm9_training",
+     model([helper.make_node("BatchNormalization",
+                             ["x", "s", "b", "m", "v"],
+                             ["y", "rm", "rv", "sm", "sv"], name="n")],
+           X4, [vi("y", None)],
+           [init(k, np.ones(2, np.float32)) for k in "sbmv"], opset=9),
+     "node 'n' (BatchNormalization): training mode (the mean / variance "
+     "outputs) is not supported: inference only"),
+    ("batchnorm7_spatial",
+     model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                             ["y"], name="n", spatial=0)],
+           X4, [vi("y", None)],
+           [init(k, np.ones(2, np.float32)) for k in "sbmv"], opset=7),
+     "node 'n' (BatchNormalization): spatial=0 (per-element statistics) is "
+     "not supported"),
+    ("upsample7_no_scales",
+     model([helper.make_node("Upsample", ["x"], ["y"], name="n")],
+           X4, [vi("y", None)], opset=7),
+     "node 'n' (Upsample): attribute 'scales' (floats) is required"),
 ]
+
 
 
 def wrong_type_strides():

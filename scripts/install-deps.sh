@@ -8,7 +8,7 @@
 set -euo pipefail
 
 pkgs=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-      libonnx-dev libprotobuf-dev protobuf-compiler
+      libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
       clang-22 lld-22 clang-format-22 libclang-rt-22-dev libgtest-dev python3
       python3-numpy zlib1g-dev
       libdnnl-dev dataset-fashion-mnist

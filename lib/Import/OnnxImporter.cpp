@@ -33,8 +33,8 @@ using namespace quantc::onnx_import;
 
 namespace {
 
-/// The opsets whose ops the handlers implement.
-constexpr int64_t kMinOpset = 9, kMaxOpset = 17;
+/// The opsets of the default domain whose ops the handlers implement.
+constexpr int64_t kMinOpset = 7, kMaxOpset = 21;
 
 class GraphImporter {
 public:
@@ -268,10 +268,14 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
       opset = o.version();
+  if (opset < 0)
+    return (void)emitError("the model imports no opset of the default ONNX "
+                           "domain (ai.onnx)"),
+           nullptr;
   if (opset < kMinOpset || opset > kMaxOpset)
     return (void)(emitError("unsupported opset ")
-                  << opset << " (supported: " << kMinOpset << "-" << kMaxOpset
-                  << ")"),
+                  << opset << " of the default ONNX domain (supported: "
+                  << kMinOpset << "-" << kMaxOpset << ")"),
            nullptr;
   const onnx::GraphProto &graph = model.graph();
   for (const onnx::TensorProto &t : graph.initializer()) {
@@ -444,6 +448,28 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   IRRewriter rewriter(&state.ctx);
   (void)runRegionDCE(rewriter, func.getBody());
   return module;
+}
+
+std::pair<int64_t, int64_t> quantc::onnxOpsetRange() {
+  return {kMinOpset, kMaxOpset};
+}
+
+std::vector<OnnxImportedOp> quantc::onnxImportedOps() {
+  const OpRegistry &registry = OpRegistry::get();
+  std::vector<OnnxImportedOp> ops;
+  for (const std::string &opType : registry.opTypes()) {
+    OnnxImportedOp op{opType, {}};
+    // A handler begins where the lookup's answer changes.
+    OpHandler previous = nullptr;
+    for (int64_t v = 1; v <= kMaxOpset; ++v) {
+      OpHandler h = registry.lookup(opType, v);
+      if (h && h != previous)
+        op.since.push_back(v);
+      previous = h;
+    }
+    ops.push_back(std::move(op));
+  }
+  return ops;
 }
 
 void quantc::registerOnnxImportDialects(MLIRContext &context) {

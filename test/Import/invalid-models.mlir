@@ -60,6 +60,12 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_strides_length.onnx -o %t.convtranspose_strides_length.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_STRIDES_LENGTH
 // RUN: not test -e %t.convtranspose_strides_length.mlir
 // CONVTRANSPOSE_STRIDES_LENGTH: error: '{{.*}}convtranspose_strides_length.onnx': node 'n' (ConvTranspose): attribute 'strides' must have 2 value(s) for a 2-D window, got 3
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_strides_huge.onnx -o %t.convtranspose_strides_huge.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_STRIDES_HUGE
+// RUN: not test -e %t.convtranspose_strides_huge.mlir
+// CONVTRANSPOSE_STRIDES_HUGE: error: '{{.*}}convtranspose_strides_huge.onnx': node 'n' (ConvTranspose): strides, dilations or output_shape make a tensor of more than 2147483648 elements
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_output_shape_huge.onnx -o %t.convtranspose_output_shape_huge.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_OUTPUT_SHAPE_HUGE
+// RUN: not test -e %t.convtranspose_output_shape_huge.mlir
+// CONVTRANSPOSE_OUTPUT_SHAPE_HUGE: error: '{{.*}}convtranspose_output_shape_huge.onnx': node 'n' (ConvTranspose): strides, dilations or output_shape make a tensor of more than 2147483648 elements
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/convtranspose_output_padding.onnx -o %t.convtranspose_output_padding.mlir 2>&1 | FileCheck %s --check-prefix=CONVTRANSPOSE_OUTPUT_PADDING
 // RUN: not test -e %t.convtranspose_output_padding.mlir
 // CONVTRANSPOSE_OUTPUT_PADDING: error: '{{.*}}convtranspose_output_padding.onnx': node 'n' (ConvTranspose): output_padding must be smaller than the stride or the dilation
@@ -278,4 +284,37 @@
 // INPUT_TOO_MANY_ELEMENTS: error: '{{.*}}input_too_many_elements.onnx': graph input 'x' has more than 2147483648 elements
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/opset_too_new.onnx -o %t.opset_too_new.mlir 2>&1 | FileCheck %s --check-prefix=OPSET_TOO_NEW
 // RUN: not test -e %t.opset_too_new.mlir
-// OPSET_TOO_NEW: error: '{{.*}}opset_too_new.onnx': unsupported opset 99 (supported: 9-17)
+// OPSET_TOO_NEW: error: '{{.*}}opset_too_new.onnx': unsupported opset 99 of the default ONNX domain (supported: 7-21)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/opset_too_old.onnx -o %t.opset_too_old.mlir 2>&1 | FileCheck %s --check-prefix=OPSET_TOO_OLD
+// RUN: not test -e %t.opset_too_old.mlir
+// OPSET_TOO_OLD: error: '{{.*}}opset_too_old.onnx': unsupported opset 6 of the default ONNX domain (supported: 7-21)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/no_default_opset.onnx -o %t.no_default_opset.mlir 2>&1 | FileCheck %s --check-prefix=NO_DEFAULT_OPSET
+// RUN: not test -e %t.no_default_opset.mlir
+// NO_DEFAULT_OPSET: error: '{{.*}}no_default_opset.onnx': the model imports no opset of the default ONNX domain (ai.onnx)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_antialias.onnx -o %t.resize18_antialias.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_ANTIALIAS
+// RUN: not test -e %t.resize18_antialias.mlir
+// RESIZE18_ANTIALIAS: error: '{{.*}}resize18_antialias.onnx': node 'n' (Resize): antialias=1 is not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_axes_count.onnx -o %t.resize18_axes_count.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_AXES_COUNT
+// RUN: not test -e %t.resize18_axes_count.mlir
+// RESIZE18_AXES_COUNT: error: '{{.*}}resize18_axes_count.onnx': node 'n' (Resize): scales or sizes must have one value per axis (2)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_keep_aspect.onnx -o %t.resize18_keep_aspect.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_KEEP_ASPECT
+// RUN: not test -e %t.resize18_keep_aspect.mlir
+// RESIZE18_KEEP_ASPECT: error: '{{.*}}resize18_keep_aspect.onnx': node 'n' (Resize): unsupported keep_aspect_ratio_policy 'larger'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/split18_num_outputs.onnx -o %t.split18_num_outputs.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT18_NUM_OUTPUTS
+// RUN: not test -e %t.split18_num_outputs.mlir
+// SPLIT18_NUM_OUTPUTS: error: '{{.*}}split18_num_outputs.onnx': node 'n' (Split): num_outputs is 3 but the node has 2 outputs
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/pad18_axes_count.onnx -o %t.pad18_axes_count.mlir 2>&1 | FileCheck %s --check-prefix=PAD18_AXES_COUNT
+// RUN: not test -e %t.pad18_axes_count.mlir
+// PAD18_AXES_COUNT: error: '{{.*}}pad18_axes_count.onnx': node 'n' (Pad): pads must have 4 values (two per axis)
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/pad18_wrap.onnx -o %t.pad18_wrap.mlir 2>&1 | FileCheck %s --check-prefix=PAD18_WRAP
+// RUN: not test -e %t.pad18_wrap.mlir
+// PAD18_WRAP: error: '{{.*}}pad18_wrap.onnx': node 'n' (Pad): unsupported mode 'wrap'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/batchnorm9_training.onnx -o %t.batchnorm9_training.mlir 2>&1 | FileCheck %s --check-prefix=BATCHNORM9_TRAINING
+// RUN: not test -e %t.batchnorm9_training.mlir
+// BATCHNORM9_TRAINING: error: '{{.*}}batchnorm9_training.onnx': node 'n' (BatchNormalization): training mode (the mean / variance outputs) is not supported: inference only
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/batchnorm7_spatial.onnx -o %t.batchnorm7_spatial.mlir 2>&1 | FileCheck %s --check-prefix=BATCHNORM7_SPATIAL
+// RUN: not test -e %t.batchnorm7_spatial.mlir
+// BATCHNORM7_SPATIAL: error: '{{.*}}batchnorm7_spatial.onnx': node 'n' (BatchNormalization): spatial=0 (per-element statistics) is not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/upsample7_no_scales.onnx -o %t.upsample7_no_scales.mlir 2>&1 | FileCheck %s --check-prefix=UPSAMPLE7_NO_SCALES
+// RUN: not test -e %t.upsample7_no_scales.mlir
+// UPSAMPLE7_NO_SCALES: error: '{{.*}}upsample7_no_scales.onnx': node 'n' (Upsample): attribute 'scales' (floats) is required

@@ -720,8 +720,20 @@ LogicalResult einsum(NodeImporter &n) {
 }
 
 LogicalResult batchNorm(NodeImporter &n) {
-  if (failed(n.checkArity(5, 5, 1, 1)))
+  if (failed(n.checkArity(5, 5, 1, 5)))
     return failure();
+  // Opsets 7-13 train when the running / saved statistics are asked for.
+  for (int i = 1; i < n.node().output_size(); ++i)
+    if (!n.node().output(i).empty())
+      return n.emitError() << "training mode (the mean / variance outputs) "
+                              "is not supported: inference only";
+  // Opsets 7-8: spatial=0 normalizes each element with its own statistics.
+  FailureOr<int64_t> spatial = n.intAttr("spatial", 1);
+  if (failed(spatial))
+    return failure();
+  if (n.opset() < 9 && *spatial != 1)
+    return n.emitError() << "spatial=0 (per-element statistics) is not "
+                            "supported";
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();

@@ -10,6 +10,8 @@
 //                                                   offset = in - out
 //   pytorch_half_pixel  as half_pixel (0 when out = 1)
 //   align_corners       x_out (in - 1) / (out - 1)  n = out - 1, d = in - 1
+//   half_pixel_symmetric (opset 19) half_pixel centred: for a given scale
+//                       s = p / q, offset + in p - out q (0 when s = out / in)
 //
 // (s = out / in, or the given scale when scales, not sizes, are given.) The
 // ONNX nearest modes are half-up rounding of a shifted coordinate:
@@ -48,6 +50,7 @@ std::optional<std::pair<int64_t, int64_t>> rational(double s) {
 
 FailureOr<AxisMap> axisMap(NodeImporter &n, StringRef mode, int64_t in,
                            int64_t out, std::optional<double> scale) {
+  bool symmetric = mode == "half_pixel_symmetric" && n.opset() >= 19;
   // The scale as out / in unless a scale is given.
   int64_t sn = out, sd = in;
   if (scale) {
@@ -62,6 +65,9 @@ FailureOr<AxisMap> axisMap(NodeImporter &n, StringRef mode, int64_t in,
   } else if (mode == "half_pixel" ||
              (mode == "pytorch_half_pixel" && out > 1)) {
     m = {2 * sn, 2 * sd, sd - sn};
+  } else if (symmetric) {
+    // x_in = in/2 (1 - out / (s in)) + (x_out + 1/2) / s - 1/2, s = sn / sd.
+    m = {2 * sn, 2 * sd, sd - sn + in * sn - out * sd};
   } else if (mode == "pytorch_half_pixel") {
     m = {1, 0, 0};
   } else if (mode == "align_corners") {
@@ -140,14 +146,41 @@ LogicalResult resize(NodeImporter &n, const Act &x, int64_t outH, int64_t outW,
   return n.setOutput({v, preferredLayout(4)});
 }
 
-/// Output sizes and scales from `scales` ([1, 1, sh, sw]) or `sizes`.
-LogicalResult outputSize(NodeImporter &n, const Act &x,
-                         const ConstTensor *scales, const ConstTensor *sizes,
-                         int64_t &outH, int64_t &outW,
-                         std::optional<double> &scaleH,
-                         std::optional<double> &scaleW) {
+/// `t`'s values for the axes `axes` (opset 18) spread over 4 dimensions,
+/// the others `fill`; `t` as is without axes.
+ConstTensor spreadAxes(const ConstTensor &t, ArrayRef<int64_t> axes,
+                       ArrayRef<double> fill) {
+  if (axes.empty())
+    return t;
+  ConstTensor full = t;
+  full.dims = {4};
+  full.data.assign(fill.begin(), fill.end());
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (i < t.data.size())
+      full.data[a] = t.data[i];
+  return full;
+}
+
+/// Output sizes and scales from `scales` ([1, 1, sh, sw]) or `sizes`, given
+/// for `axes` (opset 18; all when empty), kept to the input's aspect ratio
+/// by `keepAspect` (opset 18: "stretch", "not_larger", "not_smaller").
+LogicalResult
+outputSize(NodeImporter &n, const Act &x, const ConstTensor *scales,
+           const ConstTensor *sizes, int64_t &outH, int64_t &outW,
+           std::optional<double> &scaleH, std::optional<double> &scaleW,
+           ArrayRef<int64_t> axes = {}, StringRef keepAspect = "stretch") {
   SmallVector<int64_t> shape = x.onnxShape();
+  if (!axes.empty() && ((sizes && sizes->numElements() > 0 &&
+                         sizes->numElements() != (int64_t)axes.size()) ||
+                        (scales && scales->numElements() > 0 &&
+                         scales->numElements() != (int64_t)axes.size())))
+    return n.emitError() << "scales or sizes must have one value per axis ("
+                         << axes.size() << ")";
   if (sizes && sizes->numElements() > 0) {
+    ConstTensor spread = spreadAxes(*sizes, axes,
+                                    {double(shape[0]), double(shape[1]),
+                                     double(shape[2]), double(shape[3])});
+    sizes = &spread;
     if (sizes->numElements() != 4)
       return n.emitError() << "sizes must have 4 values";
     if (sizes->data[0] != shape[0] || sizes->data[1] != shape[1])
@@ -159,7 +192,26 @@ LogicalResult outputSize(NodeImporter &n, const Act &x,
                << kMaxIntValue << ")";
     outH = static_cast<int64_t>(sizes->data[2]);
     outW = static_cast<int64_t>(sizes->data[3]);
+    if (keepAspect == "stretch")
+      return success();
+    if (keepAspect != "not_larger" && keepAspect != "not_smaller")
+      return n.emitError() << "unsupported keep_aspect_ratio_policy '"
+                           << keepAspect << "'";
+    // One scale for the resized axes (H and W), the output rounded.
+    double sh = double(outH) / shape[2], sw = double(outW) / shape[3];
+    double s = keepAspect == "not_larger" ? std::min(sh, sw) : std::max(sh, sw);
+    if (axes.empty() || llvm::is_contained(axes, 2))
+      outH = static_cast<int64_t>(std::floor(s * shape[2] + 0.5));
+    if (axes.empty() || llvm::is_contained(axes, 3))
+      outW = static_cast<int64_t>(std::floor(s * shape[3] + 0.5));
+    if (outH < 1 || outW < 1)
+      return n.emitError() << "the output would be empty";
     return success();
+  }
+  ConstTensor spreadScales;
+  if (scales && scales->numElements() > 0) {
+    spreadScales = spreadAxes(*scales, axes, {1.0, 1.0, 1.0, 1.0});
+    scales = &spreadScales;
   }
   if (!scales || scales->numElements() != 4)
     return n.emitError() << "needs scales of 4 values or sizes";
@@ -179,11 +231,21 @@ LogicalResult outputSize(NodeImporter &n, const Act &x,
   return success();
 }
 
-/// Resize, opsets 11+ (X, roi, scales, sizes) and 10 (X, scales).
+/// Resize, opsets 11+ (X, roi, scales, sizes) and 10 (X, scales); 18 adds
+/// `axes`, `keep_aspect_ratio_policy` and `antialias` (refused), 19 the
+/// half_pixel_symmetric mode.
 LogicalResult resizeOp(NodeImporter &n) {
   bool v10 = n.opset() < 11;
-  if (failed(n.checkArity(2, v10 ? 2 : 4)))
+  if (failed(n.checkArity(v10 || n.opset() < 13 ? 2 : 1, v10 ? 2 : 4)))
     return failure();
+  FailureOr<int64_t> antialias = n.intAttr("antialias", 0);
+  FailureOr<SmallVector<int64_t>> rawAxes = n.intsAttr("axes", {});
+  FailureOr<std::string> keepAspect =
+      n.stringAttr("keep_aspect_ratio_policy", "stretch");
+  if (failed(antialias) || failed(rawAxes) || failed(keepAspect))
+    return failure();
+  if (*antialias != 0)
+    return n.emitError() << "antialias=1 is not supported";
   FailureOr<Act> x = n.act(0);
   FailureOr<std::string> mode = n.stringAttr("mode", "nearest"),
                          coord =
@@ -196,6 +258,9 @@ LogicalResult resizeOp(NodeImporter &n) {
     return failure();
   if (x->rank() != 4)
     return n.emitError() << "only 4-D inputs (NCHW images) are supported";
+  FailureOr<SmallVector<int64_t>> axes = n.normalizeAxes(*rawAxes, 4);
+  if (failed(axes))
+    return failure();
   FailureOr<const ConstTensor *> scales = n.optionalConstant(v10 ? 1 : 2);
   FailureOr<const ConstTensor *> sizes =
       v10 ? FailureOr<const ConstTensor *>(nullptr) : n.optionalConstant(3);
@@ -203,20 +268,41 @@ LogicalResult resizeOp(NodeImporter &n) {
     return failure();
   int64_t outH, outW;
   std::optional<double> scaleH, scaleW;
-  if (failed(outputSize(n, *x, *scales, *sizes, outH, outW, scaleH, scaleW)))
+  if (failed(outputSize(n, *x, *scales, *sizes, outH, outW, scaleH, scaleW,
+                        *axes, *keepAspect)))
     return failure();
+  if (*keepAspect != "stretch" && *sizes && (*sizes)->numElements() > 0) {
+    // The coordinate map uses the one scale the sizes were kept to.
+    SmallVector<int64_t> shape = x->onnxShape();
+    scaleH = double(outH) / shape[2];
+    scaleW = double(outW) / shape[3];
+  }
   return resize(n, *x, outH, outW, scaleH, scaleW, *mode, *coord, *nearest);
 }
 
-/// Upsample (opset 9): asymmetric coordinates, nearest rounds down.
+/// Upsample (opsets 7-8: the scales attribute; 9: the scales input):
+/// asymmetric coordinates, nearest rounds down.
 LogicalResult upsampleOp(NodeImporter &n) {
-  if (failed(n.checkArity(2, 2)))
+  bool scalesInput = n.opset() >= 9;
+  if (failed(n.checkArity(scalesInput ? 2 : 1, scalesInput ? 2 : 1)))
     return failure();
   FailureOr<Act> x = n.act(0);
   FailureOr<std::string> mode = n.stringAttr("mode", "nearest");
-  const ConstTensor *scales = n.constant(1);
-  if (failed(x) || failed(mode) || !scales)
+  if (failed(x) || failed(mode))
     return failure();
+  ConstTensor fromAttr;
+  const ConstTensor *scales = &fromAttr;
+  if (scalesInput) {
+    scales = n.constant(1);
+    if (!scales)
+      return failure();
+  } else {
+    const onnx::AttributeProto *a = n.attr("scales");
+    if (!a || a->type() != onnx::AttributeProto::FLOATS)
+      return n.emitError() << "attribute 'scales' (floats) is required";
+    fromAttr.dims = {a->floats_size()};
+    fromAttr.data.assign(a->floats().begin(), a->floats().end());
+  }
   if (x->rank() != 4)
     return n.emitError() << "only 4-D inputs (NCHW images) are supported";
   int64_t outH, outW;

@@ -389,6 +389,21 @@ LogicalResult splitOp(NodeImporter &n) {
   if (failed(sizes))
     return failure();
   int64_t dim = (*in)[*axis];
+  if (n.opset() >= 18 && n.attr("num_outputs")) {
+    // Opset 18: num_outputs parts of ceil(dim / num_outputs), the last one
+    // smaller when the dimension does not divide.
+    FailureOr<int64_t> num = n.intAttr("num_outputs", 0);
+    if (failed(num))
+      return failure();
+    if (!sizes->empty())
+      return n.emitError() << "'split' and 'num_outputs' are both given";
+    if (*num != outputs)
+      return n.emitError() << "num_outputs is " << *num << " but the node has "
+                           << outputs << " outputs";
+    int64_t part = (dim + outputs - 1) / outputs;
+    for (int i = 0; i < outputs; ++i)
+      sizes->push_back(std::clamp<int64_t>(dim - i * part, 0, part));
+  }
   if (sizes->empty()) {
     if (dim % outputs)
       return n.emitError() << "dimension " << dim << " does not split into "
@@ -490,7 +505,7 @@ LogicalResult gatherOp(NodeImporter &n) {
 /// negative pads crop.
 LogicalResult padOp(NodeImporter &n) {
   bool fromInputs = n.opset() >= 11;
-  if (failed(n.checkArity(1, fromInputs ? 4 : 1)))
+  if (failed(n.checkArity(1, fromInputs ? (n.opset() >= 18 ? 4 : 3) : 1)))
     return failure();
   FailureOr<Act> xr = n.act(0);
   FailureOr<std::string> mode = n.stringAttr("mode", "constant");
@@ -511,8 +526,25 @@ LogicalResult padOp(NodeImporter &n) {
       return n.emitError() << "constant_value must be a scalar";
     if (*v)
       value = static_cast<float>((*v)->data[0]);
-    if (n.hasInput(3))
-      return n.emitError() << "the axes input is not supported";
+    // Opset 18: pads for the listed axes only.
+    FailureOr<SmallVector<int64_t>> axes = n.optionalIntsInput(3);
+    if (failed(axes))
+      return failure();
+    if (n.hasInput(3)) {
+      FailureOr<SmallVector<int64_t>> normalized = n.normalizeAxes(*axes, rank);
+      if (failed(normalized))
+        return failure();
+      int64_t count = static_cast<int64_t>(normalized->size());
+      if (static_cast<int64_t>(pads->size()) != 2 * count)
+        return n.emitError()
+               << "pads must have " << 2 * count << " values (two per axis)";
+      SmallVector<int64_t> full(2 * rank, 0);
+      for (int64_t i = 0; i < count; ++i) {
+        full[(*normalized)[i]] = (*pads)[i];
+        full[(*normalized)[i] + rank] = (*pads)[i + count];
+      }
+      *pads = full;
+    }
   } else {
     FailureOr<float> v = n.floatAttr("value", 0.0f);
     if (failed(v))
@@ -521,7 +553,8 @@ LogicalResult padOp(NodeImporter &n) {
   }
   if (static_cast<int64_t>(pads->size()) != 2 * rank)
     return n.emitError() << "pads must have " << 2 * rank << " values";
-  if (*mode != "constant" && *mode != "reflect" && *mode != "edge")
+  if (*mode != "constant" && *mode != "reflect" && *mode != "edge" &&
+      !(*mode == "wrap" && n.opset() >= 19))
     return n.emitError() << "unsupported mode '" << *mode << "'";
   SmallVector<int64_t> shape = x.onnxShape();
   // Crop first (negative pads), then pad each dimension.
@@ -554,7 +587,8 @@ LogicalResult padOp(NodeImporter &n) {
                                   n.constant({1}, {value}));
     return n.setOutput({v, x.layout});
   }
-  // reflect / edge: concatenate slices of the borders, one axis at a time.
+  // reflect / edge / wrap: concatenate slices of the borders, one axis at a
+  // time.
   for (int64_t d = 0; d < rank; ++d) {
     int64_t lo = std::max<int64_t>((*pads)[d], 0),
             hi = std::max<int64_t>((*pads)[d + rank], 0);
@@ -569,6 +603,8 @@ LogicalResult padOp(NodeImporter &n) {
     auto src = [&](int64_t i) {
       if (*mode == "edge")
         return std::clamp<int64_t>(i, 0, size - 1);
+      if (*mode == "wrap")
+        return ((i % size) + size) % size;
       return i < 0 ? -i : (i >= size ? 2 * (size - 1) - i : i);
     };
     for (int64_t i = -lo; i < 0; ++i)
