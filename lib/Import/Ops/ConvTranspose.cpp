@@ -189,6 +189,21 @@ LogicalResult convTransposeImpl(NodeImporter &n) {
                            << "): pads or output_shape too large";
   }
 
+  // The zero-inserted input, the convolution's padded input and the output
+  // must be activations the importer accepts (in double: the sizes come
+  // from attributes up to 2^30 each).
+  double spans[2] = {double(kernel[0] - 1) * (*dil)[0],
+                     double(kernel[1] - 1) * (*dil)[1]};
+  double sizes[3] = {double(hw[0]) * (*strides)[0] * double(hw[1]) *
+                         (*strides)[1] * c,
+                     (outSize[0] + spans[0]) * (outSize[1] + spans[1]) * c,
+                     double(outSize[0]) * outSize[1] * cout};
+  for (double size : sizes)
+    if (size * batch > double(kMaxActivationElements))
+      return n.emitError() << "strides, dilations or output_shape make a "
+                              "tensor of more than "
+                           << kMaxActivationElements << " elements";
+
   // The equivalent direct convolution over the zero-inserted input U
   // (length (in - 1) * s + 1 of data, then zeros): output o reads U from
   // o + begin - d * (k - 1), so the window starts at `start` and the conv
