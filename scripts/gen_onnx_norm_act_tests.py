@@ -7,8 +7,8 @@ Each model is an onnx.helper graph at the opset the op was introduced in
 input and the output PyTorch / NumPy computes saved next to it as
 <name>.input.npy and <name>.output.npy; test/Import/norm-act.mlir imports,
 compiles and runs each one and compares with 1e-4 of the output's
-magnitude, and test/Integration/Quantize/norm-act.mlir quantizes the
-PyTorch-exported ones.
+magnitude, and test/Integration/Quantize/norm-act.mlir quantizes norms,
+activations, seg_head and lp_head (calibrated on <name>.calib.npy).
 
   activations   Mish (18), Selu, Celu (12), ThresholdedRelu (10), Gelu (20,
                 approximate none / tanh), Round (11, half to even), Sign (9)
@@ -25,6 +25,8 @@ PyTorch-exported ones.
                 (p = 1, 2), flattened and concatenated.
   argmax        ArgMax / ArgMin (axis, keepdims, select_last_index) on an
                 input with ties, each Cast to float, concatenated.
+  lp_head       MatMul, then LpNormalization p = 2 and p = 1 of its rows,
+                added (an embedding head; the int8 test's).
   seg_head      a small segmentation head (conv, GroupNorm, ReLU, conv to 5
                 classes, argmax over the classes) exported at opset 13: the
                 graph output is ArgMax's int64, written by the compiled
@@ -270,6 +272,33 @@ with torch.no_grad():
     logits = model.conv2(F.relu(model.gn(model.conv1(x))))
     save_io("seg_head", x.numpy(), model(x).numpy())
     np.save(os.path.join(out, "seg_head.logits.npy"), logits.numpy())
+
+# --- An embedding head: MatMul, then the L2 and L1 normalized rows, added -
+x = rng.standard_normal((8, 32)).astype(np.float32)
+w = (rng.standard_normal((32, 16)) / np.sqrt(32)).astype(np.float32)
+save_graph("lp_head", [
+    helper.make_node("MatMul", ["input", "w"], ["y"]),
+    helper.make_node("LpNormalization", ["y"], ["l2"], axis=1, p=2),
+    helper.make_node("LpNormalization", ["y"], ["l1"], axis=-1, p=1),
+    helper.make_node("Add", ["l2", "l1"], ["output"]),
+], [8, 32], [8, 16], 13, [const("w", w)])
+y = x @ w
+save_io("lp_head", x,
+        y / np.linalg.norm(y, 2, 1, keepdims=True) +
+        y / np.abs(y).sum(1, keepdims=True))
+
+# --- Calibration data for the int8 tests: seeded samples, 4 each (16 for
+# norms, whose five chained normalizations amplify the clipping of ranges
+# seen on fewer: 15 dB on 4, 25 dB on 16) ----------------------------------
+for name in ("norms", "activations", "seg_head", "lp_head"):
+    x = np.load(os.path.join(out, name + ".input.npy"))
+    samples = 16 if name == "norms" else 4
+    shape = (samples * x.shape[0],) + x.shape[1:]
+    if name == "activations":
+        calib = rng.integers(-16, 17, size=shape) / 4.0
+    else:
+        calib = rng.standard_normal(shape)
+    np.save(os.path.join(out, name + ".calib.npy"), calib.astype(np.float32))
 
 # --- Invalid models: each is refused with an error naming the node ----------
 inv = os.path.join(out, "invalid")
