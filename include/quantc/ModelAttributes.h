@@ -24,6 +24,12 @@ inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
 /// named by its argument's NameLoc, if any.
 inline constexpr llvm::StringLiteral kInputNamesAttr = "quantc.input_names";
 inline constexpr llvm::StringLiteral kOutputNamesAttr = "quantc.output_names";
+/// Unit attribute: the model was quantized dynamically (ONNX Runtime's
+/// DynamicQuantizeLinear + ConvInteger / MatMulInteger) and imported as the
+/// float model its weights dequantize to; quant-compile quantizes it only
+/// with calibration data.
+inline constexpr llvm::StringLiteral kDynamicQuantizationAttr =
+    "quantc.dynamic_quantization";
 
 } // namespace quantc
 

@@ -67,6 +67,37 @@ struct PendingQuant {
   int64_t axis = 1; // ONNX axis; ignored when per tensor
 };
 
+/// A value of an integer-arithmetic graph (ONNX Runtime's quantize_dynamic:
+/// DynamicQuantizeLinear, ConvInteger / MatMulInteger, Cast, Mul by the
+/// scales), kept symbolic until the float value it stands for is known; see
+/// lib/Import/Ops/QLinear.cpp.
+struct IntegerValue {
+  enum Kind {
+    Quantized, // an 8-bit activation: (q - zero point) stands for act / scale
+    Scale,     // the scale of a dynamically quantized activation
+    ZeroPoint, // its zero point (only ConvInteger / MatMulInteger read it)
+    Product,   // the int32 result of ConvInteger / MatMulInteger
+    Factor,    // a product of Scales and a float constant
+  } kind;
+  /// Quantized: the float activation (or its QDQ stand-in); Scale and
+  /// ZeroPoint: the Quantized value's name.
+  std::string value;
+  /// Quantized: 0 for a dynamic scale, else the (static) scale.
+  double scale = 0;
+  int64_t zeroPoint = 0;
+  /// Product and Factor: the names of the dynamically quantized values
+  /// whose scales the float result still needs, sorted; Factor: the
+  /// constant, Product: the float op (inputs in `node`, its integer weight
+  /// as the float w_q - w_zp in `weight`, at input `weightInput`; -1 for
+  /// none) and the product of the static scales.
+  std::vector<std::string> symbols;
+  ConstTensor constant;
+  std::shared_ptr<onnx::NodeProto> node;
+  ConstTensor weight;
+  int weightInput = -1;
+  double staticScale = 1.0;
+};
+
 /// The state of one graph's import: values by ONNX name and the builder.
 struct GraphState {
   GraphState(mlir::MLIRContext &ctx, const OnnxImportOptions &options)
@@ -80,6 +111,8 @@ struct GraphState {
   llvm::StringMap<PendingQuant> quants;
   /// QDQ pairs on constants: output name -> (constant name, parameters).
   llvm::StringMap<PendingQuant> constQdq;
+  /// Values of integer arithmetic (IntegerValue).
+  llvm::StringMap<IntegerValue> integers;
   /// The batch a model exported at batch 1 was rebatched to (--batch N), 0
   /// otherwise: a Reshape to a constant shape that keeps the exported batch
   /// 1 in front of an input carrying N gets N there.

@@ -66,9 +66,14 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                          : node.name();
   state.b.setLoc(NameLoc::get(state.b.getStringAttr(name)));
   NodeImporter importer(state, node, opset);
-  if (!node.domain().empty() && node.domain() != "ai.onnx")
-    return importer.emitError()
-           << "unsupported op domain '" << node.domain() << "'";
+  // Other domains' ops are registered under "<domain>.<op type>" (ONNX
+  // Runtime's com.microsoft QLinear ops, lib/Import/Ops/QLinear.cpp).
+  bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  std::string opKey =
+      defaultDomain ? node.op_type() : node.domain() + "." + node.op_type();
+  if (!defaultDomain && !OpRegistry::get().lookup(opKey, opset))
+    return importer.emitError() << "unsupported op '" << node.op_type()
+                                << "' of domain '" << node.domain() << "'";
   if (node.output_size() < 1)
     return importer.emitError() << "node has no output";
   // ONNX graphs are in SSA form: a handler may rely on its inputs staying
@@ -80,17 +85,20 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     bool repeated = std::find(node.output().begin(), node.output().begin() + i,
                               out) != node.output().begin() + i;
     if (repeated || state.acts.count(out) || state.consts.count(out) ||
-        state.quants.count(out) || state.constQdq.count(out))
+        state.quants.count(out) || state.constQdq.count(out) ||
+        state.integers.count(out))
       return importer.emitError()
              << "output '" << out
              << "' is already defined (every value of an ONNX graph is "
                 "defined once)";
   }
-  OpHandler handler = OpRegistry::get().lookup(node.op_type(), opset);
+  OpHandler handler = OpRegistry::get().lookup(opKey, opset);
   if (!handler)
     return importer.emitError()
            << "unsupported ONNX op '" << node.op_type() << "'";
-  return handler(importer);
+  // Quantized (8-bit, integer) inputs of ops that do not read them
+  // themselves: see importWithIntegerInputs.
+  return importWithIntegerInputs(importer, handler);
 }
 
 /// "node '<name>' (<op type>)", as NodeImporter::emitError names a node.

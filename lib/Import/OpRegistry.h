@@ -53,6 +53,18 @@ void registerPoolOps(OpRegistry &registry);
 void registerQuantOps(OpRegistry &registry);
 void registerResizeOps(OpRegistry &registry);
 void registerShapeOps(OpRegistry &registry);
+/// ONNX Runtime's operator-format (QLinear*, com.microsoft) and integer
+/// (ConvInteger, MatMulInteger, DynamicQuantizeLinear) ops; called by
+/// registerQuantOps.
+void registerQLinearOps(OpRegistry &registry);
+
+/// Runs `handler` on `n`, first adapting inputs it cannot read: an 8-bit
+/// value (a QuantizeLinear or QLinear op's output) into an op that moves
+/// or selects values (MaxPool, Reshape, Transpose, ...: ONNX Runtime's
+/// operator format runs them on uint8 / int8 tensors) is dequantized and
+/// the op's outputs quantized with the same parameters; an integer value
+/// (IntegerValue) is read by the Cast and Mul that turn it into float.
+mlir::LogicalResult importWithIntegerInputs(NodeImporter &n, OpHandler handler);
 
 } // namespace quantc::onnx_import
 

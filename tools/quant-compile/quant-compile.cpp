@@ -21,9 +21,11 @@
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
+#include "quantc/ModelAttributes.h"
 #include "quantc/Report/Report.h"
 #include "quantc/Target/Compile.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Threading.h"
@@ -208,6 +210,15 @@ static cl::opt<bool> keepQdqFloat(
              "instead of quantizing it with their parameters"),
     cl::init(false), cl::cat(ptqCategory));
 
+static cl::opt<bool> dynamicAsFloat(
+    "dynamic-as-float",
+    cl::desc("Compile a dynamically quantized model (ONNX Runtime's "
+             "DynamicQuantizeLinear + ConvInteger / MatMulInteger) in float: "
+             "the float model its weights dequantize to (without this flag "
+             "such a model needs --calibration-data, which quantizes it "
+             "statically)"),
+    cl::init(false), cl::cat(ptqCategory));
+
 /// --emit=shared: the object, written to a temporary file, linked into
 /// `outputFile` by the system C compiler (through a temporary beside it, so
 /// that a failure leaves no output).
@@ -347,6 +358,21 @@ int main(int argc, char **argv) {
 
   bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
   bool qdq = quantc::hasFakeQuant(*module);
+  bool dynamic = false;
+  module->walk([&](mlir::func::FuncOp f) {
+    dynamic |= f->hasAttr(quantc::kDynamicQuantizationAttr);
+  });
+  if (dynamic && !calibrate && !dynamicAsFloat)
+    return error(inputFile +
+                 " is quantized dynamically (DynamicQuantizeLinear + "
+                 "ConvInteger / MatMulInteger): its activations have no "
+                 "scales to compile int8 code with. Pass --calibration-data "
+                 "to quantize it statically (its weights are imported as the "
+                 "float model they dequantize to), or --dynamic-as-float to "
+                 "compile that float model");
+  if (dynamic && calibrate && dynamicAsFloat)
+    return error("--dynamic-as-float and --calibration-data / --profile "
+                 "exclude each other");
   if (qdq) {
     // A QDQ model: its own scales and zero points, no calibration.
     if (calibrate)

@@ -56,38 +56,43 @@ Value quantc::onnx_import::fakeQuant(NodeImporter &n, Value v,
                                   b.getStringAttr(name));
 }
 
-namespace {
-
-/// The scale (input 1) and optional zero point (input 2, null when absent)
-/// of a QuantizeLinear / DequantizeLinear node, checked against the ONNX
-/// spec: a scalar or 1-D float scale, each finite and positive (and a
-/// normal float32, so that requantization multipliers stay finite); a zero
-/// point of the same shape, int8 / uint8 (or int32 for `int32Allowed`, a
-/// bias), each inside its type's range.
-LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
-                          const ConstTensor *&zp, bool int32Allowed = false) {
-  scale = n.constant(1);
+LogicalResult quantc::onnx_import::quantParams(NodeImporter &n, int scaleInput,
+                                               int zpInput,
+                                               const ConstTensor *&scale,
+                                               const ConstTensor *&zp,
+                                               bool int32Allowed) {
+  scale = n.constant(scaleInput);
   if (!scale)
     return failure();
-  FailureOr<const ConstTensor *> z = n.optionalConstant(2);
+  FailureOr<const ConstTensor *> z = n.optionalConstant(zpInput);
   if (failed(z))
     return failure();
   zp = *z;
+  // QuantizeLinear / DequantizeLinear have one scale; other ops name it.
+  std::string of = scaleInput == 1 ? "" : " '" + n.inputName(scaleInput) + "'";
   if (scale->dtype != onnx::TensorProto::FLOAT)
-    return n.emitError() << "the scale must be float32";
+    return n.emitError() << "the scale" << of << " must be float32";
   if (scale->dims.size() > 1)
-    return n.emitError() << "the scale must be a scalar or 1-D";
+    return n.emitError() << "the scale" << of << " must be a scalar or 1-D";
   if (scale->data.empty())
-    return n.emitError() << "the scale is empty";
+    return n.emitError() << "the scale" << of << " is empty";
   for (double s : scale->data)
     if (!std::isfinite(s) || s < FLT_MIN)
-      return n.emitError() << "scale " << s
-                           << " is out of range (a finite float32 >= "
-                           << FLT_MIN << ")";
+      return n.emitError() << (of.empty() ? "scale "
+                                          : "the scale" + of + " holds ")
+                           << s
+                           << (of.empty() ? " is out of range"
+                                          : ", out of range")
+                           << " (a finite float32 >= " << FLT_MIN << ")";
   if (!zp)
     return success();
-  if (zp->dims != scale->dims)
-    return n.emitError() << "the zero point's shape differs from the scale's";
+  if (zp->dims != scale->dims &&
+      !(zp->numElements() == 1 && scale->numElements() == 1))
+    return n.emitError() << "the zero point"
+                         << (scaleInput == 1
+                                 ? ""
+                                 : " '" + n.inputName(zpInput) + "'")
+                         << "'s shape differs from the scale's";
   bool supported = zp->dtype == onnx::TensorProto::INT8 ||
                    zp->dtype == onnx::TensorProto::UINT8 ||
                    (int32Allowed && zp->dtype == onnx::TensorProto::INT32);
@@ -99,6 +104,15 @@ LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
       return n.emitError() << "zero point " << v << " is out of range for its "
                            << "type (" << lo << " to " << hi << ")";
   return success();
+}
+
+namespace {
+
+/// The scale (input 1) and optional zero point (input 2) of a
+/// QuantizeLinear / DequantizeLinear node.
+LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
+                          const ConstTensor *&zp, bool int32Allowed = false) {
+  return quantParams(n, 1, 2, scale, zp, int32Allowed);
 }
 
 /// The zero points of `count` scales: `zp`'s values, or 0 when absent.
@@ -253,4 +267,5 @@ LogicalResult dequantizeLinear(NodeImporter &n) {
 void quantc::onnx_import::registerQuantOps(OpRegistry &r) {
   r.add("QuantizeLinear", quantizeLinear);
   r.add("DequantizeLinear", dequantizeLinear);
+  registerQLinearOps(r);
 }
