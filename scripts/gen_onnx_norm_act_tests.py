@@ -31,6 +31,11 @@ activations, seg_head and lp_head (calibrated on <name>.calib.npy).
                 classes, argmax over the classes) exported at opset 13: the
                 graph output is ArgMax's int64, written by the compiled
                 model as float32.
+  qdq_*         QuantizeLinear / DequantizeLinear around GroupNormalization,
+                InstanceNormalization, Celu and Gelu with fixed parameters;
+                the outputs are PyTorch's quantized::group_norm,
+                instance_norm, celu and quantized GELU on the same input.
+  invalid/      models each refused with an error naming the node.
 
 Usage: /usr/bin/python3 scripts/gen_onnx_norm_act_tests.py [out_dir]
 (Debian python3-torch 1.13, python3-onnx 1.12: opsets above 17 are written
@@ -299,6 +304,62 @@ for name in ("norms", "activations", "seg_head", "lp_head"):
     else:
         calib = rng.standard_normal(shape)
     np.save(os.path.join(out, name + ".calib.npy"), calib.astype(np.float32))
+
+# --- QDQ models against PyTorch's quantized ops ---------------------------
+# QuantizeLinear / DequantizeLinear around one op, with fixed parameters:
+# the int8 model computes what PyTorch's quantized form computes on the same
+# quantized input (quantized::group_norm / instance_norm, dequantize -> float
+# -> quantize; quantized::celu and gelu on a quantized tensor, the same
+# function through a lookup table here). The input lies on the input grid.
+IN_SCALE, IN_ZP, OUT_SCALE, OUT_ZP = 0.05, 128, 0.03, 120
+
+
+def qdq_model(name, op_nodes, shape, opset, inits, ref, out_qparams=None):
+    s_out, zp_out = out_qparams or (OUT_SCALE, OUT_ZP)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["input", "si", "zi"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "si", "zi"], ["x"]),
+    ] + op_nodes + [
+        helper.make_node("QuantizeLinear", ["y", "so", "zo"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "so", "zo"], ["output"]),
+    ]
+    inits = list(inits) + [
+        const("si", np.float32(IN_SCALE)),
+        const("zi", np.uint8(IN_ZP)),
+        const("so", np.float32(s_out)),
+        const("zo", np.uint8(zp_out)),
+    ]
+    save_graph(name, nodes, shape, shape, opset, inits)
+    q = rng.integers(0, 256, size=shape)
+    x = ((q - IN_ZP) * IN_SCALE).astype(np.float32)
+    qx = torch.quantize_per_tensor(torch.from_numpy(x), IN_SCALE, IN_ZP,
+                                   torch.quint8)
+    assert (qx.int_repr().numpy() == q).all()
+    save_io(name, x, ref(qx).dequantize().numpy())
+
+
+shape = [2, 8, 3, 4]
+gamma = rng.standard_normal(8).astype(np.float32)
+beta = rng.standard_normal(8).astype(np.float32)
+qdq_model("qdq_group_norm", [
+    helper.make_node("GroupNormalization", ["x", "gs", "gb"], ["y"],
+                     num_groups=2)
+], shape, 21, [const("gs", gamma), const("gb", beta)],
+          lambda qx: torch.ops.quantized.group_norm(
+              qx, 2, torch.from_numpy(gamma), torch.from_numpy(beta), 1e-5,
+              OUT_SCALE, OUT_ZP))
+qdq_model("qdq_instance_norm", [
+    helper.make_node("InstanceNormalization", ["x", "gs", "gb"], ["y"])
+], shape, 13, [const("gs", gamma), const("gb", beta)],
+          lambda qx: torch.ops.quantized.instance_norm(
+              qx, torch.from_numpy(gamma), torch.from_numpy(beta), 1e-5,
+              OUT_SCALE, OUT_ZP))
+qdq_model("qdq_celu", [helper.make_node("Celu", ["x"], ["y"], alpha=1.5)],
+          shape, 13, [],
+          lambda qx: torch.ops.quantized.celu(qx, OUT_SCALE, OUT_ZP, 1.5))
+# PyTorch's quantized GELU keeps the input's parameters.
+qdq_model("qdq_gelu", [helper.make_node("Gelu", ["x"], ["y"])], shape, 20, [],
+          lambda qx: F.gelu(qx), (IN_SCALE, IN_ZP))
 
 # --- Invalid models: each is refused with an error naming the node ----------
 inv = os.path.join(out, "invalid")
