@@ -555,6 +555,23 @@ CASES = [
            [init(k, np.ones(2, np.float32)) for k in "sbmv"], opset=7),
      "node 'n' (BatchNormalization): spatial=0 (per-element statistics) is "
      "not supported"),
+    ("quantize21_block_size",
+     model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"],
+                             name="n", block_size=2),
+            helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"],
+                             name="dq")],
+           X4, [vi("y", None)],
+           [init("s", np.float32(0.1)), init("z", np.uint8(0))], opset=21),
+     "node 'n' (QuantizeLinear): blocked quantization (block_size 2) is not "
+     "supported"),
+    ("quantize21_output_dtype",
+     model([helper.make_node("QuantizeLinear", ["x", "s"], ["q"], name="n",
+                             output_dtype=TensorProto.INT16),
+            helper.make_node("DequantizeLinear", ["q", "s"], ["y"],
+                             name="dq")],
+           X4, [vi("y", None)], [init("s", np.float32(0.1))], opset=21),
+     "node 'n' (QuantizeLinear): output_dtype 5 is not supported (int8 or "
+     "uint8)"),
     ("upsample7_no_scales",
      model([helper.make_node("Upsample", ["x"], ["y"], name="n")],
            X4, [vi("y", None)], opset=7),

@@ -326,13 +326,18 @@ def build():
     case("softmax13", model([node("Softmax", ["x"], axis=1)], x, 13),
          x, softmax(x, 1))
 
-    # Gemm: C broadcast from 7, optional from 11; Flatten's negative axis
-    # from 11.
+    # Gemm: C broadcast from 7, optional from 11, transA (on a transposed
+    # activation); Flatten's negative axis from 11.
     x = x4((3, 4))
     w, c = x4((5, 4)), x4((5,))
     case("gemm7", model([node("Gemm", ["x", "w", "c"], transB=1, alpha=0.5,
                               beta=2.0)], x, 7, [init("w", w), init("c", c)]),
          x, 0.5 * x @ w.T + 2 * c)
+    case("gemm9_trans_a", model([node("Transpose", ["x"], ["xt"]),
+                                  node("Gemm", ["xt", "w", "c"], transA=1,
+                                       transB=1)], x, 9,
+                                 [init("w", w), init("c", c)]),
+         x, x @ w.T + c)
     case("gemm11_no_c", model([node("Gemm", ["x", "w"], transB=1)], x, 11,
                               [init("w", w)]), x, x @ w.T)
     x = x4((2, 3, 4))

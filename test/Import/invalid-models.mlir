@@ -315,6 +315,12 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/batchnorm7_spatial.onnx -o %t.batchnorm7_spatial.mlir 2>&1 | FileCheck %s --check-prefix=BATCHNORM7_SPATIAL
 // RUN: not test -e %t.batchnorm7_spatial.mlir
 // BATCHNORM7_SPATIAL: error: '{{.*}}batchnorm7_spatial.onnx': node 'n' (BatchNormalization): spatial=0 (per-element statistics) is not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/quantize21_block_size.onnx -o %t.quantize21_block_size.mlir 2>&1 | FileCheck %s --check-prefix=QUANTIZE21_BLOCK_SIZE
+// RUN: not test -e %t.quantize21_block_size.mlir
+// QUANTIZE21_BLOCK_SIZE: error: '{{.*}}quantize21_block_size.onnx': node 'n' (QuantizeLinear): blocked quantization (block_size 2) is not supported
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/quantize21_output_dtype.onnx -o %t.quantize21_output_dtype.mlir 2>&1 | FileCheck %s --check-prefix=QUANTIZE21_OUTPUT_DTYPE
+// RUN: not test -e %t.quantize21_output_dtype.mlir
+// QUANTIZE21_OUTPUT_DTYPE: error: '{{.*}}quantize21_output_dtype.onnx': node 'n' (QuantizeLinear): output_dtype 5 is not supported (int8 or uint8)
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/upsample7_no_scales.onnx -o %t.upsample7_no_scales.mlir 2>&1 | FileCheck %s --check-prefix=UPSAMPLE7_NO_SCALES
 // RUN: not test -e %t.upsample7_no_scales.mlir
 // UPSAMPLE7_NO_SCALES: error: '{{.*}}upsample7_no_scales.onnx': node 'n' (Upsample): attribute 'scales' (floats) is required

@@ -337,6 +337,14 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   FailureOr<Act> a = n.act(0);
   if (failed(a))
     return failure();
+  if (!isMatMul) {
+    FailureOr<int64_t> transA = n.intAttr("transA", 0);
+    if (failed(transA))
+      return failure();
+    // Gemm's A^T: the two dimensions swap places in the layout.
+    if (*transA != 0 && a->rank() == 2)
+      a->layout = {1 - a->layout[0], 1 - a->layout[1]};
+  }
   SmallVector<int64_t> aShape = a->onnxShape();
   if (!isMatMul && aShape.size() != 2)
     return n.emitError() << "input must be 2-D (flatten first)";
@@ -359,15 +367,12 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   float alpha = 1.0f, beta = 1.0f;
   const ConstTensor *c = nullptr;
   if (!isMatMul) {
-    FailureOr<int64_t> transA = n.intAttr("transA", 0),
-                       tb = n.intAttr("transB", 0);
+    FailureOr<int64_t> tb = n.intAttr("transB", 0);
     FailureOr<float> al = n.floatAttr("alpha", 1.0f),
                      be = n.floatAttr("beta", 1.0f);
     FailureOr<const ConstTensor *> cc = n.optionalConstant(2);
-    if (failed(transA) || failed(tb) || failed(al) || failed(be) || failed(cc))
+    if (failed(tb) || failed(al) || failed(be) || failed(cc))
       return failure();
-    if (*transA != 0)
-      return n.emitError() << "transA=1 is not supported";
     if (*al != 1.0f && qdq)
       return n.emitError() << "alpha must be 1 for a quantized weight";
     transB = *tb != 0;

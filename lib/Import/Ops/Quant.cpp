@@ -112,6 +112,13 @@ namespace {
 /// QuantizeLinear / DequantizeLinear node.
 LogicalResult quantParams(NodeImporter &n, const ConstTensor *&scale,
                           const ConstTensor *&zp, bool int32Allowed = false) {
+  // Opset 21: blocked quantization (scales per block of an axis).
+  FailureOr<int64_t> blockSize = n.intAttr("block_size", 0);
+  if (failed(blockSize))
+    return failure();
+  if (*blockSize != 0)
+    return n.emitError() << "blocked quantization (block_size " << *blockSize
+                         << ") is not supported";
   return quantParams(n, 1, 2, scale, zp, int32Allowed);
 }
 
@@ -136,6 +143,20 @@ LogicalResult quantizeLinear(NodeImporter &n) {
   q.input = n.inputName(0);
   q.scales = scale->data;
   q.isSigned = zp && zp->dtype == onnx::TensorProto::INT8;
+  // Opset 21: the output type without a zero point (0: from the zero point,
+  // else uint8).
+  FailureOr<int64_t> outputType = n.intAttr("output_dtype", 0);
+  if (failed(outputType))
+    return failure();
+  if (*outputType != 0) {
+    if (*outputType != onnx::TensorProto::INT8 &&
+        *outputType != onnx::TensorProto::UINT8)
+      return n.emitError() << "output_dtype " << *outputType
+                           << " is not supported (int8 or uint8)";
+    if (zp && zp->dtype != *outputType)
+      return n.emitError() << "output_dtype differs from the zero point's type";
+    q.isSigned = *outputType == onnx::TensorProto::INT8;
+  }
   q.zeroPoints = zeroPointsOf(zp, q.scales.size());
   FailureOr<int64_t> axis = n.intAttr("axis", 1);
   if (failed(axis))
