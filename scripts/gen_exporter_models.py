@@ -18,6 +18,9 @@ writes test/Import/Inputs/exporters/:
   appended as the LAST node, and Cast(float16 -> float) before the output),
   with fp16.x.npy and fp16.out.npy: the float16 model evaluated as ONNX
   Runtime does (float16 after every op), in NumPy.
+* fp16_io.onnx: the same without keep_io_types (float16 input and output,
+  no Casts), with fp16_io.x.npy (float16 values; the reference is
+  fp16.out.npy).
 * dtypes.onnx: DOUBLE and BFLOAT16 initializers, a FLOAT16 Constant in
   int32_data, a constant Cast to float16, and an activation Cast to
   bfloat16 and back (rounding), with dtypes.x.npy / dtypes.out.npy.
@@ -228,6 +231,20 @@ def fp16_model(rng):
     y = r16(torch.from_numpy(p + bias.astype(np.float32)))
     np.save(os.path.join(OUT, "fp16.x.npy"), xv)
     np.save(os.path.join(OUT, "fp16.out.npy"), y)
+
+    # Without keep_io_types: float16 graph input and output, no Casts (the
+    # compiled interface is float32; the input given is float16's values).
+    io_nodes = [n for n in nodes if n.op_type != "Cast"]
+    io_nodes[0].input[0] = "x"
+    io_nodes[-1].output[0] = "y"
+    graph = helper.make_graph(
+        io_nodes, "torch_jit",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [1, 4, 8, 8])],
+        inits)
+    save(make_model(graph, 13), "fp16_io")
+    np.save(os.path.join(OUT, "fp16_io.x.npy"),
+            xv.astype(np.float16).astype(np.float32))
 
 
 def bf16_tensor_int32(name, array):

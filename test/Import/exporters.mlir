@@ -73,6 +73,13 @@
 // (measured: 5e-4): float, and compiled ahead of time (quant-compile).
 // RUN: quant-run %t/fp16.mlir --input %S/Inputs/exporters/fp16.x.npy -o %t/fp16.npy
 // RUN: %python %S/Inputs/exporters/compare.py %t/fp16.npy %S/Inputs/exporters/fp16.out.npy 1e-2 | FileCheck %s --check-prefix=MATCH
+// The same without keep_io_types: float16 graph input and output are float32
+// at the compiled interface.
+// RUN: quant-translate --import-onnx %S/Inputs/exporters/fp16_io.onnx | FileCheck %s --check-prefix=FP16IO
+// FP16IO: func.func @torch_jit(%{{.*}}: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32>
+// FP16IO-NOT: tosa.cast
+// RUN: quant-run %S/Inputs/exporters/fp16_io.onnx --input %S/Inputs/exporters/fp16_io.x.npy -o %t/fp16_io.npy
+// RUN: %python %S/Inputs/exporters/compare.py %t/fp16_io.npy %S/Inputs/exporters/fp16.out.npy 1e-2 | FileCheck %s --check-prefix=MATCH
 //
 // DOUBLE and BFLOAT16 initializers, a FLOAT16 Constant in int32_data, Casts
 // to bfloat16 and float16 of an activation: bit-exact with NumPy's rounding

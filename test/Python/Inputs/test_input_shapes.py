@@ -1,0 +1,53 @@
+"""quantc.compile(..., input_shapes=...) on models with free input
+dimensions (test/Import/Inputs/exporters, scripts/gen_exporter_models.py):
+compiled ahead of time for the given shapes, the outputs match the
+references.
+
+Usage: test_input_shapes.py TOOLS_DIR SRC_ROOT WORK
+"""
+import os
+import sys
+
+import numpy as np
+
+tools, src, work = sys.argv[1:4]
+sys.path.insert(0, os.path.join(src, "python"))
+import quantc  # noqa: E402
+
+compile_tool = os.path.join(tools, "quant-compile")
+data = os.path.join(src, "test", "Import", "Inputs", "exporters")
+os.makedirs(work, exist_ok=True)
+
+
+def rel_error(y, ref):
+    return float(np.abs(y - ref).max() / np.abs(ref).max())
+
+
+# A dict by input name, and one shape for the model's only input.
+for tag, shapes in (("a", {"x": [1, 3, 24, 24]}), ("b", (2, 3, 16, 24))):
+    model = quantc.compile(os.path.join(data, "paddle_det.onnx"),
+                           output=os.path.join(work, f"paddle-{tag}.so"),
+                           input_shapes=shapes, quant_compile=compile_tool)
+    ref = np.load(os.path.join(data, f"paddle_det.{tag}.out.npz"))
+    boxes, scores = model(np.load(os.path.join(data, f"paddle_det.{tag}.x.npy")))
+    err = max(rel_error(boxes, ref["boxes"]), rel_error(scores, ref["scores"]))
+    assert err <= 1e-5, err
+    print(f"paddle_det {model.name} {model.inputs[0]['shape']}: "
+          f"max rel. error {err:.2g}")
+
+model = quantc.compile(os.path.join(data, "fp16.onnx"),
+                       output=os.path.join(work, "fp16.so"),
+                       quant_compile=compile_tool)
+err = rel_error(model(np.load(os.path.join(data, "fp16.x.npy"))),
+                np.load(os.path.join(data, "fp16.out.npy")))
+assert err <= 1e-2, err
+print(f"fp16: max rel. error {err:.2g}")
+
+for shapes in ({"y": [1, 3, 8, 8]}, [1, 3, 0, 8], {"x": [1.5, 3]}):
+    try:
+        quantc.compile(os.path.join(data, "paddle_det.onnx"),
+                       input_shapes=shapes, quant_compile=compile_tool)
+        raise AssertionError(f"{shapes} was accepted")
+    except quantc.QuantcError as e:
+        print("refused:", str(e).splitlines()[0])
+print("INPUT SHAPES OK")
