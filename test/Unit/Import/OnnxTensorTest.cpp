@@ -1,0 +1,180 @@
+//===- OnnxTensorTest.cpp - 16-bit floats and --input-shape parsing -------===//
+//
+// float16 / bfloat16 decoding and rounding (round to nearest even, as ONNX
+// Runtime's Cast and NumPy's astype), FLOAT16 / BFLOAT16 / DOUBLE tensors in
+// raw_data and the typed fields, and parseInputShape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Import/OnnxTensor.h"
+
+#include "quantc/Import/OnnxImporter.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace quantc;
+using namespace quantc::onnx_import;
+
+namespace {
+
+TEST(Float16, Bits) {
+  EXPECT_EQ(float16FromBits(0x3c00), 1.0);
+  EXPECT_EQ(float16FromBits(0xc000), -2.0);
+  EXPECT_EQ(float16FromBits(0x7bff), 65504.0);
+  EXPECT_EQ(float16FromBits(0x0001), std::ldexp(1.0, -24));
+  EXPECT_EQ(float16FromBits(0x0400), std::ldexp(1.0, -14));
+  EXPECT_EQ(float16FromBits(0x3555), 0.333251953125);
+  EXPECT_TRUE(std::isinf(float16FromBits(0x7c00)));
+  EXPECT_TRUE(std::isnan(float16FromBits(0x7e00)));
+  EXPECT_TRUE(std::signbit(float16FromBits(0x8000)));
+}
+
+TEST(Float16, RoundsToNearestEven) {
+  // Ties between neighbours go to the even one.
+  EXPECT_EQ(roundToFloat16(1.0 + std::ldexp(1.0, -11)), 1.0);
+  EXPECT_EQ(roundToFloat16(1.0 + 3 * std::ldexp(1.0, -11)),
+            1.0 + std::ldexp(1.0, -9));
+  EXPECT_EQ(roundToFloat16(1.0 + std::ldexp(1.1, -11)),
+            1.0 + std::ldexp(1.0, -10));
+  // Subnormals: a fixed quantum of 2^-24.
+  EXPECT_EQ(roundToFloat16(std::ldexp(1.0, -25)), 0.0);
+  EXPECT_EQ(roundToFloat16(std::ldexp(3.0, -25)), std::ldexp(1.0, -23));
+  EXPECT_EQ(roundToFloat16(std::ldexp(1.2, -20)), std::ldexp(19.0, -24));
+  // Overflow: at and beyond the midpoint to 2^16.
+  EXPECT_EQ(roundToFloat16(65519.0), 65504.0);
+  EXPECT_TRUE(std::isinf(roundToFloat16(65520.0)));
+  EXPECT_EQ(roundToFloat16(-1e6), -INFINITY);
+  EXPECT_EQ(castTo(0.1, onnx::TensorProto::FLOAT16), 0.0999755859375);
+}
+
+TEST(Float16, EveryPatternIsFixedAndOrdered) {
+  double previous = -INFINITY;
+  // Positive finite patterns in ascending order.
+  for (uint32_t bits = 0; bits < 0x7c00; ++bits) {
+    double v = float16FromBits(bits);
+    EXPECT_EQ(roundToFloat16(v), v) << bits;
+    EXPECT_EQ(roundToFloat16(-v), -v) << bits;
+    EXPECT_GT(v, previous) << bits;
+    if (bits > 0) {
+      // The midpoint to the previous value goes to the even pattern.
+      double mid = (v + previous) / 2;
+      EXPECT_EQ(roundToFloat16(mid), (bits & 1) ? previous : v) << bits;
+    }
+    previous = v;
+  }
+}
+
+TEST(BFloat16, BitsAndRounding) {
+  EXPECT_EQ(bfloat16FromBits(0x3f80), 1.0);
+  EXPECT_EQ(bfloat16FromBits(0x4049), 3.140625);
+  EXPECT_EQ(roundToBFloat16(1.0 + std::ldexp(1.0, -8)), 1.0);
+  EXPECT_EQ(roundToBFloat16(1.0 + 3 * std::ldexp(1.0, -8)),
+            1.0 + std::ldexp(1.0, -6));
+  EXPECT_EQ(roundToBFloat16(3.14159265), 3.140625);
+  EXPECT_TRUE(std::isinf(roundToBFloat16(3.4e38)));
+  EXPECT_EQ(roundToBFloat16(3.38e38), bfloat16FromBits(0x7f7e));
+}
+
+onnx::TensorProto tensor(int32_t dtype, std::vector<int64_t> dims) {
+  onnx::TensorProto t;
+  t.set_name("t");
+  t.set_data_type(dtype);
+  for (int64_t d : dims)
+    t.add_dims(d);
+  return t;
+}
+
+TEST(DecodeTensor, SixteenBitFloats) {
+  // float16 [1, -2, 65504] in raw_data and in int32_data.
+  const uint16_t bits[] = {0x3c00, 0xc000, 0x7bff};
+  onnx::TensorProto raw = tensor(onnx::TensorProto::FLOAT16, {3});
+  raw.set_raw_data(std::string(reinterpret_cast<const char *>(bits), 6));
+  onnx::TensorProto typed = tensor(onnx::TensorProto::FLOAT16, {3});
+  for (uint16_t b : bits)
+    typed.add_int32_data(b);
+  for (const onnx::TensorProto *t : {&raw, &typed}) {
+    ConstTensor c;
+    ASSERT_FALSE(decodeTensor(*t, c));
+    EXPECT_EQ(c.dtype, onnx::TensorProto::FLOAT16);
+    EXPECT_EQ(c.data, (std::vector<double>{1.0, -2.0, 65504.0}));
+  }
+  onnx::TensorProto bf = tensor(onnx::TensorProto::BFLOAT16, {2});
+  bf.add_int32_data(0x3f80);
+  bf.add_int32_data(0xc049);
+  ConstTensor c;
+  ASSERT_FALSE(decodeTensor(bf, c));
+  EXPECT_EQ(c.data, (std::vector<double>{1.0, -3.140625}));
+  bf.add_int32_data(0x10000);
+  std::optional<std::string> err = decodeTensor(bf, c);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(*err, "tensor 't' holds 65536 in int32_data, not a 16-bit "
+                  "pattern of its type (bfloat16)");
+}
+
+TEST(DecodeTensor, DoubleAndUnsupported) {
+  onnx::TensorProto d = tensor(onnx::TensorProto::DOUBLE, {2});
+  double values[] = {0.1, -1e300};
+  d.set_raw_data(std::string(reinterpret_cast<const char *>(values), 16));
+  ConstTensor c;
+  ASSERT_FALSE(decodeTensor(d, c));
+  EXPECT_EQ(c.data, (std::vector<double>{0.1, -1e300}));
+  onnx::TensorProto s = tensor(onnx::TensorProto::COMPLEX64, {1});
+  std::optional<std::string> err = decodeTensor(s, c);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(*err, "tensor 't' has unsupported data type 14 (complex64; "
+                  "supported: float32, float16, bfloat16, double, int64, "
+                  "int32, int8, uint8, bool)");
+}
+
+std::string parseError(llvm::StringRef spec) {
+  OnnxImportOptions options;
+  llvm::Error e = parseInputShape(spec, options);
+  return e ? llvm::toString(std::move(e)) : "";
+}
+
+TEST(InputShape, Parses) {
+  OnnxImportOptions options;
+  ASSERT_FALSE(
+      parseInputShapes({"images=1x3x640x640", "im_shape=1,2"}, options));
+  ASSERT_EQ(options.inputShapes.size(), 2u);
+  EXPECT_EQ(options.inputShapes[0].name, "images");
+  EXPECT_EQ(options.inputShapes[0].dims,
+            (llvm::SmallVector<int64_t>{1, 3, 640, 640}));
+  EXPECT_EQ(options.inputShapes[1].dims, (llvm::SmallVector<int64_t>{1, 2}));
+  OnnxImportOptions unnamed;
+  ASSERT_FALSE(parseInputShape("8", unnamed));
+  EXPECT_EQ(unnamed.inputShapes[0].name, "");
+  // The name is split off at the last '='.
+  OnnxImportOptions odd;
+  ASSERT_FALSE(parseInputShape("a=b=2x2", odd));
+  EXPECT_EQ(odd.inputShapes[0].name, "a=b");
+}
+
+TEST(InputShape, Refuses) {
+  EXPECT_EQ(parseError("x=1x-3"),
+            "bad --input-shape 'x=1x-3': dimension '-3' is not a positive "
+            "integer (expected e.g. 1x3x224x224)");
+  EXPECT_EQ(parseError("x=1xx3"),
+            "bad --input-shape 'x=1xx3': dimension '' is not a positive "
+            "integer (expected e.g. 1x3x224x224)");
+  EXPECT_EQ(parseError("x=1x0"),
+            "bad --input-shape 'x=1x0': dimension 0: empty tensors are not "
+            "supported");
+  EXPECT_EQ(parseError("x=99999999999"),
+            "bad --input-shape 'x=99999999999': dimension 99999999999 is too "
+            "large (at most 1073741824)");
+  EXPECT_EQ(parseError("x=65536x65536"),
+            "bad --input-shape 'x=65536x65536': the shape has more than "
+            "2147483648 elements");
+  EXPECT_EQ(parseError("=3"),
+            "bad --input-shape '=3': the input name before '=' is empty");
+  EXPECT_EQ(parseError("x="), "bad --input-shape 'x=': no dimensions "
+                              "(expected e.g. 1x3x224x224)");
+}
+
+} // namespace
