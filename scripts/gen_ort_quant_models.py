@@ -30,6 +30,9 @@ Activations are uint8 (ONNX Runtime's default) or int8 (the *_s8 models).
 Parameters are PyTorch's MinMaxObserver formulas over 64 calibration
 samples.
 
+MatMulInteger also on a QuantizeLinear output (integer_static: the
+scale of its Mul is a constant, x_scale * w_scale).
+
 Dynamic, as quantize_dynamic writes it: DynamicQuantizeLinear on the
 activation, ConvInteger / MatMulInteger with the uint8 or int8 weight and
 both zero points, Cast to float, Mul by (x_scale * w_scale), then the float
@@ -554,6 +557,27 @@ def invalid_models():
          dyn)
 
 
+def integer_static_model():
+    """MatMulInteger on a statically quantized activation (QuantizeLinear)
+    and an int8 weight per column, then Cast, Mul by x_scale * w_scale (a
+    constant) and the bias: a float output."""
+    m = Model("integer_static", (1, 3, 16))
+    x = m.input()
+    w = rng.normal(0, 0.25, (16, 6)).astype(np.float32)
+    wname, wf, ws = m.weight("mm_w", w, 1, per_channel=True)
+    b = rng.normal(0, 0.2, 6).astype(np.float32)
+    m.init("mm_b", b)
+    scale = m.init("mm_scale", (np.float32(x["scale"]) * ws).astype(
+        np.float32))
+    m.node("MatMulInteger", [x["name"], wname, x["z"], wname + "_zp"],
+           ["mm_int"])
+    m.node("Cast", ["mm_int"], ["mm_f"], to=TensorProto.FLOAT)
+    m.node("Mul", ["mm_f", scale], ["mm_out"])
+    m.node("Add", ["mm_out", "mm_b"], ["y"])
+    result = (x["test"] @ wf + b).astype(np.float32)
+    m.finish(None, (result, 1e-6))
+
+
 conv_models()
 matmul_model()
 binary_models()
@@ -565,3 +589,4 @@ cnn_model(True)
 dynamic_model(True)
 dynamic_model(False)
 invalid_models()
+integer_static_model()

@@ -1,4 +1,4 @@
-//===- QLinear.cpp - ONNX Runtime's operator-format and integer ops -------===//
+//===- QLinear.cpp - ONNX Runtime's operator-format ops ------------------===//
 //
 // Models quantized by ONNX Runtime outside the QDQ format.
 //
@@ -15,87 +15,22 @@
 // in this format: importWithIntegerInputs dequantizes their input and
 // quantizes their outputs with the same parameters, which is exact.
 //
-// Integer ops (quantize_dynamic): DynamicQuantizeLinear -> ConvInteger /
-// MatMulInteger -> Cast to float -> Mul by x_scale * w_scale. The values
-// stay symbolic (IntegerValue) until that Mul, which becomes the float Conv
-// / MatMul with the weight w_scale * (w_q - w_zp): the float model the
-// weights were quantized from (the activations, quantized at run time by
-// ONNX Runtime, stay float). The function is marked
-// (kDynamicQuantizationAttr) so that quant-compile asks for calibration
-// data to quantize it statically.
+// The integer ops of quantize_dynamic are in IntegerOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "QLinear.h"
 #include "../OpRegistry.h"
 #include "Common.h"
-
-#include "quantc/ModelAttributes.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace quantc::onnx_import;
 
-namespace {
-
-//===----------------------------------------------------------------------===//
-// Nodes made here
-//===----------------------------------------------------------------------===//
-
-/// A node built for the handler of another op, named as the node being
-/// imported (its diagnostics name that node).
-struct SubNode {
-  SubNode(NodeImporter &n, StringRef opType) {
-    proto.set_op_type(opType.str());
-    proto.set_name(n.node().name().empty() ? n.node().output(0)
-                                           : n.node().name());
-  }
-  SubNode &in(StringRef name) {
-    proto.add_input(name.str());
-    return *this;
-  }
-  SubNode &out(StringRef name) {
-    proto.add_output(name.str());
-    return *this;
-  }
-  SubNode &attr(StringRef name, int64_t v) {
-    onnx::AttributeProto *a = proto.add_attribute();
-    a->set_name(name.str());
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(v);
-    return *this;
-  }
-  SubNode &attr(StringRef name, float v) {
-    onnx::AttributeProto *a = proto.add_attribute();
-    a->set_name(name.str());
-    a->set_type(onnx::AttributeProto::FLOAT);
-    a->set_f(v);
-    return *this;
-  }
-  SubNode &attr(StringRef name, ArrayRef<int64_t> v) {
-    onnx::AttributeProto *a = proto.add_attribute();
-    a->set_name(name.str());
-    a->set_type(onnx::AttributeProto::INTS);
-    for (int64_t x : v)
-      a->add_ints(x);
-    return *this;
-  }
-  /// The attributes of `node` but those named in `except`.
-  SubNode &attrsOf(const onnx::NodeProto &node,
-                   ArrayRef<StringRef> except = {}) {
-    for (const onnx::AttributeProto &a : node.attribute())
-      if (!llvm::is_contained(except, a.name()))
-        *proto.add_attribute() = a;
-    return *this;
-  }
-
-  onnx::NodeProto proto;
-};
-
 /// Imports `node` with the handler its op type has at `n`'s opset.
-LogicalResult run(NodeImporter &n, const onnx::NodeProto &node) {
+LogicalResult quantc::onnx_import::runNode(NodeImporter &n,
+                                           const onnx::NodeProto &node) {
   OpHandler handler = OpRegistry::get().lookup(node.op_type(), n.opset());
   if (!handler)
     return n.emitError() << "no " << node.op_type() << " at opset "
@@ -103,23 +38,21 @@ LogicalResult run(NodeImporter &n, const onnx::NodeProto &node) {
   NodeImporter sub(n.graph(), node, n.opset());
   return handler(sub);
 }
-LogicalResult run(NodeImporter &n, const SubNode &node) {
-  return run(n, node.proto);
-}
 
 /// A name for an internal value of the node being imported.
-std::string internal(NodeImporter &n, StringRef what) {
+std::string quantc::onnx_import::internalName(NodeImporter &n, StringRef what) {
   return n.node().output(0) + "#" + what.str();
 }
 
 /// Defines the constant `t` under an internal name and returns the name.
-std::string defineConstant(NodeImporter &n, StringRef what, ConstTensor t) {
-  std::string name = internal(n, what);
+std::string quantc::onnx_import::defineConstant(NodeImporter &n, StringRef what,
+                                                ConstTensor t) {
+  std::string name = internalName(n, what);
   n.graph().consts[name] = std::move(t);
   return name;
 }
 
-const char *typeName(int32_t dtype) {
+const char *quantc::onnx_import::typeName(int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::INT8:
     return "int8";
@@ -134,8 +67,8 @@ const char *typeName(int32_t dtype) {
 
 /// The error for input `i` that holds an integer value no op but those
 /// listed reads.
-InFlightDiagnostic integerMisuse(NodeImporter &n, int i,
-                                 const IntegerValue &v) {
+InFlightDiagnostic quantc::onnx_import::integerMisuse(NodeImporter &n, int i,
+                                                      const IntegerValue &v) {
   InFlightDiagnostic d = n.emitError() << "input '" << n.inputName(i) << "' ";
   switch (v.kind) {
   case IntegerValue::Quantized:
@@ -157,6 +90,8 @@ InFlightDiagnostic integerMisuse(NodeImporter &n, int i,
   }
   return d;
 }
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // Operator format: inputs and outputs
@@ -240,13 +175,13 @@ FailureOr<std::string> dequantized(NodeImporter &n, int x, int s, int z,
                                    int64_t axis, StringRef what) {
   if (failed(checkQuantized(n, x, s, z, axis, what)))
     return failure();
-  std::string out = internal(n, what);
+  std::string out = internalName(n, what);
   SubNode dq(n, "DequantizeLinear");
   dq.in(n.inputName(x)).in(n.inputName(s));
   if (z >= 0 && n.hasInput(z))
     dq.in(n.inputName(z));
   dq.out(out).attr("axis", axis);
-  if (failed(run(n, dq)))
+  if (failed(runNode(n, dq)))
     return failure();
   return out;
 }
@@ -313,14 +248,14 @@ FailureOr<std::string> dequantizedWeight(NodeImporter &n, int x, int s, int z,
         << "' minus its zero point does not fit int8; it is requantized to "
            "int8 with zero point 0 (a coarser scale), so results differ "
            "from ONNX Runtime's by more than a rounding";
-  std::string out = internal(n, what);
+  std::string out = internalName(n, what);
   SubNode dq(n, "DequantizeLinear");
   dq.in(defineConstant(n, std::string(what) + "_q", std::move(w8)))
       .in(defineConstant(n, std::string(what) + "_scale", std::move(s8)))
       .in(defineConstant(n, std::string(what) + "_zp", std::move(z8)))
       .out(out)
       .attr("axis", axis);
-  if (failed(run(n, dq)))
+  if (failed(runNode(n, dq)))
     return failure();
   return out;
 }
@@ -349,7 +284,7 @@ LogicalResult quantizeOutput(NodeImporter &n, StringRef value, int s, int z) {
   if (z >= 0 && n.hasInput(z))
     q.in(n.inputName(z));
   q.out(n.node().output(0));
-  return run(n, q);
+  return runNode(n, q);
 }
 
 /// The scales of input `s` times those of input `t` (one of them a single
@@ -402,15 +337,15 @@ LogicalResult qlinearConv(NodeImporter &n) {
                            << channels << " values (one per output channel)";
     // int32 with scale x_scale * w_scale, zero point 0.
     std::string scale = defineConstant(n, "bias_scale", scaleProduct(n, 1, 4));
-    std::string bias = internal(n, "bias");
+    std::string bias = internalName(n, "bias");
     SubNode dq(n, "DequantizeLinear");
     dq.in(n.inputName(8)).in(scale).out(bias).attr("axis", int64_t(0));
-    if (failed(run(n, dq)))
+    if (failed(runNode(n, dq)))
       return failure();
     conv.in(bias);
   }
-  std::string y = internal(n, "y");
-  if (failed(run(n, conv.out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, conv.out(y))))
     return failure();
   return quantizeOutput(n, y, 6, 7);
 }
@@ -433,8 +368,8 @@ LogicalResult qlinearMatMul(NodeImporter &n) {
                       : dequantized(n, 3, 4, 5, lastAxis(3), "b");
   if (failed(b))
     return failure();
-  std::string y = internal(n, "y");
-  if (failed(run(n, SubNode(n, "MatMul").in(*a).in(*b).out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, SubNode(n, "MatMul").in(*a).in(*b).out(y))))
     return failure();
   return quantizeOutput(n, y, 6, 7);
 }
@@ -502,10 +437,10 @@ LogicalResult qgemm(NodeImporter &n) {
   if (!n.hasInput(7)) {
     if (n.hasInput(8))
       return n.emitError() << "y_zero_point without y_scale";
-    return run(n, gemm.out(n.node().output(0)));
+    return runNode(n, gemm.out(n.node().output(0)));
   }
-  std::string y = internal(n, "y");
-  if (failed(run(n, gemm.out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, gemm.out(y))))
     return failure();
   return quantizeOutput(n, y, 7, 8);
 }
@@ -524,8 +459,8 @@ template <const char *kFloatOp> LogicalResult qlinearBinary(NodeImporter &n) {
   FailureOr<std::string> b = dequantized(n, 3, 4, 5, 0, "b");
   if (failed(b))
     return failure();
-  std::string y = internal(n, "y");
-  if (failed(run(n, SubNode(n, kFloatOp).in(*a).in(*b).out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, SubNode(n, kFloatOp).in(*a).in(*b).out(y))))
     return failure();
   return quantizeOutput(n, y, 6, 7);
 }
@@ -556,9 +491,9 @@ qlinearUnary(NodeImporter &n, StringRef op,
     SmallVector<int64_t> perm = {0, rank - 1};
     for (int64_t d = 1; d + 1 < rank; ++d)
       perm.push_back(d);
-    in = internal(n, "nchw");
-    if (failed(
-            run(n, SubNode(n, "Transpose").in(*x).out(in).attr("perm", perm))))
+    in = internalName(n, "nchw");
+    if (failed(runNode(
+            n, SubNode(n, "Transpose").in(*x).out(in).attr("perm", perm))))
       return failure();
   }
   SubNode f(n, op);
@@ -566,17 +501,17 @@ qlinearUnary(NodeImporter &n, StringRef op,
   for (auto [name, value] : floatAttrs)
     if (!n.attr(name))
       f.attr(name, value);
-  std::string y = internal(n, "y");
-  if (failed(run(n, f.out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, f.out(y))))
     return failure();
   if (*channelsLast) {
     SmallVector<int64_t> perm = {0};
     for (int64_t d = 2; d < rank; ++d)
       perm.push_back(d);
     perm.push_back(1);
-    std::string last = internal(n, "nhwc");
-    if (failed(
-            run(n, SubNode(n, "Transpose").in(y).out(last).attr("perm", perm))))
+    std::string last = internalName(n, "nhwc");
+    if (failed(runNode(
+            n, SubNode(n, "Transpose").in(y).out(last).attr("perm", perm))))
       return failure();
     y = last;
   }
@@ -617,315 +552,10 @@ LogicalResult qlinearConcat(NodeImporter &n) {
       return failure();
     concat.in(*x);
   }
-  std::string y = internal(n, "y");
-  if (failed(run(n, concat.out(y))))
+  std::string y = internalName(n, "y");
+  if (failed(runNode(n, concat.out(y))))
     return failure();
   return quantizeOutput(n, y, 0, 1);
-}
-
-//===----------------------------------------------------------------------===//
-// Integer ops (quantize_dynamic)
-//===----------------------------------------------------------------------===//
-
-void markDynamic(NodeImporter &n) {
-  Operation *parent = n.builder().getInsertionBlock()->getParentOp();
-  if (auto func = dyn_cast<func::FuncOp>(parent))
-    func->setAttr(quantc::kDynamicQuantizationAttr, n.builder().getUnitAttr());
-}
-
-/// DynamicQuantizeLinear: y (uint8), y_scale, y_zero_point, all computed
-/// at run time from x's range; only the integer ops read them.
-LogicalResult dynamicQuantizeLinear(NodeImporter &n) {
-  if (failed(n.checkArity(1, 1, 3, 3)))
-    return failure();
-  if (failed(n.act(0)))
-    return failure();
-  GraphState &g = n.graph();
-  const std::string &y = n.node().output(0);
-  IntegerValue q{IntegerValue::Quantized};
-  q.value = n.inputName(0);
-  g.integers[y] = q;
-  IntegerValue s{IntegerValue::Scale};
-  s.value = y;
-  if (!n.node().output(1).empty())
-    g.integers[n.node().output(1)] = s;
-  IntegerValue z{IntegerValue::ZeroPoint};
-  z.value = y;
-  if (!n.node().output(2).empty())
-    g.integers[n.node().output(2)] = z;
-  markDynamic(n);
-  return success();
-}
-
-/// ConvInteger (x, w, x_zero_point, w_zero_point) and MatMulInteger (A, B,
-/// a_zero_point, b_zero_point): an int32 Product. Each operand is a
-/// dynamically quantized activation (with its own zero point), a
-/// QuantizeLinear output (with its zero point; its scale is known) or an
-/// int8 / uint8 constant (with a zero point per tensor or per output
-/// channel), which becomes the float weight w_q - w_zp.
-template <bool isConv> LogicalResult integerOp(NodeImporter &n) {
-  if (failed(n.checkArity(2, 4)))
-    return failure();
-  GraphState &g = n.graph();
-  IntegerValue p{IntegerValue::Product};
-  auto node = std::make_shared<onnx::NodeProto>(
-      SubNode(n, isConv ? "Conv" : "MatMul").attrsOf(n.node()).proto);
-  for (int i = 0; i < 2; ++i) {
-    const std::string &name = n.inputName(i);
-    int z = i + 2;
-    std::string zpName = n.hasInput(z) ? n.inputName(z) : "";
-    if (auto it = g.integers.find(name); it != g.integers.end()) {
-      if (it->second.kind != IntegerValue::Quantized)
-        return integerMisuse(n, i, it->second);
-      auto zit = g.integers.find(zpName);
-      if (zit == g.integers.end() ||
-          zit->second.kind != IntegerValue::ZeroPoint ||
-          zit->second.value != name)
-        return n.emitError()
-               << "the zero point of '" << name
-               << "' must be the zero point its DynamicQuantizeLinear computes";
-      p.symbols.push_back(name);
-      node->add_input(it->second.value);
-      continue;
-    }
-    if (auto it = g.quants.find(name); it != g.quants.end()) {
-      const PendingQuant q = it->second;
-      if (q.scales.size() != 1)
-        return n.emitError()
-               << "input '" << name << "' must be quantized per tensor";
-      FailureOr<const ConstTensor *> zp = n.optionalConstant(z);
-      if (failed(zp))
-        return failure();
-      int64_t zv = *zp ? static_cast<int64_t>((*zp)->data[0]) : 0;
-      bool zSigned = *zp && (*zp)->dtype == onnx::TensorProto::INT8;
-      if (*zp && (*zp)->numElements() != 1)
-        return n.emitError() << "the zero point '" << zpName
-                             << "' of an activation must be a single value";
-      if (zv != q.zeroPoints[0] || zSigned != q.isSigned)
-        return n.emitError()
-               << "the zero point "
-               << (zpName.empty() ? "(absent: 0)" : "'" + zpName + "'")
-               << " differs from the zero point (or its type) "
-                  "input '"
-               << name << "' was quantized with";
-      ConstTensor scale;
-      scale.data = {q.scales[0]};
-      ConstTensor zpc;
-      zpc.dtype =
-          q.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
-      zpc.data = {static_cast<double>(q.zeroPoints[0])};
-      std::string tag = "in" + std::to_string(i);
-      std::string out = internal(n, tag);
-      SubNode dq(n, "DequantizeLinear");
-      dq.in(name)
-          .in(defineConstant(n, tag + "_scale", scale))
-          .in(defineConstant(n, tag + "_zp", zpc))
-          .out(out);
-      if (failed(run(n, dq)))
-        return failure();
-      p.staticScale *= q.scales[0];
-      node->add_input(out);
-      continue;
-    }
-    if (g.acts.count(name))
-      return n.emitError() << "input '" << name << "' is float; "
-                           << n.node().op_type()
-                           << " reads 8-bit tensors (DynamicQuantizeLinear, "
-                              "QuantizeLinear or int8 / uint8 constants)";
-    if (!g.consts.count(name))
-      return n.emitError() << "input '" << name
-                           << "' is not defined (missing initializer?)";
-    // A constant: the weight.
-    if (i != 1)
-      return n.emitError() << "input '" << name << "' is a constant; only "
-                           << (isConv ? "w" : "B") << " may be";
-    const ConstTensor &w = g.consts.find(name)->second;
-    if (w.dtype != onnx::TensorProto::INT8 &&
-        w.dtype != onnx::TensorProto::UINT8)
-      return n.emitError() << "the weight '" << name
-                           << "' must be int8 or uint8, not "
-                           << typeName(w.dtype);
-    int64_t rank = w.dims.size();
-    if (rank < 2)
-      return n.emitError() << "the weight '" << name << "' must have rank >= 2";
-    // Per output channel: dimension 0 of a conv weight, the last of B.
-    int64_t axis = isConv ? 0 : rank - 1, channels = w.dims[axis];
-    FailureOr<const ConstTensor *> zp = n.optionalConstant(z);
-    if (failed(zp))
-      return failure();
-    if (*zp) {
-      if ((*zp)->dtype != w.dtype)
-        return n.emitError() << "the zero point '" << zpName << "' is "
-                             << typeName((*zp)->dtype) << " but the weight '"
-                             << name << "' is " << typeName(w.dtype);
-      if ((*zp)->dims.size() > 1 ||
-          ((*zp)->numElements() != 1 && (*zp)->numElements() != channels))
-        return n.emitError()
-               << "the zero point '" << zpName << "' must have 1 or "
-               << channels << " values (one per output channel)";
-    }
-    int64_t inner = 1;
-    for (int64_t d = axis + 1; d < rank; ++d)
-      inner *= w.dims[d];
-    p.weight.dims = w.dims;
-    p.weight.data.resize(w.data.size());
-    for (size_t k = 0; k < w.data.size(); ++k) {
-      size_t c = (k / inner) % channels;
-      double zv = *zp ? (*zp)->data[(*zp)->data.size() == 1 ? 0 : c] : 0.0;
-      p.weight.data[k] = w.data[k] - zv;
-    }
-    p.weightInput = i;
-    node->add_input(name); // replaced by the scaled weight
-  }
-  if (isConv && p.weightInput != 1)
-    return n.emitError() << "the weight '" << n.inputName(1)
-                         << "' must be a constant (initializer)";
-  llvm::sort(p.symbols);
-  p.node = std::move(node);
-  g.integers[n.node().output(0)] = std::move(p);
-  return success();
-}
-
-/// Cast of an integer value: the int32 Product to float (nothing else).
-LogicalResult castInteger(NodeImporter &n) {
-  if (failed(n.checkArity(1, 1)))
-    return failure();
-  GraphState &g = n.graph();
-  const IntegerValue &v = g.integers.find(n.inputName(0))->second;
-  FailureOr<int64_t> to = n.intAttr("to", 0);
-  if (failed(to))
-    return failure();
-  if (v.kind != IntegerValue::Product || *to != onnx::TensorProto::FLOAT)
-    return integerMisuse(n, 0, v);
-  IntegerValue copy = v;
-  g.integers[n.node().output(0)] = std::move(copy);
-  return success();
-}
-
-/// The Factor input `i` stands for: a Scale, a Factor or a float constant.
-FailureOr<IntegerValue> factorOf(NodeImporter &n, int i) {
-  GraphState &g = n.graph();
-  IntegerValue f{IntegerValue::Factor};
-  f.constant.data = {1.0};
-  if (auto it = g.integers.find(n.inputName(i)); it != g.integers.end()) {
-    if (it->second.kind == IntegerValue::Factor)
-      return it->second;
-    if (it->second.kind != IntegerValue::Scale)
-      return integerMisuse(n, i, it->second);
-    f.symbols = {it->second.value};
-    return f;
-  }
-  const ConstTensor *c = n.constant(i);
-  if (!c)
-    return failure();
-  if (c->dtype != onnx::TensorProto::FLOAT)
-    return n.emitError() << "a scale must be float32";
-  f.constant = *c;
-  return f;
-}
-
-/// Mul of integer values: Scales and constants multiply into a Factor; a
-/// Product times the Factor of its dynamic scales is the float op.
-LogicalResult mulInteger(NodeImporter &n) {
-  if (failed(n.checkArity(2, 2)))
-    return failure();
-  GraphState &g = n.graph();
-  int product = -1;
-  for (int i = 0; i < 2; ++i) {
-    auto it = g.integers.find(n.inputName(i));
-    if (it != g.integers.end() && it->second.kind == IntegerValue::Product)
-      product = product < 0 ? i : -2;
-  }
-  if (product == -2)
-    return n.emitError() << "a product of two integer results is not "
-                            "supported";
-  if (product < 0) {
-    FailureOr<IntegerValue> a = factorOf(n, 0), b = factorOf(n, 1);
-    if (failed(a) || failed(b))
-      return failure();
-    IntegerValue f{IntegerValue::Factor};
-    f.symbols = a->symbols;
-    llvm::append_range(f.symbols, b->symbols);
-    llvm::sort(f.symbols);
-    if (auto err = broadcastBinary(
-            a->constant, b->constant, f.constant, [](double x, double y) {
-              return static_cast<double>(static_cast<float>(x) *
-                                         static_cast<float>(y));
-            }))
-      return n.emitError() << *err;
-    g.integers[n.node().output(0)] = std::move(f);
-    return success();
-  }
-  IntegerValue p = g.integers.find(n.inputName(product))->second;
-  FailureOr<IntegerValue> f = factorOf(n, 1 - product);
-  if (failed(f))
-    return failure();
-  if (f->symbols != p.symbols)
-    return n.emitError() << "the scale '" << n.inputName(1 - product)
-                         << "' is not the product of the dynamic scales of "
-                            "the inputs of '"
-                         << n.inputName(product) << "'";
-  // The constant factor: one value, or one per output channel (dimension 1
-  // of a conv's NCHW result, the last of a matmul's), broadcast as ONNX
-  // does.
-  const ConstTensor &c = f->constant;
-  std::vector<double> factors = c.data;
-  if (c.numElements() > 1) {
-    if (p.weightInput < 0)
-      return n.emitError() << "the scale must be a single value";
-    const ConstTensor &w = p.weight;
-    bool isConv = p.node->op_type() == "Conv";
-    int64_t channels = isConv ? w.dims[0] : w.dims.back();
-    int64_t outRank = isConv ? static_cast<int64_t>(w.dims.size())
-                             : 0; // matmul: the channel is last
-    bool ok = static_cast<int64_t>(c.dims.size()) >= 1;
-    for (int64_t d = 0; ok && d < static_cast<int64_t>(c.dims.size()); ++d) {
-      // Position from the right: a conv's channel is outRank - 1 from the
-      // right (NCHW), a matmul's 0.
-      int64_t fromRight = static_cast<int64_t>(c.dims.size()) - 1 - d;
-      int64_t channelFromRight = isConv ? outRank - 2 : 0;
-      ok = fromRight == channelFromRight ? c.dims[d] == channels
-                                         : c.dims[d] == 1;
-    }
-    if (!ok)
-      return n.emitError() << "the scale '" << n.inputName(1 - product)
-                           << "' must be one value or one per output "
-                              "channel ("
-                           << channels << ")";
-  }
-  const std::string &out = n.node().output(0);
-  onnx::NodeProto node = *p.node;
-  if (p.weightInput < 0) {
-    // Both operands activations: the float op, then the constant factor.
-    if (factors[0] / p.staticScale == 1.0) {
-      node.add_output(out);
-      return run(n, node);
-    }
-    std::string y = internal(n, "y");
-    node.add_output(y);
-    if (failed(run(n, node)))
-      return failure();
-    ConstTensor k;
-    k.data = {factors[0] / p.staticScale};
-    return run(
-        n, SubNode(n, "Mul").in(y).in(defineConstant(n, "factor", k)).out(out));
-  }
-  // The float weight: (w_q - w_zp) * factor / (the static scales).
-  ConstTensor w = p.weight;
-  bool isConv = node.op_type() == "Conv";
-  int64_t rank = w.dims.size(), axis = isConv ? 0 : rank - 1;
-  int64_t channels = w.dims[axis], inner = 1;
-  for (int64_t d = axis + 1; d < rank; ++d)
-    inner *= w.dims[d];
-  for (size_t k = 0; k < w.data.size(); ++k) {
-    size_t ch = (k / inner) % channels;
-    double s = factors.size() == 1 ? factors[0] : factors[ch];
-    w.data[k] = static_cast<float>(w.data[k] * s / p.staticScale);
-  }
-  w.dtype = onnx::TensorProto::FLOAT;
-  node.set_input(p.weightInput, defineConstant(n, "weight", std::move(w)));
-  node.add_output(out);
-  return run(n, node);
 }
 
 //===----------------------------------------------------------------------===//
@@ -971,13 +601,13 @@ LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler) {
     ConstTensor zp;
     zp.dtype = q.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
     zp.data = {static_cast<double>(q.zeroPoints[0])};
-    std::string out = internal(n, tag);
+    std::string out = internalName(n, tag);
     SubNode dq(n, "DequantizeLinear");
     dq.in(n.inputName(i))
         .in(defineConstant(n, tag + "_scale", scale))
         .in(defineConstant(n, tag + "_zp", zp))
         .out(out);
-    if (failed(run(n, dq)))
+    if (failed(runNode(n, dq)))
       return failure();
     copy.set_input(i, out);
   }
@@ -1009,7 +639,7 @@ LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler) {
     }
     SubNode q(n, "QuantizeLinear");
     q.in(copy.output(j)).in(scaleName).in(zpName).out(out);
-    if (failed(run(n, q)))
+    if (failed(runNode(n, q)))
       return failure();
   }
   return success();
@@ -1054,9 +684,6 @@ LogicalResult quantc::onnx_import::importWithIntegerInputs(NodeImporter &n,
 void quantc::onnx_import::registerQLinearOps(OpRegistry &r) {
   r.add("QLinearConv", qlinearConv, 10);
   r.add("QLinearMatMul", qlinearMatMul, 10);
-  r.add("ConvInteger", integerOp</*isConv=*/true>, 10);
-  r.add("MatMulInteger", integerOp</*isConv=*/false>, 10);
-  r.add("DynamicQuantizeLinear", dynamicQuantizeLinear, 11);
   r.add("com.microsoft.QGemm", qgemm);
   r.add("com.microsoft.QLinearAdd", qlinearBinary<kAdd>);
   r.add("com.microsoft.QLinearMul", qlinearBinary<kMul>);
@@ -1065,4 +692,5 @@ void quantc::onnx_import::registerQLinearOps(OpRegistry &r) {
   r.add("com.microsoft.QLinearGlobalAveragePool", qlinearGlobalAveragePool);
   r.add("com.microsoft.QLinearAveragePool", qlinearAveragePool);
   r.add("com.microsoft.QLinearConcat", qlinearConcat);
+  registerIntegerOps(r);
 }

@@ -108,6 +108,15 @@
 // RUN: %t/qgemm_float/run %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.input.npy %t/qgemm_float/out.npy
 // RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.ort.npy %t/qgemm_float/out.npy 0.000001 1 | FileCheck %s --check-prefix=LSB
 //
+// MatMulInteger on a QuantizeLinear output (then Cast, Mul by the constant
+// x_scale * w_scale, Add): the dequantized input times the dequantized
+// weight, in float (--keep-qdq-float: its float output has no int8 form);
+// measured 7.2e-7 from ONNX Runtime on outputs up to 3.4.
+// RUN: mkdir -p %t/integer_static && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/integer_static.onnx --keep-qdq-float -o %t/integer_static/model.o
+// RUN: cc -I%t/integer_static -DMODEL=integer_static -DMODEL_UPPER=INTEGER_STATIC %quantc_src_root/examples/common/run_model.c %t/integer_static/model.o -lm -o %t/integer_static/run
+// RUN: %t/integer_static/run %quantc_src_root/test/Import/Inputs/ortquant/integer_static.input.npy %t/integer_static/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/integer_static.ort.npy %t/integer_static/out.npy 0.000002 1 | FileCheck %s --check-prefix=LSB
+//
 // Dynamic quantization (DynamicQuantizeLinear -> ConvInteger / MatMulInteger
 // -> Cast -> Mul by x_scale * w_scale; int8 and uint8 weights, per-tensor
 // conv and per-column matmul weights): the float model the weights
