@@ -62,6 +62,8 @@ def original_coord(mode, x, scale, n_in, n_out):
         return (x + 0.5) / scale - 0.5 if n_out > 1 else 0.0
     if mode == "align_corners":
         return 0.0 if n_out == 1 else x * (n_in - 1) / (n_out - 1)
+    if mode == "tf_half_pixel_for_nn":
+        return (x + 0.5) / scale
     if mode == "half_pixel_symmetric":
         adjustment = n_out / (scale * n_in)
         offset = n_in / 2 * (1 - adjustment)
@@ -214,6 +216,13 @@ def build():
                [init("roi", np.float32([])),
                 init("s", np.float32([1, 1, 2, 1.5]))]),
          x, resize_ref(x, (8, 7), (2, 1.5), "nearest", "half_pixel", "ceil"))
+    case("resize11_tf_half_pixel_for_nn",
+         model([node("Resize", ["x", "roi", "s"],
+                     coordinate_transformation_mode="tf_half_pixel_for_nn")],
+               x, 11, [init("roi", np.float32([])),
+                       init("s", np.float32([1, 1, 0.75, 1.6]))]),
+         x, resize_ref(x, (3, 8), (0.75, 1.6), "nearest",
+                       "tf_half_pixel_for_nn"))
     case("resize13_half_pixel",
          model([node("Resize", ["x", "", "s"], mode="linear")], x, 13,
                [init("s", np.float32([1, 1, 2, 0.5]))]),
@@ -348,6 +357,10 @@ def build():
     case("reshape21", model([node("Reshape", ["x", "s"])], x, 21,
                             [init("s", np.int64([4, -1]))]),
          x, x.reshape(4, 6))
+    case("gather13_2d_indices",
+         model([node("Gather", ["x", "i"], axis=2)], x, 13,
+               [init("i", np.int64([[3, 0], [-1, 1], [2, 2]]))]),
+         x, np.take(x, [[3, 0], [3, 1], [2, 2]], axis=2))
     case("transpose21", model([node("Transpose", ["x"], perm=[2, 0, 1])], x,
                               21), x, x.transpose(2, 0, 1))
 

@@ -10,6 +10,8 @@
 //                                                   offset = in - out
 //   pytorch_half_pixel  as half_pixel (0 when out = 1)
 //   align_corners       x_out (in - 1) / (out - 1)  n = out - 1, d = in - 1
+//   tf_half_pixel_for_nn (x_out + 1/2) / s          n = 2 out, d = 2 in,
+//                                                   offset = in
 //   half_pixel_symmetric (opset 19) half_pixel centred: for a given scale
 //                       s = p / q, offset + in p - out q (0 when s = out / in)
 //
@@ -65,6 +67,9 @@ FailureOr<AxisMap> axisMap(NodeImporter &n, StringRef mode, int64_t in,
   } else if (mode == "half_pixel" ||
              (mode == "pytorch_half_pixel" && out > 1)) {
     m = {2 * sn, 2 * sd, sd - sn};
+  } else if (mode == "tf_half_pixel_for_nn") {
+    // x_in = (x_out + 1/2) / s.
+    m = {2 * sn, 2 * sd, sd};
   } else if (symmetric) {
     // x_in = in/2 (1 - out / (s in)) + (x_out + 1/2) / s - 1/2, s = sn / sd.
     m = {2 * sn, 2 * sd, sd - sn + in * sn - out * sd};

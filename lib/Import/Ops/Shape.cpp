@@ -435,7 +435,8 @@ LogicalResult splitOp(NodeImporter &n) {
   return success();
 }
 
-/// Gather with constant indices (of rank <= 1 on activations).
+/// Gather with constant indices (any rank: a gather of the flattened indices,
+/// reshaped).
 LogicalResult gatherOp(NodeImporter &n) {
   if (failed(n.checkArity(2, 2)))
     return failure();
@@ -469,9 +470,6 @@ LogicalResult gatherOp(NodeImporter &n) {
       return failure();
     return n.setOutput(n.constant(0)->gathered(*axis, idx, indices->dims));
   }
-  if (indices->dims.size() > 1)
-    return n.emitError() << "indices of rank > 1 on an activation are not "
-                            "supported";
   Act x = *n.act(0);
   // Runs of consecutive indices are slices, concatenated.
   SmallVector<Act> parts;
@@ -494,15 +492,17 @@ LogicalResult gatherOp(NodeImporter &n) {
                                      n.builder().getI32IntegerAttr(irAxis)),
               x.layout};
   }
+  // The gathered axis becomes the indices' dimensions (none for a scalar).
   SmallVector<int64_t> outShape = result.onnxShape();
-  if (indices->dims.empty()) // a scalar index drops the axis
-    outShape.erase(outShape.begin() + *axis);
+  outShape.erase(outShape.begin() + *axis);
+  outShape.insert(outShape.begin() + *axis, indices->dims.begin(),
+                  indices->dims.end());
   return n.setOutput(n.reshapeAct(result, outShape));
 }
 
-/// Pad: pads from the attribute (opsets < 11) or input 1, constant value
-/// from the attribute or input 2; modes constant, reflect and edge;
-/// negative pads crop.
+/// Pad: pads from the attribute (opsets < 11) or input 1 (for the axes of
+/// input 3 from opset 18), constant value from the attribute or input 2;
+/// modes constant, reflect, edge and wrap (19); negative pads crop.
 LogicalResult padOp(NodeImporter &n) {
   bool fromInputs = n.opset() >= 11;
   if (failed(n.checkArity(1, fromInputs ? (n.opset() >= 18 ? 4 : 3) : 1)))
