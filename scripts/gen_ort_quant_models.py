@@ -578,6 +578,26 @@ def integer_static_model():
     m.finish(None, (result, 1e-6))
 
 
+
+def pad_model():
+    """Pad on the uint8 tensor (ONNX Runtime's QPad: the constant value is
+    quantized with the tensor's parameters), then a QLinearConv."""
+    m = Model("qpad", (1, 3, 6, 6))
+    x = m.input()
+    value = np.float32(0.5)
+    qv = int(quantize(np.array(value), x["scale"], x["zp"], False))
+    m.init("pad_pads", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64))
+    m.init("pad_value", np.array(qv, np.uint8))
+    dv = dequantize(np.array(qv), x["scale"], x["zp"])
+
+    def pad(v):
+        return np.pad(v, ((0, 0), (0, 0), (1, 2), (2, 1)),
+                      constant_values=dv).astype(np.float32)
+    p = direct(m, "Pad", x, pad, ["pad_pads", "pad_value"], mode="constant")
+    y = qconv(m, p, 3, 4, pad=0)
+    m.finish(y)
+
+
 conv_models()
 matmul_model()
 binary_models()
@@ -590,3 +610,4 @@ dynamic_model(True)
 dynamic_model(False)
 invalid_models()
 integer_static_model()
+pad_model()

@@ -566,13 +566,14 @@ LogicalResult qlinearConcat(NodeImporter &n) {
 /// runs on 8-bit tensors: on the dequantized values they compute what the
 /// quantized op does, and quantizing their outputs with the input's
 /// parameters gives back its integers (Resize with linear modes
-/// interpolates: at most a rounding apart).
+/// interpolates: at most a rounding apart). Pad's constant value is then
+/// 8-bit too (ONNX Runtime's QPad), dequantized with the same parameters.
 bool movesValues(StringRef op) {
-  return llvm::is_contained({"MaxPool", "GlobalMaxPool", "Reshape", "Transpose",
-                             "Squeeze", "Unsqueeze", "Flatten", "Resize",
-                             "Upsample", "Slice", "Split", "Gather",
-                             "DepthToSpace", "SpaceToDepth", "Expand", "Tile"},
-                            op);
+  return llvm::is_contained(
+      {"MaxPool", "GlobalMaxPool", "Reshape", "Transpose", "Squeeze",
+       "Unsqueeze", "Flatten", "Resize", "Upsample", "Slice", "Split", "Gather",
+       "DepthToSpace", "SpaceToDepth", "Expand", "Tile", "Pad"},
+      op);
 }
 
 /// `n` with its 8-bit inputs dequantized and its outputs quantized.
@@ -610,6 +611,23 @@ LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler) {
     if (failed(runNode(n, dq)))
       return failure();
     copy.set_input(i, out);
+  }
+  if (n.node().op_type() == "Pad" && n.hasInput(2) && n.isConstant(2)) {
+    const ConstTensor &v = *n.constant(2);
+    if (v.dtype == onnx::TensorProto::INT8 ||
+        v.dtype == onnx::TensorProto::UINT8) {
+      if ((v.dtype == onnx::TensorProto::INT8) != params->isSigned)
+        return n.emitError()
+               << "the constant value '" << n.inputName(2) << "' is "
+               << typeName(v.dtype) << ", the padded tensor "
+               << (params->isSigned ? "int8" : "uint8");
+      ConstTensor f = v;
+      f.dtype = onnx::TensorProto::FLOAT;
+      for (double &x : f.data)
+        x = static_cast<float>(static_cast<float>(x - params->zeroPoints[0]) *
+                               static_cast<float>(params->scales[0]));
+      copy.set_input(2, defineConstant(n, "pad_value", std::move(f)));
+    }
   }
   for (int j = 0; j < copy.output_size(); ++j)
     if (!copy.output(j).empty())

@@ -13,7 +13,8 @@
 // QLinearConcat, QGemm (alpha, per-column and per-tensor weights), and two
 // small CNNs (QuantizeLinear -> QLinearConv -> QLinearConv -> QLinearAdd ->
 // MaxPool and Reshape on uint8 -> QLinearGlobalAveragePool -> QGemm /
-// QLinearMatMul -> DequantizeLinear): each within 1 LSB of the output scale
+// QLinearMatMul -> DequantizeLinear), Pad on the uint8 tensor (its constant
+// value uint8) before a QLinearConv: each within 1 LSB of the output scale
 // of ONNX Runtime's outputs on 16 samples. Measured: bit-identical but for
 // qlinear_conv_s8 (1 of 3456 values 1 LSB off), qlinear_leakyrelu_u8 (9 of
 // 1600) and qlinear_conv_u8w (uint8 weights with zero point 146, whose
@@ -95,6 +96,10 @@
 // RUN: cc -I%t/qcnn_matmul -DMODEL=qcnn_matmul -DMODEL_UPPER=QCNN_MATMUL %quantc_src_root/examples/common/run_model.c %t/qcnn_matmul/model.o -lm -o %t/qcnn_matmul/run
 // RUN: %t/qcnn_matmul/run %quantc_src_root/test/Import/Inputs/ortquant/qcnn_matmul.input.npy %t/qcnn_matmul/out.npy
 // RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qcnn_matmul.ort.npy %t/qcnn_matmul/out.npy 0.0422090776 1 | FileCheck %s --check-prefix=LSB
+// RUN: mkdir -p %t/qpad && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qpad.onnx -o %t/qpad/model.o
+// RUN: cc -I%t/qpad -DMODEL=qpad -DMODEL_UPPER=QPAD %quantc_src_root/examples/common/run_model.c %t/qpad/model.o -lm -o %t/qpad/run
+// RUN: %t/qpad/run %quantc_src_root/test/Import/Inputs/ortquant/qpad.input.npy %t/qpad/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qpad.ort.npy %t/qpad/out.npy 0.0417364389 1 | FileCheck %s --check-prefix=LSB
 // LSB: WITHIN 1 LSB
 //
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_conv_u8w.onnx -o %t/u8w.o 2>&1 | FileCheck %s --check-prefix=U8W
