@@ -76,11 +76,11 @@
 // ARG-COUNT-5: tosa.argmax
 // RUN: grep -c "tosa.reverse" %t/argmax.mlir | FileCheck %s --check-prefix=TWO
 // TWO: 2
-// A graph output of ArgMax (int64 in the model) is written as float32.
+// ArgMax over the classes of an NHWC segmentation head (ONNX axis 1 is IR
+// axis 3), its indices cast to f32 inside the graph.
 // RUN: FileCheck %s --check-prefix=SEG --input-file %t/seg_head.mlir
-// SEG: tosa.argmax {{.*}} -> tensor<1x16x16xi32>
-// SEG: tosa.cast {{.*}} -> tensor<1x16x16xf32>
-// SEG: return {{.*}} : tensor<1x16x16xf32>
+// SEG: tosa.argmax {{.*}} {axis = 3 : i32} : (tensor<1x16x16x5xf32>) -> tensor<1x16x16xi32>
+// SEG-NEXT: tosa.cast {{.*}} -> tensor<1x16x16xf32>
 //
 // Invalid attributes and inputs are errors naming the node.
 // RUN: for m in group_norm_groups group_norm_scale instance_norm_rank instance_norm_scale lp_norm_p gelu_approximate celu_alpha argmax_axis mish_opset; do \

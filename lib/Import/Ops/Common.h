@@ -118,6 +118,15 @@ mlir::Value foldIntoLayerNorm(NodeImporter &n, const Act &a,
 mlir::Value foldIntoGroupNorm(NodeImporter &n, const Act &a,
                               const ConstTensor &c, bool isMul, Layout &layout);
 
+/// The float values of a constant tensor (a layer or group norm's gamma and
+/// beta), or none.
+std::optional<std::vector<float>> constantValues(mlir::Value v);
+
+class OpRegistry;
+/// InstanceNormalization and GroupNormalization (GroupNorm.cpp), registered
+/// by registerNormalizationOps.
+void registerGroupNormOps(OpRegistry &registry);
+
 } // namespace quantc::onnx_import
 
 #endif // QUANTC_LIB_IMPORT_OPS_COMMON_H
