@@ -83,12 +83,41 @@ def nearest_index(mode, c):
     raise ValueError(mode)
 
 
-def resize_axis(a, axis, n_out, scale, mode, coord, nearest):
+def cubic_weight(d, a):
+    d = abs(d)
+    if d <= 1:
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+    if d < 2:
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return 0.0
+
+
+def resize_axis(a, axis, n_out, scale, mode, coord, nearest, cubic_a=-0.75,
+                exclude_outside=False, roi=(0.0, 1.0), extrapolation=0.0):
     n_in = a.shape[axis]
     out = []
     for x in range(n_out):
-        c = original_coord(coord, x, scale, n_in, n_out)
-        if mode == "nearest":
+        if coord == "tf_crop_and_resize":
+            start, end = roi
+            c = (start * (n_in - 1) + x * (end - start) * (n_in - 1) /
+                 (n_out - 1)) if n_out > 1 else 0.5 * (start + end) * (n_in - 1)
+            if c < 0 or c > n_in - 1:
+                out.append(np.full_like(np.take(a, 0, axis=axis),
+                                        extrapolation))
+                continue
+        else:
+            c = original_coord(coord, x, scale, n_in, n_out)
+        if mode == "cubic":
+            i0 = int(np.floor(c))
+            t = c - i0
+            w = np.array([cubic_weight(t - (k - 1), cubic_a) for k in range(4)])
+            idx = [i0 + k - 1 for k in range(4)]
+            if exclude_outside:
+                w = np.where([0 <= i < n_in for i in idx], w, 0.0)
+                w = w / w.sum()
+            out.append(sum(w[k] * np.take(a, min(max(idx[k], 0), n_in - 1),
+                                          axis=axis) for k in range(4)))
+        elif mode == "nearest":
             i = int(np.clip(nearest_index(nearest, c), 0, n_in - 1))
             out.append(np.take(a, i, axis=axis))
         else:
@@ -102,11 +131,12 @@ def resize_axis(a, axis, n_out, scale, mode, coord, nearest):
 
 
 def resize_ref(x, out_hw, scales_hw, mode="nearest", coord="half_pixel",
-               nearest="round_prefer_floor"):
+               nearest="round_prefer_floor", rois=((0.0, 1.0), (0.0, 1.0)),
+               **kw):
     y = x.astype(np.float64)
     for i, axis in enumerate((2, 3)):
         y = resize_axis(y, axis, out_hw[i], scales_hw[i], mode, coord,
-                        nearest)
+                        nearest, roi=rois[i], **kw)
     return y.astype(np.float32)
 
 
@@ -192,9 +222,9 @@ def build():
          x, resize_ref(x, (6, 8), (2.0, 2.0), "nearest", "asymmetric",
                        "floor"))
 
-    # Resize: 10 (scales only, asymmetric), 11 (roi, sizes, modes), 13
-    # (optional roi / scales), 18 (axes, keep_aspect_ratio_policy), 19
-    # (half_pixel_symmetric).
+    # Resize: 10 (scales only, asymmetric), 11 (roi, sizes, modes, cubic,
+    # tf_crop_and_resize), 13 (optional roi / scales), 18 (axes,
+    # keep_aspect_ratio_policy), 19 (half_pixel_symmetric).
     x = x4((1, 2, 4, 5))
     case("resize10_nearest",
          model([node("Resize", ["x", "s"])], x, 10,
@@ -223,6 +253,27 @@ def build():
                        init("s", np.float32([1, 1, 0.75, 1.6]))]),
          x, resize_ref(x, (3, 8), (0.75, 1.6), "nearest",
                        "tf_half_pixel_for_nn"))
+    case("resize11_cubic",
+         model([node("Resize", ["x", "roi", "s"], mode="cubic")], x, 11,
+               [init("roi", np.float32([])),
+                init("s", np.float32([1, 1, 1.5, 0.6]))]),
+         x, resize_ref(x, (6, 3), (1.5, 0.6), "cubic", "half_pixel"))
+    case("resize13_cubic_exclude_outside",
+         model([node("Resize", ["x", "", "", "sz"], mode="cubic",
+                     cubic_coeff_a=-0.5, exclude_outside=1,
+                     coordinate_transformation_mode="asymmetric")], x, 13,
+               [init("sz", np.int64([1, 2, 7, 9]))]),
+         x, resize_ref(x, (7, 9), (7 / 4, 9 / 5), "cubic", "asymmetric",
+                       cubic_a=-0.5, exclude_outside=True))
+    case("resize13_tf_crop_and_resize",
+         model([node("Resize", ["x", "roi", "", "sz"], mode="linear",
+                     coordinate_transformation_mode="tf_crop_and_resize",
+                     extrapolation_value=2.5)], x, 13,
+               [init("roi", np.float32([0, 0, -0.2, 0.3, 1, 1, 0.7, 1.1])),
+                init("sz", np.int64([1, 2, 5, 4]))]),
+         x, resize_ref(x, (5, 4), (None, None), "linear",
+                       "tf_crop_and_resize",
+                       rois=((-0.2, 0.7), (0.3, 1.1)), extrapolation=2.5))
     case("resize13_half_pixel",
          model([node("Resize", ["x", "", "s"], mode="linear")], x, 13,
                [init("s", np.float32([1, 1, 2, 0.5]))]),

@@ -151,6 +151,163 @@ LogicalResult resize(NodeImporter &n, const Act &x, int64_t outH, int64_t outW,
   return n.setOutput({v, preferredLayout(4)});
 }
 
+/// How a resize that TOSA's resize cannot express (cubic, or a crop) is
+/// computed: one constant [out, in] matrix per axis (ONNX's interpolation
+/// weights) applied with tosa.matmul.
+struct MatrixResize {
+  StringRef mode, coordMode, nearestMode;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+  float extrapolation = 0.0f;
+  /// tf_crop_and_resize's region per axis, as fractions of the input.
+  double roiStart[2] = {0, 0}, roiEnd[2] = {1, 1};
+};
+
+/// The input coordinate of output coordinate `x` (ONNX Resize).
+double originalCoord(StringRef mode, double x, double scale, int64_t in,
+                     int64_t out, double roiStart, double roiEnd) {
+  if (mode == "asymmetric")
+    return x / scale;
+  if (mode == "half_pixel")
+    return (x + 0.5) / scale - 0.5;
+  if (mode == "pytorch_half_pixel")
+    return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+  if (mode == "align_corners")
+    return out == 1 ? 0.0 : x * (in - 1) / double(out - 1);
+  if (mode == "tf_half_pixel_for_nn")
+    return (x + 0.5) / scale;
+  if (mode == "half_pixel_symmetric") {
+    double adjustment = out / (scale * in);
+    return in / 2.0 * (1 - adjustment) + (x + 0.5) / scale - 0.5;
+  }
+  // tf_crop_and_resize
+  return out > 1 ? roiStart * (in - 1) +
+                       x * (roiEnd - roiStart) * (in - 1) / double(out - 1)
+                 : 0.5 * (roiStart + roiEnd) * (in - 1);
+}
+
+/// ONNX's cubic convolution weight at distance `d` (coefficient `a`).
+double cubicWeight(double d, double a) {
+  d = std::fabs(d);
+  if (d <= 1)
+    return ((a + 2) * d - (a + 3)) * d * d + 1;
+  if (d < 2)
+    return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  return 0;
+}
+
+/// The [out, in] interpolation matrix of one axis; `outside[i]` when output
+/// i lies outside the crop (extrapolated).
+LogicalResult axisMatrix(NodeImporter &n, const MatrixResize &r, int axis,
+                         int64_t in, int64_t out, double scale,
+                         std::vector<double> &m, std::vector<bool> &outside) {
+  m.assign(out * in, 0.0);
+  outside.assign(out, false);
+  bool crop = r.coordMode == "tf_crop_and_resize";
+  for (int64_t x = 0; x < out; ++x) {
+    double c = originalCoord(r.coordMode, x, scale, in, out, r.roiStart[axis],
+                             r.roiEnd[axis]);
+    if (crop && (c < 0 || c > in - 1)) {
+      outside[x] = true;
+      continue;
+    }
+    double *row = &m[x * in];
+    auto tap = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
+    if (r.mode == "nearest") {
+      double i = r.nearestMode == "floor"                ? std::floor(c)
+                 : r.nearestMode == "ceil"               ? std::ceil(c)
+                 : r.nearestMode == "round_prefer_floor" ? std::ceil(c - 0.5)
+                                                         : std::floor(c + 0.5);
+      row[tap(static_cast<int64_t>(i))] = 1.0;
+    } else if (r.mode == "linear" || r.mode == "bilinear") {
+      int64_t i0 = static_cast<int64_t>(std::floor(c));
+      double t = c - i0;
+      row[tap(i0)] += 1 - t;
+      row[tap(i0 + 1)] += t;
+    } else {
+      int64_t i0 = static_cast<int64_t>(std::floor(c));
+      double t = c - i0, w[4], sum = 0;
+      for (int k = 0; k < 4; ++k) {
+        w[k] = cubicWeight(t - (k - 1), r.cubicA);
+        if (r.excludeOutside && (i0 + k - 1 < 0 || i0 + k - 1 >= in))
+          w[k] = 0;
+        sum += w[k];
+      }
+      if (r.excludeOutside && sum == 0)
+        return n.emitError() << "exclude_outside leaves no input pixel";
+      for (int k = 0; k < 4; ++k)
+        row[tap(i0 + k - 1)] += r.excludeOutside ? w[k] / sum : w[k];
+    }
+  }
+  return success();
+}
+
+/// `v` ([N, H, W, C]) times the [out, in] matrix `m` along IR dimension
+/// `dim` (1 or 2).
+Value applyAxisMatrix(NodeImporter &n, Value v, int dim, ArrayRef<double> m,
+                      int64_t out) {
+  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  int64_t in = shape[dim];
+  // Move the axis last: [N, W, C, H] or [N, H, C, W].
+  SmallVector<int64_t> perm = dim == 1 ? SmallVector<int64_t>{0, 2, 3, 1}
+                                       : SmallVector<int64_t>{0, 1, 3, 2};
+  SmallVector<int64_t> inverse = dim == 1 ? SmallVector<int64_t>{0, 3, 1, 2}
+                                          : SmallVector<int64_t>{0, 1, 3, 2};
+  Value t = n.transpose(v, perm);
+  int64_t rows = shape[0] * shape[3] * shape[dim == 1 ? 2 : 1];
+  Value lhs = n.reshape(t, {1, rows, in});
+  std::vector<float> mt(in * out);
+  for (int64_t o = 0; o < out; ++o)
+    for (int64_t i = 0; i < in; ++i)
+      mt[i * out + o] = static_cast<float>(m[o * in + i]);
+  Value rhs = n.constant({1, in, out}, mt);
+  Value zp = n.constant({1}, {0.0f});
+  Value product = tosa::MatMulOp::create(n.builder(), n.f32({1, rows, out}),
+                                         lhs, rhs, zp, zp);
+  SmallVector<int64_t> moved{shape[0], shape[perm[1]], shape[perm[2]], out};
+  return n.transpose(n.reshape(product, moved), inverse);
+}
+
+/// Resizes the NHWC value of `x` with one matrix per axis.
+LogicalResult matrixResize(NodeImporter &n, const Act &x, int64_t outH,
+                           int64_t outW, std::optional<double> scaleH,
+                           std::optional<double> scaleW,
+                           const MatrixResize &r) {
+  SmallVector<int64_t> shape = x.onnxShape();
+  int64_t ins[2] = {shape[2], shape[3]}, outs[2] = {outH, outW};
+  std::optional<double> scales[2] = {scaleH, scaleW};
+  Value v = n.nhwc(x);
+  std::vector<bool> outside[2];
+  for (int i = 0; i < 2; ++i) {
+    if (int64_t(ins[i]) * outs[i] > (int64_t(1) << 24))
+      return n.emitError() << "a " << r.mode << " resize of " << ins[i]
+                           << " to " << outs[i]
+                           << " pixels is too large (its matrix)";
+    std::vector<double> m;
+    double scale = scales[i] ? *scales[i] : double(outs[i]) / ins[i];
+    if (failed(axisMatrix(n, r, i, ins[i], outs[i], scale, m, outside[i])))
+      return failure();
+    bool identity = ins[i] == outs[i];
+    for (int64_t o = 0; identity && o < outs[i]; ++o)
+      for (int64_t k = 0; identity && k < ins[i]; ++k)
+        identity = m[o * ins[i] + k] == (o == k ? 1.0 : 0.0);
+    if (!identity)
+      v = applyAxisMatrix(n, v, 1 + i, m, outs[i]);
+  }
+  if (llvm::is_contained(outside[0], true) ||
+      llvm::is_contained(outside[1], true)) {
+    // Outside the crop: extrapolation_value (the matrix rows are zero).
+    std::vector<float> bias(outH * outW, 0.0f);
+    for (int64_t h = 0; h < outH; ++h)
+      for (int64_t w = 0; w < outW; ++w)
+        if (outside[0][h] || outside[1][w])
+          bias[h * outW + w] = r.extrapolation;
+    Value b = n.constant({1, outH, outW, 1}, bias);
+    v = tosa::AddOp::create(n.builder(), v.getType(), v, b);
+  }
+  return n.setOutput({v, preferredLayout(4)});
+}
+
 /// `t`'s values for the axes `axes` (opset 18) spread over 4 dimensions,
 /// the others `fill`; `t` as is without axes.
 ConstTensor spreadAxes(const ConstTensor &t, ArrayRef<int64_t> axes,
@@ -282,7 +439,68 @@ LogicalResult resizeOp(NodeImporter &n) {
     scaleH = double(outH) / shape[2];
     scaleW = double(outW) / shape[3];
   }
-  return resize(n, *x, outH, outW, scaleH, scaleW, *mode, *coord, *nearest);
+  if (*mode != "cubic" && *coord != "tf_crop_and_resize")
+    return resize(n, *x, outH, outW, scaleH, scaleW, *mode, *coord, *nearest);
+  // Cubic, or a crop: interpolation matrices.
+  MatrixResize r{*mode, *coord, *nearest};
+  FailureOr<float> a = n.floatAttr("cubic_coeff_a", -0.75f),
+                   extrapolation = n.floatAttr("extrapolation_value", 0.0f);
+  FailureOr<int64_t> exclude = n.intAttr("exclude_outside", 0);
+  if (failed(a) || failed(extrapolation) || failed(exclude))
+    return failure();
+  r.cubicA = *a;
+  r.extrapolation = *extrapolation;
+  r.excludeOutside = *exclude != 0;
+  if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
+    return n.emitError() << "unsupported mode '" << *mode
+                         << "' (nearest, linear and cubic are supported)";
+  if (!llvm::is_contained({"asymmetric", "half_pixel", "pytorch_half_pixel",
+                           "align_corners", "tf_half_pixel_for_nn",
+                           "tf_crop_and_resize"},
+                          StringRef(*coord)) &&
+      !(*coord == "half_pixel_symmetric" && n.opset() >= 19))
+    return n.emitError() << "unsupported coordinate_transformation_mode '"
+                         << *coord << "'";
+  if (*coord == "tf_crop_and_resize") {
+    FailureOr<const ConstTensor *> roi = n.optionalConstant(1);
+    if (failed(roi))
+      return failure();
+    if (!*roi || (*roi)->numElements() == 0)
+      return n.emitError() << "tf_crop_and_resize needs the roi input";
+    ConstTensor full = **roi;
+    if (!axes->empty()) {
+      // roi holds starts then ends of the listed axes.
+      int64_t count = axes->size();
+      if ((*roi)->numElements() != 2 * count)
+        return n.emitError() << "roi must have " << 2 * count << " values";
+      full.data = {0, 0, 0, 0, 1, 1, 1, 1};
+      for (int64_t i = 0; i < count; ++i) {
+        full.data[(*axes)[i]] = (*roi)->data[i];
+        full.data[(*axes)[i] + 4] = (*roi)->data[i + count];
+      }
+    }
+    if (full.data.size() != 8)
+      return n.emitError() << "roi must have 8 values";
+    for (int i = 0; i < 2; ++i) {
+      r.roiStart[i] = full.data[2 + i];
+      r.roiEnd[i] = full.data[6 + i];
+    }
+    if (full.data[0] != 0 || full.data[1] != 0 || full.data[4] != 1 ||
+        full.data[5] != 1)
+      return n.emitError() << "only H and W can be cropped";
+    if (scaleH && scaleW) {
+      // The crop's output is the scaled crop: floor(in (end - start) s).
+      SmallVector<int64_t> shape = x->onnxShape();
+      double h = std::floor(shape[2] * (r.roiEnd[0] - r.roiStart[0]) * *scaleH),
+             w = std::floor(shape[3] * (r.roiEnd[1] - r.roiStart[1]) * *scaleW);
+      if (!(h >= 1.0 && h <= kMaxIntValue && w >= 1.0 && w <= kMaxIntValue))
+        return n.emitError()
+               << "the crop's output would be " << h << " x " << w;
+      outH = static_cast<int64_t>(h);
+      outW = static_cast<int64_t>(w);
+    }
+  }
+  return matrixResize(n, *x, outH, outW, scaleH, scaleW, r);
 }
 
 /// Upsample (opsets 7-8: the scales attribute; 9: the scales input):
