@@ -153,7 +153,8 @@ def case(name, m, x, y):
 
 
 def build():
-    # Clip: attributes before 11, inputs from 11 (max alone at 13).
+    # Clip: attributes before 11, inputs from 11 (max alone at 13; min above
+    # max gives max everywhere, as numpy.clip).
     x = x4()
     case("clip7", model([node("Clip", ["x"], min=-0.5, max=0.25)], x, 7), x,
          np.clip(x, -0.5, 0.25))
@@ -161,6 +162,10 @@ def build():
                          [init("lo", np.float32(-0.5)),
                           init("hi", np.float32(0.25))]),
          x, np.clip(x, -0.5, 0.25))
+    case("clip13_min_above_max", model([node("Clip", ["x", "lo", "hi"])], x,
+                                       13, [init("lo", np.float32(0.5)),
+                                            init("hi", np.float32(-0.25))]),
+         x, np.clip(x, 0.5, -0.25))
     case("clip13_max_only", model([node("Clip", ["x", "", "hi"])], x, 13,
                                   [init("hi", np.float32(0.25))]),
          x, np.minimum(x, 0.25))

@@ -166,9 +166,11 @@ LogicalResult clip(NodeImporter &n) {
       return n.emitError() << "min / max must be scalars";
     bounds[i - 1] = static_cast<float>((*bound)->data[0]);
   }
-  if (std::isnan(bounds[0]) || std::isnan(bounds[1]) || bounds[0] > bounds[1])
-    return n.emitError() << "min " << bounds[0] << " must not exceed max "
-                         << bounds[1];
+  if (std::isnan(bounds[0]) || std::isnan(bounds[1]))
+    return n.emitError() << "min and max must not be NaN";
+  // ONNX: with min > max every value becomes max (as numpy.clip).
+  if (bounds[0] > bounds[1])
+    bounds[0] = bounds[1];
   return n.setOutput({clamp(n, x->value, bounds[0], bounds[1]), x->layout});
 }
 
