@@ -232,8 +232,11 @@ public:
                                llvm::ArrayRef<int64_t> layout);
   /// The f32 `v` rounded to the precision of the ONNX float type `dtype`:
   /// for FLOAT16 and BFLOAT16 a tosa.cast there and back (round to nearest
-  /// even, as ONNX Runtime's Cast; the float and int8 pipelines compute it
-  /// in float), `v` itself for FLOAT and DOUBLE.
+  /// even, as ONNX Runtime's Cast; the int8 pipeline keeps it in float), `v`
+  /// itself for FLOAT and DOUBLE. Code generation lowers it to the target's
+  /// conversion instructions (F16C, AArch64) or to the libgcc calls
+  /// __truncsfhf2 / __extendhfsf2 / __truncsfbf2 (the last one missing from
+  /// GCC 12's libgcc, x86 objects define it: lib/Target/Emit.cpp).
   mlir::Value roundToPrecision(mlir::Value v, int32_t dtype);
   /// tosa.mul of f32 values (its shift operand is 0).
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs, mlir::Type type);

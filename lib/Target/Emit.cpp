@@ -23,6 +23,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -182,6 +183,42 @@ static void addArrayEntryPoint(llvm::Module &module, const llvm::Triple &triple,
   b.CreateRet(b.CreateCall(run, args));
 }
 
+/// x86 code generation lowers a float to bfloat16 truncation (an ONNX Cast
+/// to bfloat16 of an activation) to a call to __truncsfbf2, which GCC 12's
+/// libgcc lacks: where the module has one, it gets a weak hidden definition
+/// of its own (round to nearest even on the bits, NaNs kept quiet).
+static void addTruncSFBF2(llvm::Module &module, const llvm::Triple &triple) {
+  if (!triple.isX86() || module.getFunction("__truncsfbf2"))
+    return;
+  bool truncates = llvm::any_of(module, [](const llvm::Function &f) {
+    return llvm::any_of(llvm::instructions(f), [](const llvm::Instruction &i) {
+      return llvm::isa<llvm::FPTruncInst>(i) &&
+             i.getType()->getScalarType()->isBFloatTy();
+    });
+  });
+  if (!truncates)
+    return;
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getBFloatTy(ctx),
+                              {llvm::Type::getFloatTy(ctx)}, false),
+      llvm::GlobalValue::WeakAnyLinkage, "__truncsfbf2", module);
+  fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  compileForBaseline(*fn, triple);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  llvm::Value *bits = b.CreateBitCast(fn->getArg(0), b.getInt32Ty());
+  // bits + 0x7fff + (bit 16), then the high half; a NaN keeps its sign and
+  // becomes the quiet NaN.
+  llvm::Value *odd = b.CreateAnd(b.CreateLShr(bits, 16), 1);
+  llvm::Value *rounded =
+      b.CreateLShr(b.CreateAdd(b.CreateAdd(bits, b.getInt32(0x7fff)), odd), 16);
+  llvm::Value *isNan = b.CreateFCmpUNO(fn->getArg(0), fn->getArg(0));
+  llvm::Value *nan = b.CreateOr(b.CreateLShr(bits, 16), 0x40);
+  llvm::Value *half =
+      b.CreateTrunc(b.CreateSelect(isNan, nan, rounded), b.getInt16Ty());
+  b.CreateRet(b.CreateBitCast(half, llvm::Type::getBFloatTy(ctx)));
+}
+
 llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
                              const CompileTarget &target,
                              const ModelInterface &model, EmitKind kind,
@@ -245,6 +282,7 @@ llvm::Error quantc::emitCode(llvm::ArrayRef<mlir::ModuleOp> variants,
   addArrayEntryPoint(*llvmModule, machine.getTargetTriple(),
                      model.name + "_runv", llvmModule->getFunction(entryPoint),
                      model.inputs.size(), model.outputs.size());
+  addTruncSFBF2(*llvmModule, machine.getTargetTriple());
 
   translateTimer.stop();
 

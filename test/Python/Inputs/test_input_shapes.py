@@ -43,6 +43,15 @@ err = rel_error(model(np.load(os.path.join(data, "fp16.x.npy"))),
 assert err <= 1e-2, err
 print(f"fp16: max rel. error {err:.2g}")
 
+# Casts to bfloat16 and float16 of activations, in a shared library (on x86
+# the object defines the __truncsfbf2 that GCC 12's libgcc lacks).
+model = quantc.compile(os.path.join(data, "dtypes.onnx"),
+                       output=os.path.join(work, "dtypes.so"),
+                       quant_compile=compile_tool)
+y = model(np.load(os.path.join(data, "dtypes.x.npy")))
+assert np.array_equal(y, np.load(os.path.join(data, "dtypes.out.npy")))
+print("dtypes: bit-exact")
+
 for shapes in ({"y": [1, 3, 8, 8]}, [1, 3, 0, 8], {"x": [1.5, 3]}):
     try:
         quantc.compile(os.path.join(data, "paddle_det.onnx"),
