@@ -11,8 +11,10 @@
 // (|y - ref| <= 1e-7 + 1e-3 |ref|, NaN where the reference has NaN).
 //
 // A test runs when every op type of its model has an import handler (its
-// op types are "the test's ops"). Inputs that are not float32 tensors of
-// rank >= 1 (int64 axes, shapes and indices, scalar bounds), and float
+// op types are "the test's ops"). Inputs that are not floating-point
+// tensors of rank >= 1 (int64 axes, shapes and indices, scalar bounds; the
+// importer computes float16 / bfloat16 / double inputs in float32 and they
+// are fed so), and float
 // inputs the importer asks to be constant (weights, Resize's scales: "input
 // 'W' must be a constant"), are given to the model as initializers holding
 // the test's values: quantc compiles a model with its weights for fixed
@@ -265,8 +267,11 @@ std::optional<std::string> runDataSet(const onnx::ModelProto &original,
     if (next >= inputs.size())
       return "the data set has no input for '" + in.name() + "'";
     const onnx::TensorProto &t = inputs[next++];
-    if (t.data_type() != onnx::TensorProto::FLOAT || t.dims_size() == 0 ||
-        folded.count(in.name())) {
+    bool floating = t.data_type() == onnx::TensorProto::FLOAT ||
+                    t.data_type() == onnx::TensorProto::FLOAT16 ||
+                    t.data_type() == onnx::TensorProto::BFLOAT16 ||
+                    t.data_type() == onnx::TensorProto::DOUBLE;
+    if (!floating || t.dims_size() == 0 || folded.count(in.name())) {
       onnx::TensorProto *init = graph.add_initializer();
       *init = t;
       init->set_name(in.name());
@@ -360,7 +365,10 @@ std::string runTest(const TestCase &test) {
     std::string types;
     auto note = [&](const onnx::ValueInfoProto &v, const char *what) {
       int32_t t = v.type().tensor_type().elem_type();
-      if (t != onnx::TensorProto::FLOAT && types.empty())
+      bool floating =
+          t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::FLOAT16 ||
+          t == onnx::TensorProto::BFLOAT16 || t == onnx::TensorProto::DOUBLE;
+      if (!floating && types.empty())
         types = std::string(what) + " '" + v.name() + "' is " +
                 onnx::TensorProto::DataType_Name(
                     static_cast<onnx::TensorProto::DataType>(t));
