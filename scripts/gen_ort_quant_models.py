@@ -528,9 +528,9 @@ def invalid_models():
     save("invalid_qconv_float_input",
          [conv(["x"] + conv_in[1:]), dq], base)
     save("invalid_unknown_ms_op",
-         [q, helper.make_node("QLinearSoftmax", ["xq", "xs", "xz", "ys",
+         [q, helper.make_node("QLinearWhere", ["xq", "xs", "xz", "ys",
                                                  "yz"], ["yq"],
-                              name="qsoftmax", domain=MS), dq],
+                              name="qwhere", domain=MS), dq],
          base, domains=[MS])
     save("invalid_unknown_domain",
          [helper.make_node("Relu", ["x"], ["y"], name="relu",
@@ -598,6 +598,38 @@ def pad_model():
     m.finish(y)
 
 
+
+def softmax_argmax_models():
+    """QLinearSoftmax (output scale 1/256, as ONNX Runtime fixes it) at
+    opset 13 (one axis) and 11 (2-D coercion from axis 1); ArgMax on the
+    uint8 output of a QLinearConv (a segmentation head), cast to float."""
+    def softmax(v, axis, coerce):
+        shape = v.shape
+        if coerce:
+            v = v.reshape(shape[0], -1)
+            axis = 1
+        e = np.exp(v - v.max(axis=axis, keepdims=True))
+        return (e / e.sum(axis=axis, keepdims=True)).reshape(shape).astype(
+            np.float32)
+    for opset, axis in ((13, -1), (11, 1)):
+        m = Model(f"qlinear_softmax{opset}", (1, 4, 10))
+        x = m.input()
+        fn = (lambda v, a=axis, c=opset < 13: softmax(v, a, c))
+        s, z = m.qparams("sm_y", np.float32(1 / 256), 0, False)
+        y = dict(name="sm_y", s=s, z=z, scale=np.float32(1 / 256), zp=0,
+                 signed=False, calib=fn(x["calib"]), test=fn(x["test"]))
+        m.node("QLinearSoftmax", [x["name"], x["s"], x["z"], s, z],
+               [y["name"]], domain=MS, axis=axis, opset=opset)
+        m.finish(y)
+
+    m = Model("qargmax", (1, 3, 6, 6))
+    x = m.input()
+    c = qconv(m, x, 3, 5)
+    m.node("ArgMax", [c["name"]], ["idx"], axis=1, keepdims=1)
+    m.node("Cast", ["idx"], ["y"], to=TensorProto.FLOAT)
+    m.finish(None, (c["test"].argmax(1)[:, None].astype(np.float32), 1.0))
+
+
 conv_models()
 matmul_model()
 binary_models()
@@ -611,3 +643,4 @@ dynamic_model(False)
 invalid_models()
 integer_static_model()
 pad_model()
+softmax_argmax_models()

@@ -81,7 +81,7 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/ortquant/invalid_qconv_float_input.onnx 2>&1 | FileCheck %s --check-prefix=FLOAT_INPUT
 // FLOAT_INPUT: node 'qconv' (QLinearConv): input 'x' is float; QLinearConv reads an 8-bit tensor (from QuantizeLinear or a QLinear op)
 // RUN: not quant-translate --import-onnx %S/Inputs/ortquant/invalid_unknown_ms_op.onnx 2>&1 | FileCheck %s --check-prefix=MS_OP
-// MS_OP: node 'qsoftmax' (QLinearSoftmax): unsupported op 'QLinearSoftmax' of domain 'com.microsoft'
+// MS_OP: node 'qwhere' (QLinearWhere): unsupported op 'QLinearWhere' of domain 'com.microsoft'
 // RUN: not quant-translate --import-onnx %S/Inputs/ortquant/invalid_unknown_domain.onnx 2>&1 | FileCheck %s --check-prefix=DOMAIN
 // DOMAIN: node 'relu' (Relu): unsupported op 'Relu' of domain 'org.example'
 // RUN: not quant-translate --import-onnx %S/Inputs/ortquant/invalid_dynamic_relu.onnx 2>&1 | FileCheck %s --check-prefix=DYN_RELU

@@ -4,16 +4,18 @@
 //
 // Operator format (quantize_static, QuantFormat.QOperator): QLinearConv,
 // QLinearMatMul and the com.microsoft QLinearAdd, QLinearMul,
-// QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool,
-// QLinearAveragePool, QLinearConcat and QGemm carry the scales and zero
-// points of their inputs and output. Each imports as its QDQ form does:
-// DequantizeLinear of every input, the float op, QuantizeLinear of the
-// output (which stays a PendingQuant until the next op dequantizes it),
-// built by running those ops' own handlers on nodes made here; an int32
-// bias is dequantized with scale x_scale * w_scale. Ops that only move or
-// select values (MaxPool, Reshape, Transpose, ...) run on the 8-bit tensors
-// in this format: importWithIntegerInputs dequantizes their input and
-// quantizes their outputs with the same parameters, which is exact.
+// QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax,
+// QLinearGlobalAveragePool, QLinearAveragePool, QLinearConcat and QGemm
+// carry the scales and zero points of their inputs and output. Each
+// imports as its QDQ form does: DequantizeLinear of every input, the float
+// op, QuantizeLinear of the output (which stays a PendingQuant until the
+// next op dequantizes it), built by running those ops' own handlers on
+// nodes made here; an int32 bias is dequantized with scale
+// x_scale * w_scale. Ops that only move or
+// select values (MaxPool, Reshape, Transpose, Pad, ...) run on the 8-bit
+// tensors in this format: importWithIntegerInputs dequantizes their input
+// and quantizes their outputs with the same parameters, which is exact
+// (ArgMax / ArgMin: indices, not quantized).
 //
 // The integer ops of quantize_dynamic are in IntegerOps.cpp.
 //
@@ -30,12 +32,14 @@ using namespace quantc::onnx_import;
 
 /// Imports `node` with the handler its op type has at `n`'s opset.
 LogicalResult quantc::onnx_import::runNode(NodeImporter &n,
-                                           const onnx::NodeProto &node) {
-  OpHandler handler = OpRegistry::get().lookup(node.op_type(), n.opset());
+                                           const onnx::NodeProto &node,
+                                           int64_t opset) {
+  if (opset == 0)
+    opset = n.opset();
+  OpHandler handler = OpRegistry::get().lookup(node.op_type(), opset);
   if (!handler)
-    return n.emitError() << "no " << node.op_type() << " at opset "
-                         << n.opset();
-  NodeImporter sub(n.graph(), node, n.opset());
+    return n.emitError() << "no " << node.op_type() << " at opset " << opset;
+  NodeImporter sub(n.graph(), node, opset);
   return handler(sub);
 }
 
@@ -532,6 +536,28 @@ LogicalResult qlinearAveragePool(NodeImporter &n) {
   return qlinearUnary(n, "AveragePool");
 }
 
+/// QLinearSoftmax (com.microsoft): X, X_scale, X_zero_point, Y_scale,
+/// Y_zero_point; axis and the opset of the Softmax it stands for (its axis
+/// semantics changed at 13).
+LogicalResult qlinearSoftmax(NodeImporter &n) {
+  if (failed(n.checkArity(4, 5)))
+    return failure();
+  FailureOr<int64_t> opset = n.intAttr("opset", n.opset());
+  if (failed(opset) || failed(perTensorParams(n, 1, 2)))
+    return failure();
+  if (*opset < 1)
+    return n.emitError() << "attribute 'opset' must be >= 1";
+  FailureOr<std::string> x = dequantized(n, 0, 1, 2, 0, "x");
+  if (failed(x))
+    return failure();
+  std::string y = internalName(n, "y");
+  SubNode f(n, "Softmax");
+  f.in(*x).attrsOf(n.node(), {"opset"}).out(y);
+  if (failed(runNode(n, f, *opset)))
+    return failure();
+  return quantizeOutput(n, y, 3, 4);
+}
+
 /// QLinearConcat (com.microsoft): Y_scale, Y_zero_point, then (X, X_scale,
 /// X_zero_point) per input; axis.
 LogicalResult qlinearConcat(NodeImporter &n) {
@@ -576,8 +602,12 @@ bool movesValues(StringRef op) {
       op);
 }
 
-/// `n` with its 8-bit inputs dequantized and its outputs quantized.
-LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler) {
+/// `n` with its 8-bit inputs dequantized and (`quantizeOutputs`) its
+/// outputs quantized; ArgMax / ArgMin (ONNX Runtime's operator format runs
+/// them on the 8-bit tensor) give the same indices on the dequantized
+/// values, which order as the integers do.
+LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler,
+                                bool quantizeOutputs = true) {
   GraphState &g = n.graph();
   onnx::NodeProto copy = n.node();
   std::optional<PendingQuant> params;
@@ -628,6 +658,10 @@ LogicalResult importOnQuantized(NodeImporter &n, OpHandler handler) {
                                static_cast<float>(params->scales[0]));
       copy.set_input(2, defineConstant(n, "pad_value", std::move(f)));
     }
+  }
+  if (!quantizeOutputs) {
+    NodeImporter floatNode(g, copy, n.opset());
+    return handler(floatNode);
   }
   for (int j = 0; j < copy.output_size(); ++j)
     if (!copy.output(j).empty())
@@ -694,6 +728,8 @@ LogicalResult quantc::onnx_import::importWithIntegerInputs(NodeImporter &n,
         if (auto it = g.integers.find(n.inputName(i)); it != g.integers.end())
           return integerMisuse(n, i, it->second);
   }
+  if (quantIn && defaultDomain && (op == "ArgMax" || op == "ArgMin"))
+    return importOnQuantized(n, handler, /*quantizeOutputs=*/false);
   if (quantIn && defaultDomain && movesValues(op))
     return importOnQuantized(n, handler);
   return handler(n);
@@ -710,5 +746,6 @@ void quantc::onnx_import::registerQLinearOps(OpRegistry &r) {
   r.add("com.microsoft.QLinearGlobalAveragePool", qlinearGlobalAveragePool);
   r.add("com.microsoft.QLinearAveragePool", qlinearAveragePool);
   r.add("com.microsoft.QLinearConcat", qlinearConcat);
+  r.add("com.microsoft.QLinearSoftmax", qlinearSoftmax);
   registerIntegerOps(r);
 }

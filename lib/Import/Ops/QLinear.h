@@ -68,10 +68,12 @@ struct SubNode {
   onnx::NodeProto proto;
 };
 
-/// Imports `node` with the handler its op type has at `n`'s opset.
-mlir::LogicalResult runNode(NodeImporter &n, const onnx::NodeProto &node);
-inline mlir::LogicalResult runNode(NodeImporter &n, const SubNode &node) {
-  return runNode(n, node.proto);
+/// Imports `node` with the handler its op type has at `opset` (0: `n`'s).
+mlir::LogicalResult runNode(NodeImporter &n, const onnx::NodeProto &node,
+                            int64_t opset = 0);
+inline mlir::LogicalResult runNode(NodeImporter &n, const SubNode &node,
+                                   int64_t opset = 0) {
+  return runNode(n, node.proto, opset);
 }
 
 /// A name for an internal value of the node being imported.

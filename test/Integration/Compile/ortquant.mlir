@@ -10,16 +10,18 @@
 // (per-column weights), the com.microsoft QLinearAdd / QLinearMul (an
 // activation and a constant operand), QLinearSigmoid, QLinearLeakyRelu,
 // QLinearGlobalAveragePool (channels_last 0 and 1), QLinearAveragePool,
-// QLinearConcat, QGemm (alpha, per-column and per-tensor weights), and two
+// QLinearConcat, QGemm (alpha, per-column and per-tensor weights), two
 // small CNNs (QuantizeLinear -> QLinearConv -> QLinearConv -> QLinearAdd ->
 // MaxPool and Reshape on uint8 -> QLinearGlobalAveragePool -> QGemm /
 // QLinearMatMul -> DequantizeLinear), Pad on the uint8 tensor (its constant
-// value uint8) before a QLinearConv: each within 1 LSB of the output scale
-// of ONNX Runtime's outputs on 16 samples. Measured: bit-identical but for
-// qlinear_conv_s8 (1 of 3456 values 1 LSB off), qlinear_leakyrelu_u8 (9 of
-// 1600) and qlinear_conv_u8w (uint8 weights with zero point 146, whose
-// w - zp does not fit int8: requantized to int8, 286 of 2304 values 1 LSB
-// off).
+// value uint8) before a QLinearConv, ArgMax on a QLinearConv's uint8 output
+// (cast to float) and QLinearSoftmax at opset 11: each within 1 LSB of the
+// output scale of ONNX Runtime's outputs on 16 samples. Measured:
+// bit-identical but for qlinear_conv_s8 (1 of 3456 values 1 LSB off),
+// qlinear_leakyrelu_u8 (9 of 1600), qlinear_conv_u8w (uint8 weights with
+// zero point 146, whose w - zp does not fit int8: requantized to int8, 286
+// of 2304 values 1 LSB off) and qlinear_softmax11 (the final softmax stays
+// float: up to 0.5 LSB off ONNX Runtime's rounded values).
 // RUN: mkdir -p %t/qlinear_conv_u8 && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_conv_u8.onnx -o %t/qlinear_conv_u8/model.o
 // RUN: cc -I%t/qlinear_conv_u8 -DMODEL=qlinear_conv_u8 -DMODEL_UPPER=QLINEAR_CONV_U8 %quantc_src_root/examples/common/run_model.c %t/qlinear_conv_u8/model.o -lm -o %t/qlinear_conv_u8/run
 // RUN: %t/qlinear_conv_u8/run %quantc_src_root/test/Import/Inputs/ortquant/qlinear_conv_u8.input.npy %t/qlinear_conv_u8/out.npy
@@ -100,7 +102,27 @@
 // RUN: cc -I%t/qpad -DMODEL=qpad -DMODEL_UPPER=QPAD %quantc_src_root/examples/common/run_model.c %t/qpad/model.o -lm -o %t/qpad/run
 // RUN: %t/qpad/run %quantc_src_root/test/Import/Inputs/ortquant/qpad.input.npy %t/qpad/out.npy
 // RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qpad.ort.npy %t/qpad/out.npy 0.0417364389 1 | FileCheck %s --check-prefix=LSB
+// RUN: mkdir -p %t/qargmax && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qargmax.onnx -o %t/qargmax/model.o
+// RUN: cc -I%t/qargmax -DMODEL=qargmax -DMODEL_UPPER=QARGMAX %quantc_src_root/examples/common/run_model.c %t/qargmax/model.o -lm -o %t/qargmax/run
+// RUN: %t/qargmax/run %quantc_src_root/test/Import/Inputs/ortquant/qargmax.input.npy %t/qargmax/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qargmax.ort.npy %t/qargmax/out.npy 1 1 | FileCheck %s --check-prefix=LSB
+// RUN: mkdir -p %t/qlinear_softmax11 && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax11.onnx -o %t/qlinear_softmax11/model.o
+// RUN: cc -I%t/qlinear_softmax11 -DMODEL=qlinear_softmax11 -DMODEL_UPPER=QLINEAR_SOFTMAX11 %quantc_src_root/examples/common/run_model.c %t/qlinear_softmax11/model.o -lm -o %t/qlinear_softmax11/run
+// RUN: %t/qlinear_softmax11/run %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax11.input.npy %t/qlinear_softmax11/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax11.ort.npy %t/qlinear_softmax11/out.npy 0.00390625 1 | FileCheck %s --check-prefix=LSB
 // LSB: WITHIN 1 LSB
+//
+// QLinearSoftmax at opset 13 (one axis): ONNX Runtime rounds the exact
+// softmax to its output grid (1/256); the int8 model's softmax kernel
+// (qnt.softmax on the uint8 input) is within 0.72 LSB of the exact value
+// and returns it unrounded (the model's last op), so the two are within
+// 1.02 LSB (86 of 640 values over 0.5). At opset 11 (2-D coercion) the
+// softmax stays float after a reshape: within 0.5 LSB.
+// RUN: mkdir -p %t/qlinear_softmax13 && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax13.onnx -o %t/qlinear_softmax13/model.o
+// RUN: cc -I%t/qlinear_softmax13 -DMODEL=qlinear_softmax13 -DMODEL_UPPER=QLINEAR_SOFTMAX13 %quantc_src_root/examples/common/run_model.c %t/qlinear_softmax13/model.o -lm -o %t/qlinear_softmax13/run
+// RUN: %t/qlinear_softmax13/run %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax13.input.npy %t/qlinear_softmax13/out.npy
+// RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qlinear_softmax13.ort.npy %t/qlinear_softmax13/out.npy 0.00390625 2 | FileCheck %s --check-prefix=LSB2
+// LSB2: WITHIN 2 LSB
 //
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_conv_u8w.onnx -o %t/u8w.o 2>&1 | FileCheck %s --check-prefix=U8W
 // U8W: warning: {{.*}}node 'qlinearconv2' (QLinearConv): the weight 'c2_w' minus its zero point does not fit int8; it is requantized to int8 with zero point 0
