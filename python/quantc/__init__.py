@@ -235,7 +235,9 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     dimension, for a model with several inputs a dict of such arrays keyed
     by input name (or a path to a .npy / .npz file or a directory of them):
     quantizes the float model post-training. Without it a float model stays float and a QDQ
-    model is quantized with its own parameters. profile: calibration
+    model is quantized with its own parameters; a dynamically quantized
+    model (ONNX Runtime's quantize_dynamic) needs calibration, or
+    extra_args=["--dynamic-as-float"] to compile it in float. profile: calibration
     profile(s) to start from. cpu / int8_isas: pin a CPU, or choose the
     instruction sets of a dispatching library. parallel: "omp" for OpenMP
     threads. batch: the batch size to compile for. input_shapes: the
