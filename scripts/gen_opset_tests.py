@@ -140,6 +140,31 @@ def resize_ref(x, out_hw, scales_hw, mode="nearest", coord="half_pixel",
     return y.astype(np.float32)
 
 
+def max_pool_ref(x, kernel, strides, dilations, pads, ceil=False):
+    """ONNX MaxPool on NCHW x (pads [top, left, bottom, right])."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])],
+                constant_values=-np.inf)
+    out = []
+    for i, size in enumerate((h, w)):
+        span = size + pads[i] + pads[i + 2] - dilations[i] * (kernel[i] - 1) - 1
+        o = (-(-span // strides[i]) if ceil else span // strides[i]) + 1
+        if ceil and (o - 1) * strides[i] >= size + pads[i]:
+            o -= 1
+        out.append(o)
+    y = np.full((n, c, out[0], out[1]), -np.inf, np.float32)
+    for a in range(kernel[0]):
+        for b in range(kernel[1]):
+            for i in range(out[0]):
+                for j in range(out[1]):
+                    r, q = i * strides[0] + a * dilations[0], \
+                        j * strides[1] + b * dilations[1]
+                    if r < xp.shape[2] and q < xp.shape[3]:
+                        y[:, :, i, j] = np.maximum(y[:, :, i, j],
+                                                   xp[:, :, r, q])
+    return y
+
+
 def softmax(x, axis):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -303,6 +328,17 @@ def build():
                x, 19, [init("s", np.float32([1, 1, 1.75, 1.5]))]),
          x, resize_ref(x, (7, 7), (1.75, 1.5), "linear",
                        "half_pixel_symmetric"))
+
+    # MaxPool: dilations (and ceil_mode) from opset 10.
+    x = x4((1, 2, 9, 10))
+    case("maxpool10_dilations",
+         model([node("MaxPool", ["x"], kernel_shape=[3, 2], dilations=[2, 3],
+                     strides=[2, 1], pads=[1, 0, 2, 1])], x, 10),
+         x, max_pool_ref(x, [3, 2], [2, 1], [2, 3], [1, 0, 2, 1]))
+    case("maxpool12_dilations_ceil",
+         model([node("MaxPool", ["x"], kernel_shape=[2, 3], dilations=[3, 2],
+                     strides=[2, 3], ceil_mode=1)], x, 12),
+         x, max_pool_ref(x, [2, 3], [2, 3], [3, 2], [0, 0, 0, 0], ceil=True))
 
     # Squeeze / Unsqueeze: axes attribute before 13, input from 13.
     x = x4((1, 3, 1, 4))

@@ -1,9 +1,10 @@
 //===- Pool.cpp - Pooling and reductions ----------------------------------===//
 //
-// MaxPool / AveragePool (pads, auto_pad, ceil_mode, count_include_pad),
-// GlobalAveragePool / GlobalMaxPool (2-D, and 1-D as H = 1), and ReduceMean /
-// Max / Min / Sum. A mean or max over H and W of an image is a global pool (how
-// `x.mean([2, 3])` reaches the same op as AdaptiveAvgPool2d(1)).
+// MaxPool / AveragePool (pads, auto_pad, ceil_mode, count_include_pad;
+// MaxPool's dilations as the maximum of strided slices), GlobalAveragePool /
+// GlobalMaxPool (2-D, and 1-D as H = 1), and ReduceMean / Max / Min / Sum. A
+// mean or max over H and W of an image is a global pool (how `x.mean([2, 3])`
+// reaches the same op as AdaptiveAvgPool2d(1)).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+#include <cfloat>
 
 using namespace mlir;
 using namespace quantc::onnx_import;
@@ -94,6 +97,68 @@ Value zeroPad(NodeImporter &n, Value input, ArrayRef<int64_t> pad) {
                              n.constant({1}, {0.0f}));
 }
 
+/// Every `step`-th of `count` rows (IR dimension `dim`, 1 or 2) of the
+/// NHWC `v` from `start`; `v` must hold start + count * step rows.
+Value stridedRows(NodeImporter &n, Value v, int dim, int64_t start,
+                  int64_t count, int64_t step) {
+  ImplicitLocOpBuilder &b = n.builder();
+  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  SmallVector<int64_t> begin(4, 0), size(shape);
+  begin[dim] = start;
+  size[dim] = count * step;
+  v = tosa::SliceOp::create(b, n.f32(size), v,
+                            tosa::getTosaConstShape(b, begin),
+                            tosa::getTosaConstShape(b, size));
+  if (step == 1)
+    return v;
+  // [.., count, step, ..]: the first of each step.
+  SmallVector<int64_t> split(size);
+  split[dim] = count;
+  split.insert(split.begin() + dim + 1, step);
+  v = n.reshape(v, split);
+  SmallVector<int64_t> first(split), zeros(5, 0);
+  first[dim + 1] = 1;
+  v = tosa::SliceOp::create(b, n.f32(first), v,
+                            tosa::getTosaConstShape(b, zeros),
+                            tosa::getTosaConstShape(b, first));
+  size[dim] = count;
+  return n.reshape(v, size);
+}
+
+/// MaxPool with dilations (opset 10+), which TOSA's max_pool2d lacks: the
+/// maximum of the kernel's taps, each a strided slice of the NHWC `input`
+/// padded with -FLT_MAX (`pad`: [top, bottom, left, right], with any ceil
+/// mode extension).
+Value dilatedMaxPool(NodeImporter &n, Value input, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                     ArrayRef<int64_t> pad) {
+  ImplicitLocOpBuilder &b = n.builder();
+  auto shape = cast<RankedTensorType>(input.getType()).getShape();
+  int64_t out[2];
+  SmallVector<int64_t> padded(shape);
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = shape[1 + i] + pad[2 * i] + pad[2 * i + 1];
+    out[i] = (span - dilations[i] * (kernel[i] - 1) - 1) / strides[i] + 1;
+    // Room for the last tap's count * step rows.
+    padded[1 + i] = span + strides[i] - 1;
+  }
+  Value padding =
+      tosa::getTosaConstShape(b, {0, 0, pad[0], pad[1] + strides[0] - 1, pad[2],
+                                  pad[3] + strides[1] - 1, 0, 0});
+  Value x = tosa::PadOp::create(b, n.f32(padded), input, padding,
+                                n.constant({1}, {-FLT_MAX}));
+  Value result;
+  for (int64_t a = 0; a < kernel[0]; ++a) {
+    Value rows = stridedRows(n, x, 1, a * dilations[0], out[0], strides[0]);
+    for (int64_t c = 0; c < kernel[1]; ++c) {
+      Value tap = stridedRows(n, rows, 2, c * dilations[1], out[1], strides[1]);
+      result =
+          result ? tosa::MaximumOp::create(b, tap.getType(), result, tap) : tap;
+    }
+  }
+  return result;
+}
+
 template <bool isMax> LogicalResult pool(NodeImporter &n) {
   if (failed(n.checkArity(1, 1, 1, isMax ? 2 : 1)))
     return failure();
@@ -112,7 +177,8 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     return failure();
   if (!n.attr("kernel_shape"))
     return n.emitError() << "attribute 'kernel_shape' is required";
-  FailureOr<Window> win = readWindow(n, h, w, *kernel, /*allowDilation=*/false);
+  // Dilations: MaxPool from opset 10 (AveragePool's, from 19, are refused).
+  FailureOr<Window> win = readWindow(n, h, w, *kernel, /*allowDilation=*/isMax);
   if (failed(win))
     return failure();
   if (kernel->size() == 1)
@@ -123,6 +189,21 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     if (win->pad[2 * i] >= (*kernel)[i] || win->pad[2 * i + 1] >= (*kernel)[i])
       return n.emitError() << "pads must be smaller than the kernel";
   Value input = n.nhwc(*x);
+  if (isMax && (win->dilations[0] != 1 || win->dilations[1] != 1)) {
+    SmallVector<int64_t> pad = win->pad;
+    for (int i = 0; *ceilMode && i < 2; ++i) {
+      // Ceil mode as below, with the dilated kernel's extent.
+      int64_t size = i ? w : h, s = win->strides[i],
+              k = win->dilations[i] * ((*kernel)[i] - 1) + 1;
+      int64_t span = size + pad[2 * i] + pad[2 * i + 1] - k;
+      int64_t out = (span + s - 1) / s + 1;
+      if ((out - 1) * s >= size + pad[2 * i])
+        --out;
+      pad[2 * i + 1] += std::max<int64_t>((out - 1) * s - span, 0);
+    }
+    return setPoolOutput(n, dilatedMaxPool(n, input, *kernel, win->strides,
+                                           win->dilations, pad));
+  }
   if (!isMax && llvm::all_of(win->pad, [](int64_t p) { return p == 0; })) {
     // Zero Pad + AveragePool is PyTorch's export of count_include_pad=True:
     // it is the pool's own padding (which matters for ceil mode).
@@ -266,10 +347,10 @@ LogicalResult reduce(NodeImporter &n) {
 
 /// ArgMax / ArgMin along `axis` (keepdims, select_last_index): tosa.argmax
 /// (of -x for ArgMin; of x reversed along the axis for the last index),
-/// whose i32 indices are cast to f32. The index is a float activation, as
-/// every activation the importer represents (exact below 2^24): it feeds a
-/// Cast to float or is a graph output, which the compiled model writes as
-/// float32. In an int8 model it runs on the dequantized input.
+/// whose i32 indices are cast to f32: the index is a float activation, as
+/// every activation the importer represents (exact below 2^24), which feeds
+/// a Cast or is a graph output. In an int8 model it runs on the dequantized
+/// input.
 template <bool isMin> LogicalResult argExtremum(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
     return failure();
@@ -308,12 +389,15 @@ template <bool isMin> LogicalResult argExtremum(NodeImporter &n) {
   for (int64_t d : x->layout)
     if (d != *axis)
       layout.push_back(d > *axis ? d - 1 : d);
-  Act result{y, layout};
+  // ONNX's indices are int64: a graph output of them is an i64 result.
+  Act result{y, layout, onnx::TensorProto::INT64};
   if (!*keepDims)
     return n.setOutput(result);
   SmallVector<int64_t> shape = x->onnxShape();
   shape[*axis] = 1;
-  return n.setOutput(n.reshapeAct(result, shape));
+  Act kept = n.reshapeAct(result, shape);
+  kept.dtype = onnx::TensorProto::INT64;
+  return n.setOutput(std::move(kept));
 }
 
 } // namespace
