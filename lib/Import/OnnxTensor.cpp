@@ -443,6 +443,15 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
   if (static_cast<int64_t>(out.data.size()) != out.numElements())
     return "tensor '" + t.name() + "' has " + std::to_string(out.data.size()) +
            " values, its shape needs " + std::to_string(out.numElements());
+  // Every float type is computed in float32 (an exporter's float16 or double
+  // weights are float32 weights to the ops that read them).
+  if (out.dtype == onnx::TensorProto::FLOAT16 ||
+      out.dtype == onnx::TensorProto::BFLOAT16 ||
+      out.dtype == onnx::TensorProto::DOUBLE) {
+    out.dtype = onnx::TensorProto::FLOAT;
+    for (double &v : out.data)
+      v = static_cast<float>(v);
+  }
   return std::nullopt;
 }
 

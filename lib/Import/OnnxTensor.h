@@ -104,7 +104,9 @@ double bfloat16FromBits(uint16_t bits);
 /// The name of an ONNX element type ("float16"; "unknown" for others).
 const char *dataTypeName(int32_t dtype);
 
-/// Decodes `t`; on failure returns a message.
+/// Decodes `t`; on failure returns a message. FLOAT16, BFLOAT16 and DOUBLE
+/// tensors decode as FLOAT (their values rounded to float32 where double's
+/// are not exact): the importer computes every float type in float32.
 std::optional<std::string> decodeTensor(const onnx::TensorProto &t,
                                         ConstTensor &out);
 

@@ -100,7 +100,7 @@ TEST(DecodeTensor, SixteenBitFloats) {
   for (const onnx::TensorProto *t : {&raw, &typed}) {
     ConstTensor c;
     ASSERT_FALSE(decodeTensor(*t, c));
-    EXPECT_EQ(c.dtype, onnx::TensorProto::FLOAT16);
+    EXPECT_EQ(c.dtype, onnx::TensorProto::FLOAT); // computed in float32
     EXPECT_EQ(c.data, (std::vector<double>{1.0, -2.0, 65504.0}));
   }
   onnx::TensorProto bf = tensor(onnx::TensorProto::BFLOAT16, {2});
@@ -118,11 +118,12 @@ TEST(DecodeTensor, SixteenBitFloats) {
 
 TEST(DecodeTensor, DoubleAndUnsupported) {
   onnx::TensorProto d = tensor(onnx::TensorProto::DOUBLE, {2});
-  double values[] = {0.1, -1e300};
+  double values[] = {0.1, -1e30};
   d.set_raw_data(std::string(reinterpret_cast<const char *>(values), 16));
   ConstTensor c;
   ASSERT_FALSE(decodeTensor(d, c));
-  EXPECT_EQ(c.data, (std::vector<double>{0.1, -1e300}));
+  EXPECT_EQ(c.dtype, onnx::TensorProto::FLOAT);
+  EXPECT_EQ(c.data, (std::vector<double>{0.1f, -1e30f}));
   onnx::TensorProto s = tensor(onnx::TensorProto::COMPLEX64, {1});
   std::optional<std::string> err = decodeTensor(s, c);
   ASSERT_TRUE(err);
