@@ -14,7 +14,8 @@ writes test/Import/Inputs/exporters/:
   paddle_det.{a,b}.x.npy and paddle_det.{a,b}.out.npz (boxes, scores).
 * fp16.onnx: what onnxconverter_common's float16 pass writes with
   keep_io_types (a float32 interface; float16 initializers in raw_data and
-  in int32_data, a float16 Constant; Cast(float -> float16) after the input,
+  in int32_data, a float16 Constant, an InstanceNormalization with float16
+  scale and bias; Cast(float -> float16) after the input,
   appended as the LAST node, and Cast(float16 -> float) before the output),
   with fp16.x.npy and fp16.out.npy: the float16 model evaluated as ONNX
   Runtime does (float16 after every op), in NumPy.
@@ -185,6 +186,10 @@ def fp16_tensor_int32(name, array):
 
 
 def fp16_model(rng):
+    # (Its own generator, so that the other models' data stay as they were.)
+    norm_rng = np.random.default_rng(16)
+    in_scale = norm_rng.uniform(0.5, 1.5, 8).astype(np.float16)
+    in_bias = (norm_rng.standard_normal(8) * 0.1).astype(np.float16)
     w = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float16)
     b = (rng.standard_normal(8) * 0.1).astype(np.float16)
     w2 = (rng.standard_normal((4, 8, 1, 1)) * 0.3).astype(np.float16)
@@ -192,15 +197,19 @@ def fp16_model(rng):
     inits = [numpy_helper.from_array(w, "conv.w"),      # raw_data
              fp16_tensor_int32("conv.b", b),            # int32_data
              numpy_helper.from_array(w2, "proj.w"),
-             fp16_tensor_int32("bias", bias)]
+             fp16_tensor_int32("bias", bias),
+             numpy_helper.from_array(in_scale, "in.s"),
+             fp16_tensor_int32("in.b", in_bias)]
     N = helper.make_node
     nodes = [
         N("Conv", ["x_fp16", "conv.w", "conv.b"], ["c"], name="conv",
           pads=[1, 1, 1, 1]),
         N("Relu", ["c"], ["r"], name="relu"),
+        N("InstanceNormalization", ["r", "in.s", "in.b"], ["rn"],
+          name="inorm", epsilon=1e-5),
         N("Constant", [], ["k"], name="k",
           value=fp16_tensor_int32("kv", np.array([1.7], np.float16))),
-        N("Mul", ["r", "k"], ["m"], name="mul"),
+        N("Mul", ["rn", "k"], ["m"], name="mul"),
         N("Conv", ["m", "proj.w"], ["p"], name="proj"),
         N("Add", ["p", "bias"], ["y_fp16"], name="add"),
         N("Cast", ["y_fp16"], ["y"], name="graph_output_cast0",
@@ -226,7 +235,9 @@ def fp16_model(rng):
     h = lambda t: torch.from_numpy(np.asarray(t, np.float16).astype(np.float32))
     r16 = lambda t: t.numpy().astype(np.float16).astype(np.float32)
     c = r16(F.conv2d(h(xv), h(w), h(b), padding=1))
-    m = r16(torch.from_numpy(np.maximum(c, 0) * np.float32(np.float16(1.7))))
+    rn = r16(F.instance_norm(torch.from_numpy(np.maximum(c, 0)),
+                             weight=h(in_scale), bias=h(in_bias), eps=1e-5))
+    m = r16(torch.from_numpy(rn * np.float32(np.float16(1.7))))
     p = r16(F.conv2d(torch.from_numpy(m), h(w2)))
     y = r16(torch.from_numpy(p + bias.astype(np.float32)))
     np.save(os.path.join(OUT, "fp16.x.npy"), xv)
