@@ -26,7 +26,8 @@ writes test/Import/Inputs/exporters/:
   int32_data, a constant Cast to float16, and an activation Cast to
   bfloat16 and back (rounding), with dtypes.x.npy / dtypes.out.npy.
 * error models: cycle.onnx (a real cycle), bad_dtype.onnx (a string
-  initializer), no_shape.onnx (an input without a declared shape),
+  initializer), bad_constant.onnx (a complex64 Constant), int_input.onnx
+  (an int64 graph input), no_shape.onnx (an input without a declared shape),
   two_inputs.onnx (for --input-shape without a name).
 Needs onnx, numpy and torch (Debian python3-onnx, python3-torch); the test
 does not.
@@ -334,6 +335,18 @@ def error_models():
     nodes = [N("Relu", ["x"], ["y"], name="relu")]
     m = make_model(helper.make_graph(nodes, "bad_dtype", [x], [y], [s]), 13)
     onnx.save(m, os.path.join(OUT, "bad_dtype.onnx"))
+
+    c = N("Constant", [], ["k"], name="k",
+          value=helper.make_tensor("kv", TensorProto.COMPLEX64, [1], [1 + 2j]))
+    nodes_k = [c, N("Relu", ["x"], ["y"], name="relu")]
+    m = make_model(helper.make_graph(nodes_k, "bad_constant", [x], [y]), 13)
+    onnx.save(m, os.path.join(OUT, "bad_constant.onnx"))
+
+    xi = helper.make_tensor_value_info("x", TensorProto.INT64, [1, 2, 4, 4])
+    m = make_model(helper.make_graph(
+        [N("Cast", ["x"], ["y"], name="cast", to=TensorProto.FLOAT)],
+        "int_input", [xi], [y]), 13)
+    save(m, "int_input")
 
     xs = helper.make_tensor_value_info("x", TensorProto.FLOAT, None)
     m = make_model(helper.make_graph(nodes, "no_shape", [xs], [y]), 13)

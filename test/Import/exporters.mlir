@@ -98,6 +98,10 @@
 // CYCLE: error: '{{.*}}cycle.onnx': the graph has a cycle: node 'add_a' (Add) -> node 'relu_b' (Relu) -> node 'relu_c' (Relu) -> node 'add_a' (Add)
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/bad_dtype.onnx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: error: '{{.*}}bad_dtype.onnx': initializer: tensor 'names' has unsupported data type 8 (string; supported: float32, float16, bfloat16, double, int64, int32, int8, uint8, bool)
+// RUN: not quant-translate --import-onnx %S/Inputs/exporters/bad_constant.onnx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=CONSTTYPE
+// CONSTTYPE: error: '{{.*}}bad_constant.onnx': node 'k' (Constant): tensor 'kv' has unsupported data type 14 (complex64; supported: float32, float16, bfloat16, double, int64, int32, int8, uint8, bool)
+// RUN: not quant-translate --import-onnx %S/Inputs/exporters/int_input.onnx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=INTINPUT
+// INTINPUT: error: '{{.*}}int_input.onnx': graph input 'x' is not a float tensor (float32, float16, bfloat16 or double)
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/no_shape.onnx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NOSHAPE
 // NOSHAPE: error: '{{.*}}no_shape.onnx': graph input 'x' has no declared shape; give it with --input-shape x=DxDx...
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/no_shape.onnx --input-shape 1x2x4x4 | FileCheck %s --check-prefix=GIVEN
