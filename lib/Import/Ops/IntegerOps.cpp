@@ -27,6 +27,8 @@ using namespace quantc::onnx_import;
 
 namespace {
 
+/// Marks the function being built as dynamically quantized
+/// (kDynamicQuantizationAttr): quant-compile asks for calibration data.
 void markDynamic(NodeImporter &n) {
   Operation *parent = n.builder().getInsertionBlock()->getParentOp();
   if (auto func = dyn_cast<func::FuncOp>(parent))
@@ -186,8 +188,9 @@ template <bool isConv> LogicalResult integerOp(NodeImporter &n) {
   return success();
 }
 
-/// Cast of an integer value: the int32 Product to float (nothing else).
 } // namespace
+
+/// Cast of an integer value: the int32 Product to float (nothing else).
 
 LogicalResult quantc::onnx_import::castInteger(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
@@ -204,8 +207,9 @@ LogicalResult quantc::onnx_import::castInteger(NodeImporter &n) {
   return success();
 }
 
-/// The Factor input `i` stands for: a Scale, a Factor or a float constant.
 namespace {
+
+/// The Factor input `i` stands for: a Scale, a Factor or a float constant.
 
 FailureOr<IntegerValue> factorOf(NodeImporter &n, int i) {
   GraphState &g = n.graph();
@@ -228,9 +232,10 @@ FailureOr<IntegerValue> factorOf(NodeImporter &n, int i) {
   return f;
 }
 
+} // namespace
+
 /// Mul of integer values: Scales and constants multiply into a Factor; a
 /// Product times the Factor of its dynamic scales is the float op.
-} // namespace
 
 LogicalResult quantc::onnx_import::mulInteger(NodeImporter &n) {
   if (failed(n.checkArity(2, 2)))
