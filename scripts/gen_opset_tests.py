@@ -165,6 +165,41 @@ def max_pool_ref(x, kernel, strides, dilations, pads, ceil=False):
     return y
 
 
+def avg_pool_ref(x, kernel, strides, dilations, pads, ceil=False,
+                 count_include_pad=False):
+    """ONNX AveragePool (dilations: opset 19) on NCHW x (pads [top, left,
+    bottom, right]); the ceil mode extension never counts."""
+    n, c, h, w = x.shape
+    xp = np.pad(x.astype(np.float64),
+                [(0, 0), (0, 0), (pads[0], pads[2] + 8), (pads[1], pads[3] + 8)])
+    out = []
+    for i, size in enumerate((h, w)):
+        span = size + pads[i] + pads[i + 2] - dilations[i] * (kernel[i] - 1) - 1
+        o = (-(-span // strides[i]) if ceil else span // strides[i]) + 1
+        if ceil and (o - 1) * strides[i] >= size + pads[i]:
+            o -= 1
+        out.append(o)
+    y = np.zeros((n, c, out[0], out[1]))
+    for i in range(out[0]):
+        for j in range(out[1]):
+            total, count = 0.0, 0
+            for a in range(kernel[0]):
+                for b in range(kernel[1]):
+                    r = i * strides[0] + a * dilations[0]
+                    q = j * strides[1] + b * dilations[1]
+                    if count_include_pad:
+                        inside = r < h + pads[0] + pads[2] and \
+                            q < w + pads[1] + pads[3]
+                    else:
+                        inside = pads[0] <= r < pads[0] + h and \
+                            pads[1] <= q < pads[1] + w
+                    if inside:
+                        total = total + xp[:, :, r, q]
+                        count += 1
+            y[:, :, i, j] = total / max(count, 1)
+    return y.astype(np.float32)
+
+
 def softmax(x, axis):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -339,6 +374,19 @@ def build():
          model([node("MaxPool", ["x"], kernel_shape=[2, 3], dilations=[3, 2],
                      strides=[2, 3], ceil_mode=1)], x, 12),
          x, max_pool_ref(x, [2, 3], [2, 3], [3, 2], [0, 0, 0, 0], ceil=True))
+
+    # AveragePool: dilations from opset 19.
+    case("averagepool19_dilations",
+         model([node("AveragePool", ["x"], kernel_shape=[3, 2],
+                     dilations=[2, 3], strides=[2, 1], pads=[1, 0, 2, 1])],
+               x, 19),
+         x, avg_pool_ref(x, [3, 2], [2, 1], [2, 3], [1, 0, 2, 1]))
+    case("averagepool19_dilations_ceil_count_pad",
+         model([node("AveragePool", ["x"], kernel_shape=[2, 3],
+                     dilations=[3, 2], strides=[2, 3], pads=[1, 1, 1, 0],
+                     ceil_mode=1, count_include_pad=1)], x, 19),
+         x, avg_pool_ref(x, [2, 3], [2, 3], [3, 2], [1, 1, 1, 0], ceil=True,
+                         count_include_pad=True))
 
     # Squeeze / Unsqueeze: axes attribute before 13, input from 13.
     x = x4((1, 3, 1, 4))

@@ -1,7 +1,7 @@
 //===- Pool.cpp - Pooling and reductions ----------------------------------===//
 //
 // MaxPool / AveragePool (pads, auto_pad, ceil_mode, count_include_pad;
-// MaxPool's dilations as the maximum of strided slices), GlobalAveragePool /
+// dilations as the maximum or mean of strided slices), GlobalAveragePool /
 // GlobalMaxPool (2-D, and 1-D as H = 1), and ReduceMean / Max / Min / Sum. A
 // mean or max over H and W of an image is a global pool (how `x.mean([2, 3])`
 // reaches the same op as AdaptiveAvgPool2d(1)).
@@ -125,13 +125,16 @@ Value stridedRows(NodeImporter &n, Value v, int dim, int64_t start,
   return n.reshape(v, size);
 }
 
-/// MaxPool with dilations (opset 10+), which TOSA's max_pool2d lacks: the
-/// maximum of the kernel's taps, each a strided slice of the NHWC `input`
-/// padded with -FLT_MAX (`pad`: [top, bottom, left, right], with any ceil
-/// mode extension).
-Value dilatedMaxPool(NodeImporter &n, Value input, ArrayRef<int64_t> kernel,
-                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                     ArrayRef<int64_t> pad) {
+/// A dilated pool (MaxPool from opset 10, AveragePool from 19), which TOSA's
+/// pools lack: the maximum or the mean of the kernel's taps, each a strided
+/// slice of the NHWC `input` padded with -FLT_MAX or zeros. `pad` ([top,
+/// bottom, left, right]) holds the declared `declared` padding and any ceil
+/// mode extension; a mean divides by the taps in the input (`countPad`: in
+/// the declared padding too), never in the extension.
+Value dilatedPool(NodeImporter &n, Value input, bool isMax, bool countPad,
+                  ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                  ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
+                  ArrayRef<int64_t> pad) {
   ImplicitLocOpBuilder &b = n.builder();
   auto shape = cast<RankedTensorType>(input.getType()).getShape();
   int64_t out[2];
@@ -146,17 +149,43 @@ Value dilatedMaxPool(NodeImporter &n, Value input, ArrayRef<int64_t> kernel,
       tosa::getTosaConstShape(b, {0, 0, pad[0], pad[1] + strides[0] - 1, pad[2],
                                   pad[3] + strides[1] - 1, 0, 0});
   Value x = tosa::PadOp::create(b, n.f32(padded), input, padding,
-                                n.constant({1}, {-FLT_MAX}));
+                                n.constant({1}, {isMax ? -FLT_MAX : 0.0f}));
   Value result;
   for (int64_t a = 0; a < kernel[0]; ++a) {
     Value rows = stridedRows(n, x, 1, a * dilations[0], out[0], strides[0]);
     for (int64_t c = 0; c < kernel[1]; ++c) {
       Value tap = stridedRows(n, rows, 2, c * dilations[1], out[1], strides[1]);
-      result =
-          result ? tosa::MaximumOp::create(b, tap.getType(), result, tap) : tap;
+      if (!result)
+        result = tap;
+      else if (isMax)
+        result = tosa::MaximumOp::create(b, tap.getType(), result, tap);
+      else
+        result = tosa::AddOp::create(b, tap.getType(), result, tap);
     }
   }
-  return result;
+  if (isMax)
+    return result;
+  // The taps of each output row / column that count (separable).
+  SmallVector<int64_t> counts[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t lo = countPad ? 0 : declared[2 * i],
+            hi = countPad ? shape[1 + i] + declared[2 * i] + declared[2 * i + 1]
+                          : shape[1 + i] + declared[2 * i];
+    for (int64_t o = 0; o < out[i]; ++o) {
+      int64_t count = 0;
+      for (int64_t k = 0; k < kernel[i]; ++k) {
+        int64_t r = o * strides[i] + k * dilations[i];
+        count += r >= lo && r < hi;
+      }
+      counts[i].push_back(std::max<int64_t>(count, 1));
+    }
+  }
+  std::vector<float> scale(out[0] * out[1]);
+  for (int64_t r = 0; r < out[0]; ++r)
+    for (int64_t c = 0; c < out[1]; ++c)
+      scale[r * out[1] + c] = 1.0f / float(counts[0][r] * counts[1][c]);
+  return n.mul(result, n.constant({1, out[0], out[1], 1}, scale),
+               result.getType());
 }
 
 template <bool isMax> LogicalResult pool(NodeImporter &n) {
@@ -177,8 +206,8 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     return failure();
   if (!n.attr("kernel_shape"))
     return n.emitError() << "attribute 'kernel_shape' is required";
-  // Dilations: MaxPool from opset 10 (AveragePool's, from 19, are refused).
-  FailureOr<Window> win = readWindow(n, h, w, *kernel, /*allowDilation=*/isMax);
+  // Dilations: MaxPool from opset 10, AveragePool from 19.
+  FailureOr<Window> win = readWindow(n, h, w, *kernel);
   if (failed(win))
     return failure();
   if (kernel->size() == 1)
@@ -189,7 +218,7 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     if (win->pad[2 * i] >= (*kernel)[i] || win->pad[2 * i + 1] >= (*kernel)[i])
       return n.emitError() << "pads must be smaller than the kernel";
   Value input = n.nhwc(*x);
-  if (isMax && (win->dilations[0] != 1 || win->dilations[1] != 1)) {
+  if (win->dilations[0] != 1 || win->dilations[1] != 1) {
     SmallVector<int64_t> pad = win->pad;
     for (int i = 0; *ceilMode && i < 2; ++i) {
       // Ceil mode as below, with the dilated kernel's extent.
@@ -201,8 +230,9 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
         --out;
       pad[2 * i + 1] += std::max<int64_t>((out - 1) * s - span, 0);
     }
-    return setPoolOutput(n, dilatedMaxPool(n, input, *kernel, win->strides,
-                                           win->dilations, pad));
+    return setPoolOutput(n, dilatedPool(n, input, isMax, *countPad != 0,
+                                        *kernel, win->strides, win->dilations,
+                                        win->pad, pad));
   }
   if (!isMax && llvm::all_of(win->pad, [](int64_t p) { return p == 0; })) {
     // Zero Pad + AveragePool is PyTorch's export of count_include_pad=True:
