@@ -52,6 +52,11 @@
 // RUN: not quant-compile %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --calibration-data %S/Inputs/exporters/paddle_det.b.x.npy -o %t/none.o 2>&1 | FileCheck %s --check-prefix=CALIB
 // RUN: not quant-calibrate %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --data %S/Inputs/exporters/paddle_det.b.x.npy -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=CALIB
 // CALIB: error: {{.*}}paddle_det.b.x.npy: shape 2x3x16x24 does not match the model input 1x3x24x24
+// int8 from the ONNX file in one command, for the given shape.
+// RUN: quant-compile %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --calibration-data %S/Inputs/exporters/paddle_det.a.x.npy -o %t/det_q.o
+// RUN: FileCheck %s --check-prefix=INT8 < %t/det_q.h
+// INT8: int det_q_run(
+// INT8: Inputs are quantized and outputs dequantized inside
 // RUN: quant-calibrate %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --data %S/Inputs/exporters/paddle_det.a.x.npy --quiet -o %t/paddle_cal.mlir
 // RUN: FileCheck %s --check-prefix=CALIBRATED < %t/paddle_cal.mlir
 // CALIBRATED: qnt.observe
