@@ -7,7 +7,8 @@ writes test/Import/Inputs/exporters/:
 * paddle_det.onnx: a PaddlePaddle-style detector (paddle2onnx, opset 11):
   input x [N, 3, H, W] with every dimension but C free, graph name
   "Model from PaddlePaddle.", an upsampling whose Resize `sizes` are computed
-  from the input's shape (Shape -> Slice -> Cast -> Mul -> Cast -> Concat),
+  from the input's shape (Shape -> Slice -> Cast -> Mul -> Floor -> Cast ->
+  Concat),
   a Concat with the skip connection, and a detection head whose Reshape
   shape, grid offsets (Range) and prior (ConstantOfShape) come from shapes
   too. Inputs and reference outputs (PyTorch, float32) for two shapes:
@@ -25,6 +26,7 @@ writes test/Import/Inputs/exporters/:
 * dtypes.onnx: DOUBLE and BFLOAT16 initializers, a FLOAT16 Constant in
   int32_data, a constant Cast to float16, and an activation Cast to
   bfloat16 and back (rounding), with dtypes.x.npy / dtypes.out.npy.
+* fold_unary.onnx: Neg, Abs, Sqrt, Clip and Round of a shape, folded.
 * error models: cycle.onnx (a real cycle), bad_dtype.onnx (a string
   initializer), bad_constant.onnx (a complex64 Constant), int_input.onnx
   (an int64 graph input), no_shape.onnx (an input without a declared shape),
@@ -99,7 +101,8 @@ def paddle_det(rng):
         N("Shape", ["f2"], ["f2.shape"], name="shape0"),
         N("Slice", ["f2.shape", "c2", "c4", "c0"], ["f2.hw"], name="slice_hw"),
         N("Cast", ["f2.hw"], ["f2.hw.f"], name="cast0", to=TensorProto.FLOAT),
-        N("Mul", ["f2.hw.f", "scale"], ["up.hw.f"], name="mul0"),
+        N("Mul", ["f2.hw.f", "scale"], ["up.hw.s"], name="mul0"),
+        N("Floor", ["up.hw.s"], ["up.hw.f"], name="floor0"),
         N("Cast", ["up.hw.f"], ["up.hw"], name="cast1", to=TensorProto.INT64),
         N("Slice", ["f2.shape", "c0", "c2", "c0"], ["f2.nc"], name="slice_nc"),
         N("Concat", ["f2.nc", "up.hw"], ["up.sizes"], name="concat0", axis=0),
@@ -310,6 +313,27 @@ def dtypes_model(rng):
     np.save(os.path.join(OUT, "dtypes.out.npy"), y.astype(np.float32))
 
 
+def fold_unary():
+    """Unary ops and Clip on a shape: folded at import."""
+    N = helper.make_node
+    nodes = [N("Shape", ["x"], ["s"], name="shape"),
+             N("Cast", ["s"], ["sf"], name="cast", to=TensorProto.FLOAT),
+             N("Neg", ["sf"], ["n"], name="neg"),
+             N("Abs", ["n"], ["a"], name="abs"),
+             N("Sqrt", ["a"], ["q"], name="sqrt"),
+             N("Clip", ["q", "lo", "hi"], ["c"], name="clip"),
+             N("Round", ["c"], ["r"], name="round"),
+             N("Add", ["x", "r"], ["y"], name="add")]
+    inits = [numpy_helper.from_array(np.array(1.2, np.float32), "lo"),
+             numpy_helper.from_array(np.array(2.6, np.float32), "hi")]
+    graph = helper.make_graph(
+        nodes, "fold_unary",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2, 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 2, 3, 4])],
+        inits)
+    save(make_model(graph, 13), "fold_unary")
+
+
 # --------------------------------------------------------------------------
 # Malformed models
 # --------------------------------------------------------------------------
@@ -368,6 +392,7 @@ def main():
     paddle_det(rng)
     fp16_model(rng)
     dtypes_model(rng)
+    fold_unary()
     error_models()
 
 

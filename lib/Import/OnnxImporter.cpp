@@ -23,8 +23,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <queue>
 
 using namespace mlir;
@@ -59,6 +61,68 @@ private:
 
 } // namespace
 
+/// Elementwise unary ops (and Clip) whose input is a constant, computed at
+/// import like the rest of a shape sub-graph (PaddlePaddle's interpolate
+/// takes the Floor of a scaled size, other exporters Neg, Abs, Sqrt or Clip
+/// of sizes and offsets); the op handlers take activations. Sets `folded`
+/// when the node was one.
+static LogicalResult foldConstantUnary(NodeImporter &n, GraphState &state,
+                                       bool &folded) {
+  folded = false;
+  const onnx::NodeProto &node = n.node();
+  using Fn = double (*)(double);
+  Fn fn =
+      llvm::StringSwitch<Fn>(node.op_type())
+          .Case("Floor", [](double v) { return std::floor(v); })
+          .Case("Ceil", [](double v) { return std::ceil(v); })
+          .Case("Round", [](double v) { return std::nearbyint(v); })
+          .Case("Abs", [](double v) { return std::fabs(v); })
+          .Case("Neg", [](double v) { return -v; })
+          .Case("Sign", [](double v) { return double((v > 0) - (v < 0)); })
+          .Case("Sqrt", [](double v) { return std::sqrt(v); })
+          .Case("Exp", [](double v) { return std::exp(v); })
+          .Case("Log", [](double v) { return std::log(v); })
+          .Case("Reciprocal", [](double v) { return 1.0 / v; })
+          .Case("Relu", [](double v) { return std::max(v, 0.0); })
+          .Case("Sigmoid", [](double v) { return 1.0 / (1.0 + std::exp(-v)); })
+          .Case("Tanh", [](double v) { return std::tanh(v); })
+          .Case("Erf", [](double v) { return std::erf(v); })
+          .Case("Clip", [](double v) { return v; })
+          .Default(nullptr);
+  if (!fn || node.input_size() < 1 || !state.consts.count(node.input(0)))
+    return success();
+  for (const std::string &in : node.input())
+    if (!in.empty() && !state.consts.count(in))
+      return success(); // a bound that is not constant: the handler says so
+  folded = true;
+  bool clip = node.op_type() == "Clip";
+  if (failed(n.checkArity(1, clip && n.opset() >= 11 ? 3 : 1)))
+    return failure();
+  ConstTensor t = state.consts.lookup(node.input(0));
+  double lo = -INFINITY, hi = INFINITY;
+  if (clip && n.opset() >= 11) {
+    for (int i : {1, 2}) {
+      FailureOr<const ConstTensor *> bound = n.optionalConstant(i);
+      if (failed(bound))
+        return failure();
+      if (!*bound)
+        continue;
+      if ((*bound)->numElements() != 1)
+        return n.emitError() << (i == 1 ? "min" : "max") << " must be a scalar";
+      (i == 1 ? lo : hi) = (*bound)->data[0];
+    }
+  } else if (clip) {
+    FailureOr<float> min = n.floatAttr("min", -INFINITY, true),
+                     max = n.floatAttr("max", INFINITY, true);
+    if (failed(min) || failed(max))
+      return failure();
+    lo = *min, hi = *max;
+  }
+  for (double &v : t.data)
+    v = castTo(clip ? std::min(std::max(v, lo), hi) : fn(v), t.dtype);
+  return n.setOutput(std::move(t));
+}
+
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         int64_t opset) {
   std::string name = node.name().empty() ? (node.output_size() ? node.output(0)
@@ -92,6 +156,11 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
              << "' is already defined (every value of an ONNX graph is "
                 "defined once)";
   }
+  bool folded;
+  if (failed(foldConstantUnary(importer, state, folded)))
+    return failure();
+  if (folded)
+    return success();
   OpHandler handler = OpRegistry::get().lookup(opKey, opset);
   if (!handler)
     return importer.emitError()

@@ -13,7 +13,8 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --batch 2 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=FREEHW
 // FREEHW: error: '{{.*}}paddle_det.onnx': graph input 'x' [N, 3, H, W] has a dynamic dimension (fix the free dimensions with --input-shape x=DxDx...)
 //
-// The Resize sizes (Shape -> Slice -> Cast -> Mul -> Cast -> Concat), the
+// The Resize sizes (Shape -> Slice -> Cast -> Mul -> Floor -> Cast ->
+// Concat: unary ops on constants fold too), the
 // Reshape shapes (Shape -> Gather -> Concat), Range and ConstantOfShape
 // fold: no shape arithmetic is left, only the model's ops.
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 -o %t/paddle_a.mlir
@@ -35,6 +36,12 @@
 // RUN: quant-run %S/Inputs/exporters/paddle_det.onnx --input-shape x=2x3x16x24 --input %S/Inputs/exporters/paddle_det.b.x.npy -o %t/paddle_b.npz
 // RUN: %python %S/Inputs/exporters/compare.py %t/paddle_b.npz %S/Inputs/exporters/paddle_det.b.out.npz 1e-5 | FileCheck %s --check-prefix=MATCH
 // MATCH: MATCH
+//
+// Unary ops and Clip of constants fold: sqrt(|-[N, 2, 3, 4]|) clipped to
+// [1.2, 2.6] and rounded.
+// RUN: quant-translate --import-onnx %S/Inputs/exporters/fold_unary.onnx --input-shape 5x2x3x4 | FileCheck %s --check-prefix=FOLD
+// FOLD: tosa.const"() <{values = dense<{{\[\[\[\[}}2.000000e+00], [1.000000e+00], [2.000000e+00], [2.000000e+00]]]]>
+// FOLD-NOT: tosa.sqrt
 //
 // --batch applies to the inputs --input-shape does not name, and must agree
 // with it.
