@@ -36,7 +36,8 @@ scale of its Mul is a constant, x_scale * w_scale).
 Dynamic, as quantize_dynamic writes it: DynamicQuantizeLinear on the
 activation, ConvInteger / MatMulInteger with the uint8 or int8 weight and
 both zero points, Cast to float, Mul by (x_scale * w_scale), then the float
-bias as Reshape + Add.
+bias as Reshape + Add; a Transpose on the uint8 tensor before a
+MatMulInteger (dynamic_transpose).
 
 Usage: /usr/bin/python3 scripts/gen_ort_quant_models.py [out_dir]
 """
@@ -630,6 +631,26 @@ def softmax_argmax_models():
     m.finish(None, (c["test"].argmax(1)[:, None].astype(np.float32), 1.0))
 
 
+
+def dynamic_transpose_model():
+    """quantize_dynamic runs Transpose on the uint8 tensor (a Direct8BitOp
+    on a quantized input) before a MatMulInteger, with the zero point of
+    the DynamicQuantizeLinear before it."""
+    m = Model("dynamic_transpose", (1, 8, 6))
+    w = rng.normal(0, 0.3, (8, 5)).astype(np.float32)
+    wname, wf, _ = m.weight("mm_w", w, 1, per_channel=False)
+    m.node("DynamicQuantizeLinear", ["x"], ["x_q", "x_scale", "x_zp"])
+    m.node("Transpose", ["x_q"], ["x_t"], perm=[0, 2, 1])
+    m.node("MatMulInteger", ["x_t", wname, "x_zp", wname + "_zp"],
+           ["mm_int"])
+    m.node("Cast", ["mm_int"], ["mm_f"], to=TensorProto.FLOAT)
+    m.node("Mul", ["x_scale", wname + "_scale"], ["mm_scale"])
+    m.node("Mul", ["mm_f", "mm_scale"], ["y"])
+    result = (m.test.transpose(0, 2, 1) @ wf).astype(np.float32)
+    np.save(os.path.join(out, "dynamic_transpose.float.npy"), result)
+    m.finish(None, (result, 1e-6))
+
+
 conv_models()
 matmul_model()
 binary_models()
@@ -644,3 +665,4 @@ invalid_models()
 integer_static_model()
 pad_model()
 softmax_argmax_models()
+dynamic_transpose_model()

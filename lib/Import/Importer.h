@@ -79,17 +79,17 @@ struct IntegerValue {
     Product,   // the int32 result of ConvInteger / MatMulInteger
     Factor,    // a product of Scales and a float constant
   } kind;
-  /// Quantized: the float activation (or its QDQ stand-in); Scale and
-  /// ZeroPoint: the Quantized value's name.
+  /// Quantized: the float activation it stands for; Scale and ZeroPoint:
+  /// the Quantized value's name.
   std::string value;
-  /// Quantized: 0 for a dynamic scale, else the (static) scale.
-  double scale = 0;
-  int64_t zeroPoint = 0;
-  /// Product and Factor: the names of the dynamically quantized values
-  /// whose scales the float result still needs, sorted; Factor: the
-  /// constant, Product: the float op (inputs in `node`, its integer weight
-  /// as the float w_q - w_zp in `weight`, at input `weightInput`; -1 for
-  /// none) and the product of the static scales.
+  /// Quantized: the DynamicQuantizeLinear output whose scale and zero point
+  /// it has when an op moved its values (Transpose, Reshape, ...), empty
+  /// for that output itself. Product and Factor: the names of the
+  /// DynamicQuantizeLinear outputs whose scales the float result still
+  /// needs, sorted; Factor: the constant, Product: the float op (inputs in
+  /// `node`, its integer weight as the float w_q - w_zp in `weight`, at
+  /// input `weightInput`; -1 for none) and the product of the static
+  /// scales.
   std::vector<std::string> symbols;
   ConstTensor constant;
   std::shared_ptr<onnx::NodeProto> node;

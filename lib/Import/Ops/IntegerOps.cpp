@@ -79,14 +79,16 @@ template <bool isConv> LogicalResult integerOp(NodeImporter &n) {
     if (auto it = g.integers.find(name); it != g.integers.end()) {
       if (it->second.kind != IntegerValue::Quantized)
         return integerMisuse(n, i, it->second);
+      const std::string &origin =
+          it->second.symbols.empty() ? name : it->second.symbols.front();
       auto zit = g.integers.find(zpName);
       if (zit == g.integers.end() ||
           zit->second.kind != IntegerValue::ZeroPoint ||
-          zit->second.value != name)
+          zit->second.value != origin)
         return n.emitError()
                << "the zero point of '" << name
                << "' must be the zero point its DynamicQuantizeLinear computes";
-      p.symbols.push_back(name);
+      p.symbols.push_back(origin);
       node->add_input(it->second.value);
       continue;
     }
@@ -233,6 +235,37 @@ FailureOr<IntegerValue> factorOf(NodeImporter &n, int i) {
 }
 
 } // namespace
+
+/// An op that moves values (Transpose, Reshape, ...) on a dynamically
+/// quantized value: the op on the float value it stands for, its outputs
+/// quantized as the input (ONNX Runtime's quantize_dynamic runs Transpose
+/// on the uint8 tensor).
+LogicalResult quantc::onnx_import::moveInteger(NodeImporter &n,
+                                               OpHandler handler) {
+  GraphState &g = n.graph();
+  const IntegerValue &v = g.integers.find(n.inputName(0))->second;
+  std::string origin = v.symbols.empty() ? n.inputName(0) : v.symbols.front();
+  onnx::NodeProto copy = n.node();
+  copy.set_input(0, v.value);
+  for (int j = 0; j < copy.output_size(); ++j)
+    if (!copy.output(j).empty())
+      copy.set_output(j, copy.output(j) + "#float");
+  NodeImporter floatNode(g, copy, n.opset());
+  if (failed(handler(floatNode)))
+    return failure();
+  for (int j = 0; j < copy.output_size(); ++j) {
+    if (copy.output(j).empty())
+      continue;
+    if (!g.acts.count(copy.output(j)))
+      return n.emitError() << "output " << j << " is not a tensor of the "
+                           << "input's values";
+    IntegerValue q{IntegerValue::Quantized};
+    q.value = copy.output(j);
+    q.symbols = {origin};
+    g.integers[n.node().output(j)] = std::move(q);
+  }
+  return success();
+}
 
 /// Mul of integer values: Scales and constants multiply into a Factor; a
 /// Product times the Factor of its dynamic scales is the float op.

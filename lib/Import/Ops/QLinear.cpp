@@ -718,6 +718,15 @@ LogicalResult quantc::onnx_import::importWithIntegerInputs(NodeImporter &n,
       return castInteger(n);
     if (op == "Mul")
       return mulInteger(n);
+    auto first =
+        n.hasInput(0) ? g.integers.find(n.inputName(0)) : g.integers.end();
+    bool onlyFirst = llvm::all_of(llvm::seq(1, n.numInputs()), [&](int i) {
+      return !n.hasInput(i) || !g.integers.count(n.inputName(i));
+    });
+    if (first != g.integers.end() &&
+        first->second.kind == IntegerValue::Quantized && onlyFirst &&
+        movesValues(op) && op != "Pad")
+      return moveInteger(n, handler);
     if (op == "Identity" && n.numInputs() == 1) {
       IntegerValue v = g.integers.find(n.inputName(0))->second;
       g.integers[node.output(0)] = std::move(v);

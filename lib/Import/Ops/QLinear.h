@@ -10,11 +10,7 @@
 #ifndef QUANTC_LIB_IMPORT_OPS_QLINEAR_H
 #define QUANTC_LIB_IMPORT_OPS_QLINEAR_H
 
-#include "../Importer.h"
-
-namespace quantc::onnx_import {
-class OpRegistry;
-}
+#include "../OpRegistry.h"
 
 namespace quantc::onnx_import {
 
@@ -95,6 +91,10 @@ mlir::InFlightDiagnostic integerMisuse(NodeImporter &n, int i,
 /// ConvInteger / MatMulInteger cast to float, and multiplied by its scales.
 mlir::LogicalResult castInteger(NodeImporter &n);
 mlir::LogicalResult mulInteger(NodeImporter &n);
+
+/// An op that moves values (Transpose, Reshape, ...) on a dynamically
+/// quantized value (IntegerOps.cpp): a dynamically quantized value again.
+mlir::LogicalResult moveInteger(NodeImporter &n, OpHandler handler);
 
 /// ConvInteger, MatMulInteger and DynamicQuantizeLinear (IntegerOps.cpp).
 void registerIntegerOps(OpRegistry &registry);
