@@ -172,6 +172,10 @@ LogicalResult castOp(NodeImporter &n) {
   t.dtype = static_cast<int32_t>(*to);
   for (double &v : t.data)
     v = castTo(v, t.dtype);
+  // Rounded to its precision, a float16 / bfloat16 / double constant is a
+  // float32 one to the ops that read it (as decodeTensor gives them).
+  if (isFloat(*to))
+    t.dtype = onnx::TensorProto::FLOAT;
   return n.setOutput(std::move(t));
 }
 
