@@ -524,6 +524,13 @@ CASES = [
            X4, [vi("y", None)], [init("sz", np.int64([1, 2, 12, 9]))],
            opset=18),
      "node 'n' (Resize): unsupported keep_aspect_ratio_policy 'larger'"),
+    ("resize18_keep_aspect_channels",
+     model([helper.make_node("Resize", ["x", "", "", "sz"], ["y"], name="n",
+                             keep_aspect_ratio_policy="not_smaller")],
+           X4, [vi("y", None)], [init("sz", np.int64([1, 2, 12, 9]))],
+           opset=18),
+     "node 'n' (Resize): keep_aspect_ratio_policy scales N or C to [2, 4] "
+     "(only H and W can be resized: give axes)"),
     ("split18_num_outputs",
      model([helper.make_node("Split", ["x"], ["a", "b"], name="n", axis=2,
                              num_outputs=3)],

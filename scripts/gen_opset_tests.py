@@ -7,7 +7,8 @@ a NumPy reference computed here from the ONNX operator specification.
 Each model takes one input x and returns one output y; models whose op has
 several outputs (Split) concatenate them in reverse order so that every part
 is checked. The lit test imports each model, runs it (JIT) and compares with
-the reference (|y - ref| <= 1e-4 max |ref|).
+the reference (|y - ref| <= 1e-4 max |ref|). scripts/check_opsets_ort.js checks
+the references against ONNX Runtime (all 65 within 5.5e-7 with 1.30).
 
 Usage: /usr/bin/python3 scripts/gen_opset_tests.py
 """
@@ -354,8 +355,8 @@ def build():
          x, resize_ref(x, (8, 10), (2, 2), "nearest", "half_pixel"))
     case("resize18_not_smaller",
          model([node("Resize", ["x", "", "", "sz"], mode="linear",
-                     keep_aspect_ratio_policy="not_smaller")],
-               x, 18, [init("sz", np.int64([1, 2, 12, 10]))]),
+                     keep_aspect_ratio_policy="not_smaller", axes=[2, 3])],
+               x, 18, [init("sz", np.int64([12, 10]))]),
          x, resize_ref(x, (12, 15), (3, 3), "linear", "half_pixel"))
     case("resize19_half_pixel_symmetric",
          model([node("Resize", ["x", "", "s"], mode="linear",

@@ -300,6 +300,9 @@
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_keep_aspect.onnx -o %t.resize18_keep_aspect.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_KEEP_ASPECT
 // RUN: not test -e %t.resize18_keep_aspect.mlir
 // RESIZE18_KEEP_ASPECT: error: '{{.*}}resize18_keep_aspect.onnx': node 'n' (Resize): unsupported keep_aspect_ratio_policy 'larger'
+// RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_keep_aspect_channels.onnx -o %t.resize18_keep_aspect_channels.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_KEEP_ASPECT_CHANNELS
+// RUN: not test -e %t.resize18_keep_aspect_channels.mlir
+// RESIZE18_KEEP_ASPECT_CHANNELS: error: '{{.*}}resize18_keep_aspect_channels.onnx': node 'n' (Resize): keep_aspect_ratio_policy scales N or C to [2, 4] (only H and W can be resized: give axes)
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/split18_num_outputs.onnx -o %t.split18_num_outputs.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT18_NUM_OUTPUTS
 // RUN: not test -e %t.split18_num_outputs.mlir
 // SPLIT18_NUM_OUTPUTS: error: '{{.*}}split18_num_outputs.onnx': node 'n' (Split): num_outputs is 3 but the node has 2 outputs

@@ -359,13 +359,27 @@ outputSize(NodeImporter &n, const Act &x, const ConstTensor *scales,
     if (keepAspect != "not_larger" && keepAspect != "not_smaller")
       return n.emitError() << "unsupported keep_aspect_ratio_policy '"
                            << keepAspect << "'";
-    // One scale for the resized axes (H and W), the output rounded.
-    double sh = double(outH) / shape[2], sw = double(outW) / shape[3];
-    double s = keepAspect == "not_larger" ? std::min(sh, sw) : std::max(sh, sw);
-    if (axes.empty() || llvm::is_contained(axes, 2))
-      outH = static_cast<int64_t>(std::floor(s * shape[2] + 0.5));
-    if (axes.empty() || llvm::is_contained(axes, 3))
-      outW = static_cast<int64_t>(std::floor(s * shape[3] + 0.5));
+    // One scale for the listed axes (all without `axes`: N and C too), the
+    // output rounded.
+    SmallVector<int64_t> listed(axes);
+    if (listed.empty())
+      listed = {0, 1, 2, 3};
+    std::optional<double> s;
+    for (int64_t a : listed) {
+      double r = sizes->data[a] / shape[a];
+      s = !s                           ? r
+          : keepAspect == "not_larger" ? std::min(*s, r)
+                                       : std::max(*s, r);
+    }
+    SmallVector<int64_t> out(shape);
+    for (int64_t a : listed)
+      out[a] = static_cast<int64_t>(std::floor(*s * shape[a] + 0.5));
+    if (out[0] != shape[0] || out[1] != shape[1])
+      return n.emitError() << "keep_aspect_ratio_policy scales N or C to ["
+                           << out[0] << ", " << out[1]
+                           << "] (only H and W can be resized: give axes)";
+    outH = out[2];
+    outW = out[3];
     if (outH < 1 || outW < 1)
       return n.emitError() << "the output would be empty";
     return success();
