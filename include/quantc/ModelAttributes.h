@@ -24,6 +24,14 @@ inline constexpr llvm::StringLiteral kOutputLayoutsAttr =
 /// named by its argument's NameLoc, if any.
 inline constexpr llvm::StringLiteral kInputNamesAttr = "quantc.input_names";
 inline constexpr llvm::StringLiteral kOutputNamesAttr = "quantc.output_names";
+/// Array of strings, one per result: the NumPy dtype of each output
+/// ("float32", "int64", "int32", "int16", "int8", "uint8", "uint16",
+/// "uint32", "uint64", "bool"), written by the ONNX importer when an output
+/// is not float32 (ArgMax indices, a Cast to an integer type). The result's
+/// element type has the dtype's width (bool: i8); signedness, which the
+/// signless IR type does not hold, comes from here. Without the attribute,
+/// f32 results are float32 and iN results intN.
+inline constexpr llvm::StringLiteral kOutputDtypesAttr = "quantc.output_dtypes";
 /// Unit attribute: the model was quantized dynamically (ONNX Runtime's
 /// DynamicQuantizeLinear + ConvInteger / MatMulInteger) and imported as the
 /// float model its weights dequantize to; quant-compile quantizes it only

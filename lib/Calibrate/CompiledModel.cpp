@@ -198,8 +198,56 @@ CompiledModel::create(ModuleOp module, StringRef function,
   return model;
 }
 
+/// Element `i` of `data`, a buffer of integer dtype `dtype`, as a float
+/// (exact: the model computed it as a float32 integer).
+static float integerElement(StringRef dtype, const void *data, int64_t i) {
+  auto at = [&](auto type) {
+    return static_cast<float>(
+        static_cast<const decltype(type) *>(data)[static_cast<size_t>(i)]);
+  };
+  if (dtype == "int64")
+    return at(int64_t());
+  if (dtype == "uint64")
+    return at(uint64_t());
+  if (dtype == "int32")
+    return at(int32_t());
+  if (dtype == "uint32")
+    return at(uint32_t());
+  if (dtype == "int16")
+    return at(int16_t());
+  if (dtype == "uint16")
+    return at(uint16_t());
+  if (dtype == "int8")
+    return at(int8_t());
+  return at(uint8_t()); // uint8, bool
+}
+
 Error CompiledModel::run(ArrayRef<const float *> inputData,
                          ArrayRef<float *> outputData) const {
+  const std::vector<ModelTensor> &outs = outputs();
+  if (llvm::all_of(outs, [](const ModelTensor &t) { return t.isFloat(); }) ||
+      outputData.size() != outs.size())
+    return runTyped(inputData,
+                    SmallVector<void *>(outputData.begin(), outputData.end()));
+  // Integer outputs go through buffers of their type.
+  std::vector<std::vector<char>> buffers(outs.size());
+  SmallVector<void *> pointers;
+  for (auto [t, buffer, data] : llvm::zip(outs, buffers, outputData)) {
+    if (!t.isFloat())
+      buffer.resize(t.elementBytes() * t.numElements());
+    pointers.push_back(t.isFloat() ? static_cast<void *>(data) : buffer.data());
+  }
+  if (Error e = runTyped(inputData, pointers))
+    return e;
+  for (auto [t, buffer, data] : llvm::zip(outs, buffers, outputData))
+    if (!t.isFloat() && data)
+      for (int64_t i = 0, e = t.numElements(); i < e; ++i)
+        data[i] = integerElement(t.dtype, buffer.data(), i);
+  return Error::success();
+}
+
+Error CompiledModel::runTyped(ArrayRef<const float *> inputData,
+                              ArrayRef<void *> outputData) const {
   const std::vector<ModelTensor> &ins = inputs(), &outs = outputs();
   if (inputData.size() != ins.size())
     return fail("expected " + llvm::Twine(ins.size()) + " input buffers");
@@ -214,10 +262,10 @@ Error CompiledModel::run(ArrayRef<const float *> inputData,
     words += 1 + 2 * t.shape.size();
   std::vector<int64_t> scalars;
   scalars.reserve(words);
-  std::vector<float *> pointers;
+  std::vector<void *> pointers;
   pointers.reserve(2 * memrefs);
   std::vector<void *> args;
-  auto addMemref = [&](float *data, const std::vector<int64_t> &shape) {
+  auto addMemref = [&](void *data, const std::vector<int64_t> &shape) {
     pointers.push_back(data);
     args.push_back(&pointers.back());
     pointers.push_back(data);

@@ -154,6 +154,50 @@ Error quantc::checkModelInputs(const NpyArray &samples, ArrayRef<int64_t> in,
       " (expected N samples stacked along the first dimension)");
 }
 
+/// The .npy descr of a NumPy dtype name (NpyArray::dtype).
+static std::string npyDescr(StringRef dtype) {
+  if (dtype == "bool")
+    return "|b1";
+  if (dtype == "int8" || dtype == "uint8")
+    return std::string("|") + dtype[0] + "1";
+  bool isUnsigned = dtype.starts_with("uint");
+  char kind = dtype.starts_with("float") ? 'f' : isUnsigned ? 'u' : 'i';
+  int bits = std::stoi(dtype.drop_front(kind == 'f'   ? 5
+                                        : kind == 'u' ? 4
+                                                      : 3)
+                           .str());
+  return std::string("<") + kind + std::to_string(bits / 8);
+}
+
+/// `data` (integers exactly) as little-endian values of the integer dtype
+/// `dtype`.
+static std::string integerBytes(StringRef dtype, llvm::ArrayRef<float> data) {
+  std::string bytes;
+  raw_string_ostream os(bytes);
+  support::endian::Writer w(os, endianness::little);
+  for (float v : data) {
+    if (dtype == "int64")
+      w.write<int64_t>(static_cast<int64_t>(v));
+    else if (dtype == "uint64")
+      w.write<uint64_t>(static_cast<uint64_t>(v));
+    else if (dtype == "int32")
+      w.write<int32_t>(static_cast<int32_t>(v));
+    else if (dtype == "uint32")
+      w.write<uint32_t>(static_cast<uint32_t>(v));
+    else if (dtype == "int16")
+      w.write<int16_t>(static_cast<int16_t>(v));
+    else if (dtype == "uint16")
+      w.write<uint16_t>(static_cast<uint16_t>(v));
+    else if (dtype == "int8")
+      w.write<int8_t>(static_cast<int8_t>(v));
+    else if (dtype == "uint8")
+      w.write<uint8_t>(static_cast<uint8_t>(v));
+    else
+      w.write<uint8_t>(v != 0.0f);
+  }
+  return bytes;
+}
+
 /// The .npy header of `array` (magic, version 1.0, the padded dict): its
 /// data follows.
 static std::string npyHeader(const quantc::NpyArray &array) {
@@ -165,8 +209,8 @@ static std::string npyHeader(const quantc::NpyArray &array) {
   else if (array.shape.size() == 1)
     shape.resize(shape.size() - 1);
   shape += ")";
-  std::string dict =
-      "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string dict = "{'descr': '" + npyDescr(array.dtype) +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad so that the data starts at a multiple of 64 bytes; end with '\n'.
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
@@ -198,8 +242,15 @@ static Error writeWhole(StringRef path,
 }
 
 Error quantc::writeNpy(StringRef path, const NpyArray &array) {
-  return writeWhole(
-      path, [&](raw_ostream &os) { os << npyHeader(array) << npyData(array); });
+  std::string converted =
+      array.dtype == "float32" ? "" : integerBytes(array.dtype, array.data);
+  return writeWhole(path, [&](raw_ostream &os) {
+    os << npyHeader(array);
+    if (array.dtype == "float32")
+      os << npyData(array);
+    else
+      os << converted;
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -404,9 +455,14 @@ Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
     uint32_t crc, size, offset;
   };
   std::vector<Member> members;
+  // The data of arrays written as an integer dtype.
+  std::vector<std::string> converted(arrays.size());
   uint64_t offset = 0;
-  for (const NamedArray &a : arrays) {
-    Member m{a.name + ".npy", npyHeader(a.array), npyData(a.array), 0, 0, 0};
+  for (auto [a, bytes] : llvm::zip(arrays, converted)) {
+    StringRef data = npyData(a.array);
+    if (a.array.dtype != "float32")
+      data = bytes = integerBytes(a.array.dtype, a.array.data);
+    Member m{a.name + ".npy", npyHeader(a.array), data, 0, 0, 0};
     uint64_t size = m.header.size() + m.data.size();
     if (size >= 0xffffffffu || offset >= 0xffffffffu || m.name.size() > 0xffff)
       return fail(path, "array '" + a.name +

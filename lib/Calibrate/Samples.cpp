@@ -25,6 +25,15 @@ int64_t quantc::ModelTensor::numElements() const {
   return n;
 }
 
+int64_t quantc::ModelTensor::elementBytes() const {
+  if (dtype == "float32")
+    return 4;
+  if (dtype == "bool")
+    return 1;
+  StringRef bits = StringRef(dtype).drop_front(dtype[0] == 'u' ? 4 : 3);
+  return std::stoi(bits.str()) / 8;
+}
+
 Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
   auto fn = cast<func::FuncOp>(function);
   auto staticF32 = [](Type t) {
@@ -52,13 +61,37 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
     signature.inputs.push_back(std::move(t));
   }
   auto outputNames = fn->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  auto outputDtypes = fn->getAttrOfType<ArrayAttr>(kOutputDtypesAttr);
   for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
-    RankedTensorType ranked = staticF32(type);
-    if (!ranked)
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    Type element = ranked ? ranked.getElementType() : Type();
+    unsigned width = element && element.isSignlessInteger()
+                         ? element.getIntOrFloatBitWidth()
+                         : 0;
+    if (!ranked || !ranked.hasStaticShape() ||
+        !(element.isF32() || llvm::is_contained({8u, 16u, 32u, 64u}, width)))
       return fail("result " + llvm::Twine(i) + " of '@" + fn.getSymName() +
-                  "' must be a statically shaped f32 tensor");
+                  "' must be a statically shaped f32, i8, i16, i32 or i64 "
+                  "tensor");
     ModelTensor t;
     t.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+    if (width)
+      t.dtype = "int" + std::to_string(width);
+    if (outputDtypes && i < outputDtypes.size())
+      if (auto dtype = dyn_cast<StringAttr>(outputDtypes[i])) {
+        ModelTensor stated;
+        stated.dtype = dtype.str();
+        static constexpr llvm::StringLiteral known[] = {
+            "float32", "int64",  "int32",  "int16", "int8",
+            "uint64",  "uint32", "uint16", "uint8", "bool"};
+        if (!llvm::is_contained(known, stated.dtype) ||
+            stated.isFloat() != element.isF32() ||
+            (width && stated.elementBytes() * 8 != width))
+          return fail("result " + llvm::Twine(i) + " of '@" + fn.getSymName() +
+                      "' is " + (width ? "i" + std::to_string(width) : "f32") +
+                      ", which cannot hold dtype '" + stated.dtype + "'");
+        t.dtype = stated.dtype;
+      }
     if (outputNames && i < outputNames.size())
       if (auto name = dyn_cast<StringAttr>(outputNames[i]))
         t.name = name.str();

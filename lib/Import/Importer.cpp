@@ -321,9 +321,37 @@ LogicalResult NodeImporter::checkConstantShape(ArrayRef<int64_t> dims,
   return success();
 }
 
+/// Ops whose result has the element type of their data input(s) and whose
+/// float computation is exact on integers: an integer-typed input (ArgMax
+/// indices) keeps its type through them. Every other op computes in float
+/// and its result is FLOAT (ArgMax / ArgMin and Cast set theirs).
+static bool keepsElementType(StringRef op) {
+  return llvm::is_contained(
+      {"Reshape",  "Flatten",   "Squeeze",      "Unsqueeze",    "Transpose",
+       "Identity", "Slice",     "Concat",       "Gather",       "Expand",
+       "Tile",     "Split",     "DepthToSpace", "SpaceToDepth", "Max",
+       "Min",      "ReduceMax", "ReduceMin",    "Abs",          "Neg",
+       "Relu"},
+      op);
+}
+
 LogicalResult NodeImporter::setOutput(int i, Act a) {
   if (i >= n.output_size())
     return emitError() << "missing output " << i;
+  StringRef op = n.op_type();
+  if (op != "ArgMax" && op != "ArgMin" && op != "Cast") {
+    a.dtype = onnx::TensorProto::FLOAT;
+    // The data input: input 0 (Gather's indices do not count), or the
+    // first activation of Concat / Max / Min.
+    bool variadic = op == "Concat" || op == "Max" || op == "Min";
+    if (keepsElementType(op))
+      for (int j = 0;
+           j < (variadic ? n.input_size() : std::min(n.input_size(), 1)); ++j)
+        if (auto it = g.acts.find(n.input(j)); it != g.acts.end()) {
+          a.dtype = it->second.dtype;
+          break;
+        }
+  }
   if (a.rank() == 0)
     return emitError() << "scalar (rank 0) activations are not supported";
   if (auto err = checkActivationShape(a.irShape()))

@@ -49,6 +49,11 @@ Layout preferredLayout(int64_t rank);
 struct Act {
   mlir::Value value;
   Layout layout;
+  /// The ONNX element type the value stands for. The IR value is f32
+  /// whatever it is: an integer type (ArgMax / ArgMin indices, a Cast to
+  /// an integer type) holds integers, exact below 2^24, and a graph output
+  /// of an integer type becomes an integer result (OnnxImporter.cpp).
+  int32_t dtype = onnx::TensorProto::FLOAT;
 
   int64_t rank() const { return static_cast<int64_t>(layout.size()); }
   llvm::ArrayRef<int64_t> irShape() const;

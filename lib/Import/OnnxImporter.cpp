@@ -265,6 +265,70 @@ static std::string describeShape(const onnx::TensorShapeProto &shape) {
   return s + "]";
 }
 
+/// The NumPy dtype of an activation of ONNX element type `dtype` at the
+/// interface (kOutputDtypesAttr).
+static StringRef numpyDtype(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::INT64:
+    return "int64";
+  case onnx::TensorProto::INT32:
+    return "int32";
+  case onnx::TensorProto::INT16:
+    return "int16";
+  case onnx::TensorProto::INT8:
+    return "int8";
+  case onnx::TensorProto::UINT64:
+    return "uint64";
+  case onnx::TensorProto::UINT32:
+    return "uint32";
+  case onnx::TensorProto::UINT16:
+    return "uint16";
+  case onnx::TensorProto::UINT8:
+    return "uint8";
+  case onnx::TensorProto::BOOL:
+    return "bool";
+  default:
+    return "float32";
+  }
+}
+
+/// The f32 graph output `v`, which holds integers of ONNX type `dtype`
+/// (already in the type's range: ArgMax indices, castToInteger's results),
+/// as a tensor of the type's width: a tosa.cast, exact for integral
+/// values; unsigned types through a wider signed type, whose truncation
+/// keeps the bits (bool: an i8 of 0 or 1). `v` itself for FLOAT; failure
+/// for a type the interface does not have.
+static FailureOr<Value> integerResult(ImplicitLocOpBuilder &b, Value v,
+                                      int32_t dtype) {
+  auto shape = cast<RankedTensorType>(v.getType()).getShape();
+  auto cast = [&](Value x, unsigned width) -> Value {
+    return tosa::CastOp::create(
+        b, RankedTensorType::get(shape, b.getIntegerType(width)), x);
+  };
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+    return v;
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT64:
+    return cast(v, 64);
+  case onnx::TensorProto::INT32:
+    return cast(v, 32);
+  case onnx::TensorProto::INT16:
+    return cast(v, 16);
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::BOOL:
+    return cast(v, 8);
+  case onnx::TensorProto::UINT32:
+    return cast(cast(v, 64), 32);
+  case onnx::TensorProto::UINT16:
+    return cast(cast(v, 32), 16);
+  case onnx::TensorProto::UINT8:
+    return cast(cast(v, 32), 8);
+  default:
+    return failure();
+  }
+}
+
 static std::string describeShape(ArrayRef<int64_t> dims) {
   std::string s = "[";
   for (int64_t d : dims)
@@ -457,6 +521,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       return nullptr;
 
   SmallVector<Value> results;
+  SmallVector<Attribute> outputDtypes;
+  bool anyInteger = false;
   for (const onnx::ValueInfoProto &out : graph.output()) {
     b.setLoc(NameLoc::get(b.getStringAttr(out.name())));
     auto it = state.acts.find(out.name());
@@ -496,7 +562,15 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       llvm::interleaveComma(shape, d);
       d << "]; using the computed shape";
     }
-    results.push_back(v);
+    FailureOr<Value> typed = integerResult(b, v, it->second.dtype);
+    if (failed(typed))
+      return (void)emitError("graph output '" + out.name() + "' is of type " +
+                             dataTypeName(it->second.dtype) +
+                             ", which a model output cannot be"),
+             nullptr;
+    results.push_back(*typed);
+    outputDtypes.push_back(b.getStringAttr(numpyDtype(it->second.dtype)));
+    anyInteger |= it->second.dtype != onnx::TensorProto::FLOAT;
   }
   if (results.empty())
     return (void)emitError("the graph has no outputs"), nullptr;
@@ -520,6 +594,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     outputNames.push_back(b.getStringAttr(out.name()));
   func->setAttr(kInputNamesAttr, b.getArrayAttr(inputNames));
   func->setAttr(kOutputNamesAttr, b.getArrayAttr(outputNames));
+  if (anyInteger)
+    func->setAttr(kOutputDtypesAttr, b.getArrayAttr(outputDtypes));
   // Drop what folded away (a zero Pad merged into a convolution, a Sigmoid
   // merged into SiLU, unused constants).
   IRRewriter rewriter(&state.ctx);

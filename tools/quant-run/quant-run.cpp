@@ -176,6 +176,8 @@ int main(int argc, char **argv) {
     out.name = t.name.empty() ? "output" + std::to_string(i) : t.name;
     out.array.shape = t.shape;
     out.array.shape[0] *= input->runs;
+    // Integer outputs (ArgMax indices) are written in their dtype.
+    out.array.dtype = t.dtype;
     out.array.data.resize(input->runs * t.numElements());
     outputs.push_back(std::move(out));
   }

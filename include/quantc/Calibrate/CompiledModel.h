@@ -59,9 +59,14 @@ public:
 
   /// Runs the model on `inputData[i]` (inputs()[i].numElements() floats
   /// each), writing each output into `outputData[i]`
-  /// (outputs()[i].numElements() floats).
+  /// (outputs()[i].numElements() floats; an integer output converted to
+  /// float, which is exact: the model computes it as float32 integers).
   llvm::Error run(llvm::ArrayRef<const float *> inputData,
                   llvm::ArrayRef<float *> outputData) const;
+  /// As run, with each output in its own dtype (outputs()[i].elementBytes()
+  /// * numElements() bytes at `outputData[i]`).
+  llvm::Error runTyped(llvm::ArrayRef<const float *> inputData,
+                       llvm::ArrayRef<void *> outputData) const;
 
   /// Routes qnt_rt_observe calls of instrumented code to `callback` on the
   /// calling thread (nullptr: ignore them).

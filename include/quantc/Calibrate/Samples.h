@@ -21,18 +21,27 @@
 
 namespace quantc {
 
-/// A float32 tensor of a model's interface.
+/// A tensor of a model's interface: float32, or for an output an integer
+/// type (ArgMax indices; see kOutputDtypesAttr).
 struct ModelTensor {
   /// The name a user knows it by (the ONNX graph's): `quantc.input_names`
   /// (else the argument's location name) for an input, `quantc.output_names`
   /// for an output; "" when the model does not say.
   std::string name;
   std::vector<int64_t> shape;
+  /// The NumPy dtype name: "float32", or for an output "int64", "int32",
+  /// "int16", "int8", "uint64", "uint32", "uint16", "uint8" or "bool".
+  std::string dtype = "float32";
   int64_t numElements() const;
+  bool isFloat() const { return dtype == "float32"; }
+  /// Bytes per element (bool: 1).
+  int64_t elementBytes() const;
 };
 
-/// The inputs and results of a model function, which must all be statically
-/// shaped f32 tensors (the error says which is not).
+/// The inputs and results of a model function: statically shaped f32
+/// tensors, and results of integer element types i8 / i16 / i32 / i64 (the
+/// error says which is not). A result's dtype is kOutputDtypesAttr's entry,
+/// else float32 or intN by its element type.
 struct ModelSignature {
   std::vector<ModelTensor> inputs, outputs;
 };

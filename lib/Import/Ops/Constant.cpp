@@ -7,6 +7,8 @@
 
 #include "../OpRegistry.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
 #include <cstdio>
 
 using namespace mlir;
@@ -121,13 +123,70 @@ LogicalResult sizeOp(NodeImporter &n) {
   return n.setOutput(std::move(t));
 }
 
+/// The f32 activation `a` converted as ONNX's Cast to the integer type
+/// `to` converts (the result stays f32, holding integers): truncation toward
+/// zero, then for 8- and 16-bit types wrapping into the type's range as
+/// ONNX Runtime's static_cast does on the truncated value (the same as
+/// castTo for constants); BOOL is x != 0. Integers are exact in f32 below
+/// 2^24 in magnitude; a 32- or 64-bit result beyond that is not exact.
+static Value castToInteger(NodeImporter &n, const Act &a, int32_t to) {
+  ImplicitLocOpBuilder &b = n.builder();
+  Value x = a.value;
+  auto type = cast<RankedTensorType>(x.getType());
+  auto predicate = RankedTensorType::get(type.getShape(), b.getI1Type());
+  int64_t rank = a.rank();
+  if (to == onnx::TensorProto::BOOL) {
+    Value zero = tosa::EqualOp::create(b, predicate, x, n.splat(0.0f, rank));
+    return tosa::SelectOp::create(b, type, zero, n.splat(0.0f, rank),
+                                  n.splat(1.0f, rank));
+  }
+  bool isFloat = a.dtype == onnx::TensorProto::FLOAT;
+  if (isFloat) {
+    Value positive =
+        tosa::GreaterEqualOp::create(b, predicate, x, n.splat(0.0f, rank));
+    x = tosa::SelectOp::create(b, type, positive,
+                               tosa::FloorOp::create(b, type, x),
+                               tosa::CeilOp::create(b, type, x));
+  }
+  int bits = 0;
+  bool isSigned = true;
+  switch (to) {
+  case onnx::TensorProto::INT8:
+    bits = 8;
+    break;
+  case onnx::TensorProto::UINT8:
+    bits = 8, isSigned = false;
+    break;
+  case onnx::TensorProto::INT16:
+    bits = 16;
+    break;
+  case onnx::TensorProto::UINT16:
+    bits = 16, isSigned = false;
+    break;
+  default:
+    return x;
+  }
+  // x - 2^bits * floor((x - lo) / 2^bits): the identity in range, exact
+  // for the integers f32 holds exactly.
+  float range = static_cast<float>(1 << bits);
+  float lo = isSigned ? -range / 2 : 0.0f;
+  Value offset = tosa::SubOp::create(b, type, x, n.splat(lo, rank));
+  Value wraps = tosa::FloorOp::create(
+      b, type, n.mul(offset, n.splat(1.0f / range, rank), type));
+  return tosa::SubOp::create(b, type, x,
+                             n.mul(wraps, n.splat(range, rank), type));
+}
+
 /// Cast. A quantized value (QuantizeLinear output) to its own type
 /// (PyTorch's exporter writes QuantizeLinear -> Cast -> DequantizeLinear)
 /// stays quantized. Activations are computed in float32 whatever float type
 /// the model declares: a Cast to float32 or double is the identity, one to
 /// float16 or bfloat16 rounds to that precision (round to nearest even, as
-/// ONNX Runtime, so that a float16 model's values match it). Constants are
-/// converted as ONNX specifies (float to integer truncates, float16 rounds).
+/// ONNX Runtime, so that a float16 model's values match it). A Cast to an
+/// integer type converts the values (castToInteger) and gives the result
+/// that element type, so that a graph output of it is an integer result;
+/// a Cast back to a float type clears it. Constants are converted as ONNX
+/// specifies (float to integer truncates, float16 rounds).
 LogicalResult castOp(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
     return failure();
@@ -156,11 +215,19 @@ LogicalResult castOp(NodeImporter &n) {
     return success();
   }
   if (n.isActivation(0)) {
-    if (!isFloat(*to))
-      return n.emitError() << "only float activations are supported (cast to "
-                           << dataTypeName(*to) << ")";
     Act a = *n.act(0);
-    a.value = n.roundToPrecision(a.value, static_cast<int32_t>(*to));
+    if (isFloat(*to)) {
+      a.value = n.roundToPrecision(a.value, static_cast<int32_t>(*to));
+      a.dtype = onnx::TensorProto::FLOAT;
+      return n.setOutput(std::move(a));
+    }
+    if (!isInteger(*to) && *to != onnx::TensorProto::INT16 &&
+        *to != onnx::TensorProto::UINT16 && *to != onnx::TensorProto::UINT32 &&
+        *to != onnx::TensorProto::UINT64)
+      return n.emitError() << "unsupported target type " << *to << " ("
+                           << dataTypeName(*to) << ") for an activation";
+    a.value = castToInteger(n, a, static_cast<int32_t>(*to));
+    a.dtype = static_cast<int32_t>(*to);
     return n.setOutput(std::move(a));
   }
   if (!g.consts.count(in))
