@@ -196,11 +196,14 @@ FailureOr<std::string> dequantized(NodeImporter &n, int x, int s, int z,
 /// A weight with zero points (uint8, ONNX Runtime's QUInt8 weights) is
 /// w_q - w_zp, exact when that fits int8; otherwise it is requantized to
 /// int8 symmetric per channel (a coarser scale: a warning says so). The
-/// scale is multiplied by `factor` (QGemm's alpha). Returns the name of the
-/// float weight.
+/// scale is multiplied by `factor` (QGemm's alpha). Without `keepParams`
+/// the weight is the float constant (w_q - w_zp) * scale, without its
+/// quantization: a layer with a float output stays float. Returns the name
+/// of the float weight.
 FailureOr<std::string> dequantizedWeight(NodeImporter &n, int x, int s, int z,
                                          int64_t axis, StringRef what,
-                                         double factor = 1.0) {
+                                         double factor = 1.0,
+                                         bool keepParams = true) {
   if (!n.isConstant(x))
     return n.emitError() << "the weight '" << n.inputName(x)
                          << "' must be a constant (initializer)";
@@ -225,6 +228,17 @@ FailureOr<std::string> dequantizedWeight(NodeImporter &n, int x, int s, int z,
     double zv = *zp ? (*zp)->data[(*zp)->data.size() == 1 ? 0 : c] : 0.0;
     centered[i] = q.data[i] - zv;
     range[c] = std::max(range[c], std::abs(centered[i]));
+  }
+  if (!keepParams) {
+    // The float weight alone: the layer stays float.
+    ConstTensor f;
+    f.dims = q.dims;
+    for (size_t i = 0; i < centered.size(); ++i)
+      f.data.push_back(static_cast<float>(
+          static_cast<float>(centered[i]) *
+          static_cast<float>(static_cast<float>(factor) *
+                             static_cast<float>(scale.data[channelOf(i)]))));
+    return defineConstant(n, what, std::move(f));
   }
   bool fits =
       llvm::all_of(centered, [](double v) { return v >= -128 && v <= 127; });
@@ -407,8 +421,10 @@ LogicalResult qgemm(NodeImporter &n) {
     return n.emitError() << "B must be 2-D";
   int64_t channelAxis = *transB ? 0 : 1, columns = bq.dims[channelAxis];
   // alpha goes into B's scale: the weight's integers stay the same.
-  FailureOr<std::string> b =
-      dequantizedWeight(n, 3, 4, 5, channelAxis, "b", *alpha);
+  // Without y_scale the output is float: the int8 model has no output
+  // scale for the layer, which stays float on the dequantized input.
+  FailureOr<std::string> b = dequantizedWeight(
+      n, 3, 4, 5, channelAxis, "b", *alpha, /*keepParams=*/n.hasInput(7));
   if (failed(b))
     return failure();
   SubNode gemm(n, "Gemm");

@@ -127,10 +127,11 @@
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qlinear_conv_u8w.onnx -o %t/u8w.o 2>&1 | FileCheck %s --check-prefix=U8W
 // U8W: warning: {{.*}}node 'qlinearconv2' (QLinearConv): the weight 'c2_w' minus its zero point does not fit int8; it is requantized to int8 with zero point 0
 //
-// A QGemm with a float output (no y_scale) has no int8 form for its layer
-// (every quantized layer needs an output scale): it compiles with
-// --keep-qdq-float, within float rounding of ONNX Runtime (LSB 1e-6 here).
-// RUN: mkdir -p %t/qgemm_float && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.onnx --keep-qdq-float -o %t/qgemm_float/model.o
+// A QGemm with a float output (no y_scale) stays a float layer in the int8
+// model (its input quantized, its weight dequantized: no output scale to
+// quantize it with): within float rounding of ONNX Runtime (LSB 1e-6 here;
+// measured 2.4e-7 on outputs up to 3.1).
+// RUN: mkdir -p %t/qgemm_float && quant-compile %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.onnx -o %t/qgemm_float/model.o
 // RUN: cc -I%t/qgemm_float -DMODEL=qgemm_float -DMODEL_UPPER=QGEMM_FLOAT %quantc_src_root/examples/common/run_model.c %t/qgemm_float/model.o -lm -o %t/qgemm_float/run
 // RUN: %t/qgemm_float/run %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.input.npy %t/qgemm_float/out.npy
 // RUN: %python %S/Inputs/compare_lsb.py %quantc_src_root/test/Import/Inputs/ortquant/qgemm_float.ort.npy %t/qgemm_float/out.npy 0.000001 1 | FileCheck %s --check-prefix=LSB
