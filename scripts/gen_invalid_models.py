@@ -508,10 +508,10 @@ CASES = [
     # Older and newer spellings of an op (opsets 7-21).
     ("resize18_antialias",
      model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="n",
-                             mode="linear", antialias=1)],
+                             mode="linear", antialias=2)],
            X4, [vi("y", None)], [init("sc", np.float32([1, 1, 0.5, 0.5]))],
            opset=18),
-     "node 'n' (Resize): antialias=1 is not supported"),
+     "node 'n' (Resize): antialias must be 0 or 1"),
     ("resize18_axes_count",
      model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="n",
                              axes=[2, 3])],

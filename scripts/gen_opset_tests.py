@@ -8,7 +8,7 @@ Each model takes one input x and returns one output y; models whose op has
 several outputs (Split) concatenate them in reverse order so that every part
 is checked. The lit test imports each model, runs it (JIT) and compares with
 the reference (|y - ref| <= 1e-4 max |ref|). scripts/check_opsets_ort.js checks
-the references against ONNX Runtime (all 65 within 5.5e-7 with 1.30).
+the references against ONNX Runtime (all 67 within 5.5e-7 with 1.30).
 
 Usage: /usr/bin/python3 scripts/gen_opset_tests.py
 """
@@ -93,11 +93,44 @@ def cubic_weight(d, a):
     return 0.0
 
 
+def antialias_coeffs(mode, ratio, scale, cubic_a):
+    """ONNX's antialiased kernel (opset 18) at offset `ratio` in (0, 1]."""
+    scale = min(scale, 1.0)
+    start = int(np.floor(-(1 if mode == "linear" else 2) / scale) + 1)
+    args = (np.arange(start, 2 - start) - ratio) * scale
+    if mode == "linear":
+        coeffs = np.clip(1 - np.abs(args), 0, 1)
+    else:
+        coeffs = np.array([cubic_weight(d, cubic_a) for d in args])
+    return coeffs / coeffs.sum()
+
+
+def antialias_point(a, axis, c, mode, scale, cubic_a, exclude_outside):
+    """One output value of an antialiased resize, as ONNX's reference picks
+    its taps: the len(coeffs) input indices nearest to c (edge padded)."""
+    n_in = a.shape[axis]
+    ratio = 1.0 if float(c).is_integer() else c - np.floor(c)
+    coeffs = antialias_coeffs(mode, ratio, scale, cubic_a)
+    n = len(coeffs)
+    idx = sorted(sorted(range(-n, n_in + n), key=lambda i: (abs(c - i), i))[:n])
+    if exclude_outside:
+        coeffs = np.where([0 <= i < n_in for i in idx], coeffs, 0.0)
+        coeffs = coeffs / coeffs.sum()
+    return sum(w * np.take(a, min(max(i, 0), n_in - 1), axis=axis)
+               for w, i in zip(coeffs, idx))
+
+
 def resize_axis(a, axis, n_out, scale, mode, coord, nearest, cubic_a=-0.75,
-                exclude_outside=False, roi=(0.0, 1.0), extrapolation=0.0):
+                exclude_outside=False, roi=(0.0, 1.0), extrapolation=0.0,
+                antialias=False):
     n_in = a.shape[axis]
     out = []
     for x in range(n_out):
+        if antialias and mode != "nearest" and scale < 1:
+            c = original_coord(coord, x, scale, n_in, n_out)
+            out.append(antialias_point(a, axis, c, mode, scale, cubic_a,
+                                       exclude_outside))
+            continue
         if coord == "tf_crop_and_resize":
             start, end = roi
             c = (start * (n_in - 1) + x * (end - start) * (n_in - 1) /
@@ -290,7 +323,7 @@ def build():
 
     # Resize: 10 (scales only, asymmetric), 11 (roi, sizes, modes, cubic,
     # tf_crop_and_resize), 13 (optional roi / scales), 18 (axes,
-    # keep_aspect_ratio_policy), 19 (half_pixel_symmetric).
+    # keep_aspect_ratio_policy, antialias), 19 (half_pixel_symmetric).
     x = x4((1, 2, 4, 5))
     case("resize10_nearest",
          model([node("Resize", ["x", "s"])], x, 10,
@@ -358,6 +391,19 @@ def build():
                      keep_aspect_ratio_policy="not_smaller", axes=[2, 3])],
                x, 18, [init("sz", np.int64([12, 10]))]),
          x, resize_ref(x, (12, 15), (3, 3), "linear", "half_pixel"))
+    x8 = x4((1, 2, 8, 9))
+    case("resize18_antialias_linear",
+         model([node("Resize", ["x", "", "s"], mode="linear", antialias=1)],
+               x8, 18, [init("s", np.float32([1, 1, 0.5, 0.4]))]),
+         x8, resize_ref(x8, (4, 3), (0.5, 0.4), "linear", "half_pixel",
+                        antialias=True))
+    case("resize18_antialias_cubic",
+         model([node("Resize", ["x", "", "", "sz"], mode="cubic",
+                     antialias=1, exclude_outside=1,
+                     coordinate_transformation_mode="asymmetric")],
+               x8, 18, [init("sz", np.int64([1, 2, 3, 12]))]),
+         x8, resize_ref(x8, (3, 12), (3 / 8, 12 / 9), "cubic", "asymmetric",
+                        antialias=True, exclude_outside=True))
     case("resize19_half_pixel_symmetric",
          model([node("Resize", ["x", "", "s"], mode="linear",
                      coordinate_transformation_mode="half_pixel_symmetric")],

@@ -151,13 +151,16 @@ LogicalResult resize(NodeImporter &n, const Act &x, int64_t outH, int64_t outW,
   return n.setOutput({v, preferredLayout(4)});
 }
 
-/// How a resize that TOSA's resize cannot express (cubic, or a crop) is
+/// How a resize that TOSA's resize cannot express (cubic, antialias, a crop) is
 /// computed: one constant [out, in] matrix per axis (ONNX's interpolation
 /// weights) applied with tosa.matmul.
 struct MatrixResize {
   StringRef mode, coordMode, nearestMode;
   double cubicA = -0.75;
   bool excludeOutside = false;
+  /// Opset 18: linear and cubic kernels stretched by 1 / scale when
+  /// downscaling.
+  bool antialias = false;
   float extrapolation = 0.0f;
   /// tf_crop_and_resize's region per axis, as fractions of the input.
   double roiStart[2] = {0, 0}, roiEnd[2] = {1, 1};
@@ -219,24 +222,32 @@ LogicalResult axisMatrix(NodeImporter &n, const MatrixResize &r, int axis,
                  : r.nearestMode == "round_prefer_floor" ? std::ceil(c - 0.5)
                                                          : std::floor(c + 0.5);
       row[tap(static_cast<int64_t>(i))] = 1.0;
-    } else if (r.mode == "linear" || r.mode == "bilinear") {
-      int64_t i0 = static_cast<int64_t>(std::floor(c));
-      double t = c - i0;
-      row[tap(i0)] += 1 - t;
-      row[tap(i0 + 1)] += t;
     } else {
-      int64_t i0 = static_cast<int64_t>(std::floor(c));
-      double t = c - i0, w[4], sum = 0;
-      for (int k = 0; k < 4; ++k) {
-        w[k] = cubicWeight(t - (k - 1), r.cubicA);
-        if (r.excludeOutside && (i0 + k - 1 < 0 || i0 + k - 1 >= in))
+      // ONNX's taps: i0 the largest integer below c, t = c - i0 in (0, 1],
+      // the kernel (support 1 linear, 2 cubic) stretched by 1 / scale with
+      // antialias when downscaling, then normalized.
+      bool cubic = r.mode == "cubic";
+      double stretch = r.antialias && scale < 1 ? scale : 1.0;
+      int64_t start =
+          static_cast<int64_t>(std::floor(-(cubic ? 2.0 : 1.0) / stretch)) + 1;
+      int64_t count = 2 - 2 * start;
+      int64_t i0 = static_cast<int64_t>(std::ceil(c)) - 1;
+      double t = c - i0, sum = 0;
+      std::vector<double> w(count);
+      for (int64_t k = 0; k < count; ++k) {
+        double d = (start + k - t) * stretch;
+        w[k] = cubic ? cubicWeight(d, r.cubicA)
+                     : std::max(0.0, 1.0 - std::fabs(d));
+        int64_t i = i0 + start + k;
+        if (r.excludeOutside && (i < 0 || i >= in))
           w[k] = 0;
         sum += w[k];
       }
-      if (r.excludeOutside && sum == 0)
+      bool normalize = stretch < 1 || r.excludeOutside;
+      if (normalize && sum == 0)
         return n.emitError() << "exclude_outside leaves no input pixel";
-      for (int k = 0; k < 4; ++k)
-        row[tap(i0 + k - 1)] += r.excludeOutside ? w[k] / sum : w[k];
+      for (int64_t k = 0; k < count; ++k)
+        row[tap(i0 + start + k)] += normalize ? w[k] / sum : w[k];
     }
   }
   return success();
@@ -408,7 +419,7 @@ outputSize(NodeImporter &n, const Act &x, const ConstTensor *scales,
 }
 
 /// Resize, opsets 11+ (X, roi, scales, sizes) and 10 (X, scales); 18 adds
-/// `axes`, `keep_aspect_ratio_policy` and `antialias` (refused), 19 the
+/// `axes`, `keep_aspect_ratio_policy` and `antialias`, 19 the
 /// half_pixel_symmetric mode.
 LogicalResult resizeOp(NodeImporter &n) {
   bool v10 = n.opset() < 11;
@@ -420,8 +431,8 @@ LogicalResult resizeOp(NodeImporter &n) {
       n.stringAttr("keep_aspect_ratio_policy", "stretch");
   if (failed(antialias) || failed(rawAxes) || failed(keepAspect))
     return failure();
-  if (*antialias != 0)
-    return n.emitError() << "antialias=1 is not supported";
+  if (*antialias != 0 && *antialias != 1)
+    return n.emitError() << "antialias must be 0 or 1";
   FailureOr<Act> x = n.act(0);
   FailureOr<std::string> mode = n.stringAttr("mode", "nearest"),
                          coord =
@@ -453,10 +464,16 @@ LogicalResult resizeOp(NodeImporter &n) {
     scaleH = double(outH) / shape[2];
     scaleW = double(outW) / shape[3];
   }
-  if (*mode != "cubic" && *coord != "tf_crop_and_resize")
+  // Antialias changes linear and cubic downscaling only.
+  bool antialiased =
+      *antialias && *mode != "nearest" &&
+      ((scaleH ? *scaleH : double(outH) / x->onnxShape()[2]) < 1 ||
+       (scaleW ? *scaleW : double(outW) / x->onnxShape()[3]) < 1);
+  if (*mode != "cubic" && *coord != "tf_crop_and_resize" && !antialiased)
     return resize(n, *x, outH, outW, scaleH, scaleW, *mode, *coord, *nearest);
-  // Cubic, or a crop: interpolation matrices.
+  // Cubic, antialias or a crop: interpolation matrices.
   MatrixResize r{*mode, *coord, *nearest};
+  r.antialias = antialiased;
   FailureOr<float> a = n.floatAttr("cubic_coeff_a", -0.75f),
                    extrapolation = n.floatAttr("extrapolation_value", 0.0f);
   FailureOr<int64_t> exclude = n.intAttr("exclude_outside", 0);
