@@ -24,8 +24,10 @@ channel, or per tensor; int32 bias with scale x_scale * w_scale),
 QLinearMatMul, and the com.microsoft QLinearAdd, QLinearMul,
 QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool (channels_last
 0 and 1), QLinearAveragePool, QLinearConcat, QGemm (per-column weights,
-int32 C with scale alpha * a_scale * b_scale, quantized or float output);
-MaxPool and Reshape run on the uint8 tensor; a DequantizeLinear at the end.
+int32 C with scale alpha * a_scale * b_scale, quantized or float output),
+QLinearSoftmax (opsets 13 and 11); MaxPool, Reshape, Pad (its constant
+value uint8) and ArgMax run on the uint8 tensor; a DequantizeLinear at the
+end.
 Activations are uint8 (ONNX Runtime's default) or int8 (the *_s8 models).
 Parameters are PyTorch's MinMaxObserver formulas over 64 calibration
 samples.
