@@ -81,6 +81,11 @@
 // RUN: FileCheck %s --check-prefix=SEG --input-file %t/seg_head.mlir
 // SEG: tosa.argmax {{.*}} {axis = 3 : i32} : (tensor<1x16x16x5xf32>) -> tensor<1x16x16xi32>
 // SEG-NEXT: tosa.cast {{.*}} -> tensor<1x16x16xf32>
+// The graph output is ArgMax's int64 (quant-run writes an int64 .npy).
+// SEG-NEXT: tosa.cast {{.*}} -> tensor<1x16x16xi64>
+// SEG-NEXT: return {{.*}} : tensor<1x16x16xi64>
+// RUN: %python -c "import numpy as np; print(np.load('%t/seg_head.npy').dtype)" | FileCheck %s --check-prefix=I64
+// I64: int64
 //
 // Invalid attributes and inputs are errors naming the node.
 // RUN: for m in group_norm_groups group_norm_scale instance_norm_rank instance_norm_scale lp_norm_p gelu_approximate celu_alpha argmax_axis mish_opset; do \
