@@ -86,6 +86,9 @@
 // (measured: 8e-4; 2.4e-4 from ONNX Runtime 1.30's own outputs).
 // RUN: quant-run %t/fp16.mlir --input %S/Inputs/exporters/fp16.x.npy -o %t/fp16.npy
 // RUN: %python %S/Inputs/exporters/compare.py %t/fp16.npy %S/Inputs/exporters/fp16.out.npy 1e-2 | FileCheck %s --check-prefix=MATCH
+// In the int8 pipeline the rounding stays a float op.
+// RUN: quant-compile %S/Inputs/exporters/fp16.onnx --calibration-data %S/Inputs/exporters/fp16.x.npy -v -o %t/fp16_q.o 2>&1 | FileCheck %s --check-prefix=FP16INT8
+// FP16INT8: computed in float: tosa.cast (graph_input_cast0), tosa.cast (graph_input_cast0)
 // The same without keep_io_types: float16 graph input and output are float32
 // at the compiled interface.
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/fp16_io.onnx | FileCheck %s --check-prefix=FP16IO
@@ -101,6 +104,8 @@
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/dtypes.onnx | FileCheck %s --check-prefix=DTYPES
 // DTYPES: tosa.cast {{.*}} -> tensor<2x3x3x4xbf16>
 // DTYPES: tosa.cast {{.*}} -> tensor<2x3x3x4xf16>
+// RUN: quant-compile %S/Inputs/exporters/dtypes.onnx --calibration-data %S/Inputs/exporters/dtypes.x.npy -v -o %t/dtypes_q.o 2>&1 | FileCheck %s --check-prefix=DTYPESINT8
+// DTYPESINT8: 4 op(s) computed in float: tosa.cast (to_bf16), tosa.cast (to_bf16), tosa.cast (to_fp16), tosa.cast (to_fp16)
 // RUN: quant-run %S/Inputs/exporters/dtypes.onnx --input %S/Inputs/exporters/dtypes.x.npy -o %t/dtypes.npy
 // RUN: %python %S/Inputs/exporters/compare.py %t/dtypes.npy %S/Inputs/exporters/dtypes.out.npy 0 | FileCheck %s --check-prefix=MATCH
 //

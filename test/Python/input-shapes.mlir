@@ -10,6 +10,7 @@
 // CHECK: paddle_det paddle_a [1, 3, 24, 24]: max rel. error
 // CHECK: paddle_det paddle_b [2, 3, 16, 24]: max rel. error
 // CHECK: fp16: max rel. error
+// CHECK: fp16 int8: {{[0-9.]+}} dB SQNR
 // CHECK: dtypes: bit-exact
 // CHECK: refused: quant-compile failed (exit 1): quant-compile: error: '{{.*}}paddle_det.onnx': --input-shape names 'y', which is not a graph input (the inputs: 'x')
 // CHECK: refused: quant-compile failed (exit 1): quant-compile: error: bad --input-shape '1x3x0x8': dimension 0: empty tensors are not supported
