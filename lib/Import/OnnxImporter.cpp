@@ -329,11 +329,12 @@ static FailureOr<Value> integerResult(ImplicitLocOpBuilder &b, Value v,
   }
 }
 
-static std::string describeShape(ArrayRef<int64_t> dims) {
-  std::string s = "[";
+/// "1x3x640x640", as --input-shape spells a shape.
+static std::string spellShape(ArrayRef<int64_t> dims) {
+  std::string s;
   for (int64_t d : dims)
-    s += (s.size() > 1 ? ", " : "") + std::to_string(d);
-  return s + "]";
+    s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s;
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -344,7 +345,7 @@ GraphImporter::inputShape(const onnx::ValueInfoProto &in,
   int64_t batch = state.options.batch;
   if (given) {
     std::string what = "--input-shape " + in.name() + "=" +
-                       describeShape(given->dims) + " for graph input '" +
+                       spellShape(given->dims) + " for graph input '" +
                        in.name() + "' " + describeShape(tensor.shape());
     if (tensor.has_shape() &&
         dims.size() != static_cast<int64_t>(given->dims.size()))
@@ -448,10 +449,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
         for (const onnx::ValueInfoProto *in : inputs)
           names += (names.empty() ? "'" : ", '") + in->name() + "'";
         return (void)emitError(
-                   "--input-shape " + describeShape(given.dims) +
+                   "--input-shape " + spellShape(given.dims) +
                    " names no input, and the model has " +
                    Twine(inputs.size()) + " inputs (" + names +
-                   "): use --input-shape NAME=" + describeShape(given.dims)),
+                   "): use --input-shape NAME=" + spellShape(given.dims)),
                nullptr;
       }
       name = inputs.front()->name();

@@ -48,7 +48,7 @@
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=2x3x16x24 --batch 2 | FileCheck %s --check-prefix=BOTH
 // BOTH: tensor<2x3x16x24xf32>) -> (tensor<2x96x4xf32>, tensor<2x96x2xf32>)
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x16x24 --batch 2 2>&1 | FileCheck %s --check-prefix=BATCHDIFF
-// BATCHDIFF: error: '{{.*}}paddle_det.onnx': --input-shape x=[1, 3, 16, 24] for graph input 'x' [N, 3, H, W]: its first dimension differs from --batch 2
+// BATCHDIFF: error: '{{.*}}paddle_det.onnx': --input-shape x=1x3x16x24 for graph input 'x' [N, 3, H, W]: its first dimension differs from --batch 2
 //
 // quant-compile: the graph's name is not a C identifier, so the symbols
 // are named after the output file; calibration data of another shape is
@@ -124,15 +124,15 @@
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/no_shape.onnx --input-shape 1x2x4x4 | FileCheck %s --check-prefix=GIVEN
 // GIVEN: (%{{.*}}: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/two_inputs.onnx --input-shape 1x2x4x4 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NONAME
-// NONAME: error: '{{.*}}two_inputs.onnx': --input-shape [1, 2, 4, 4] names no input, and the model has 2 inputs ('x1', 'x2'): use --input-shape NAME=[1, 2, 4, 4]
+// NONAME: error: '{{.*}}two_inputs.onnx': --input-shape 1x2x4x4 names no input, and the model has 2 inputs ('x1', 'x2'): use --input-shape NAME=1x2x4x4
 // RUN: quant-translate --import-onnx %S/Inputs/exporters/two_inputs.onnx --input-shape x2=3x2x5x5 --input-shape x1=3x2x5x5 | FileCheck %s --check-prefix=TWO
 // TWO: (%{{.*}}: tensor<3x2x5x5xf32>, %{{.*}}: tensor<3x2x5x5xf32>) -> tensor<3x2x5x5xf32>
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/two_inputs.onnx --input-shape x1=3x2x5x5 --input-shape y=3x2x5x5 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: '{{.*}}two_inputs.onnx': --input-shape names 'y', which is not a graph input (the inputs: 'x1', 'x2')
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x4x24x24 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=STATIC
-// STATIC: error: '{{.*}}paddle_det.onnx': --input-shape x=[1, 4, 24, 24] for graph input 'x' [N, 3, H, W]: dimension 1 is static (3), the given shape has 4
+// STATIC: error: '{{.*}}paddle_det.onnx': --input-shape x=1x4x24x24 for graph input 'x' [N, 3, H, W]: dimension 1 is static (3), the given shape has 4
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=RANK
-// RANK: error: '{{.*}}paddle_det.onnx': --input-shape x=[1, 3, 24] for graph input 'x' [N, 3, H, W]: the input has rank 4, the given shape 3
+// RANK: error: '{{.*}}paddle_det.onnx': --input-shape x=1x3x24 for graph input 'x' [N, 3, H, W]: the input has rank 4, the given shape 3
 // RUN: not quant-translate --import-onnx %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x-3 -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // SYNTAX: quant-translate: error: bad --input-shape 'x=1x-3': dimension '-3' is not a positive integer (expected e.g. 1x3x224x224)
 // RUN: not quant-compile %S/Inputs/exporters/paddle_det.onnx --input-shape=x=1x3x0x24 -o %t/none.o 2>&1 | FileCheck %s --check-prefix=ZERO
