@@ -20,9 +20,10 @@ activations, seg_head and lp_head (calibrated on <name>.calib.npy).
                 nn.InstanceNorm2d / 1d between convolutions, exported at
                 opset 13 (GroupNorm as Reshape, InstanceNormalization,
                 Reshape, Mul, Add), with Mish / SELU / CELU / GELU.
-  reductions    ReduceL2 and ReduceSumSquare (axes as attribute, opset 13,
-                and as input, opset 18; keepdims 0 / 1) and LpNormalization
-                (p = 1, 2), flattened and concatenated.
+  reductions    ReduceL2, ReduceL1 and ReduceSumSquare (axes as attribute,
+                opset 13, and as input, opset 18; keepdims 0 / 1) and
+                LpNormalization (p = 1, 2), flattened and concatenated.
+  fnormalize    F.normalize (p = 2 and 1) as exported at opset 13.
   argmax        ArgMax / ArgMin (axis, keepdims, select_last_index) on an
                 input with ties, each Cast to float, concatenated.
   lp_head       MatMul, then LpNormalization p = 2 and p = 1 of its rows,
@@ -185,7 +186,7 @@ flat = helper.make_tensor("flat", TensorProto.INT64, [2], [1, -1])
 def reductions(opset):
     nodes, refs = [], []
     if opset >= 18:
-        axes = {"l2": [1], "ss": [2, 3], "l2b": [-1]}
+        axes = {"l2": [1], "ss": [2, 3], "l2b": [-1], "l1": [0, 3]}
         inits = [const(k, np.array(v, np.int64)) for k, v in axes.items()]
         nodes += [
             helper.make_node("ReduceL2", ["input", "l2"], ["r0"]),
@@ -203,6 +204,9 @@ def reductions(opset):
                              keepdims=0),
         ]
     nodes += [
+        helper.make_node("ReduceL1", ["input"], ["r6"], axes=[0, 3])
+        if opset < 18 else helper.make_node("ReduceL1", ["input", "l1"],
+                                            ["r6"]),
         helper.make_node("ReduceSumSquare", ["input"], ["r3"]),  # all axes
         helper.make_node("LpNormalization", ["input"], ["r4"], axis=1, p=2),
         helper.make_node("LpNormalization", ["input"], ["r5"], p=1),
@@ -216,10 +220,11 @@ def reductions(opset):
     refs.append(np.where(n2 > 0, x / np.maximum(n2, 1e-30), 0.0))
     n1 = np.abs(x).sum(-1, keepdims=True)
     refs.append(np.where(n1 > 0, x / np.maximum(n1, 1e-30), 0.0))
-    for i in range(6):
+    refs.append(np.abs(x).sum((0, 3), keepdims=True))
+    for i in range(7):
         nodes.append(helper.make_node("Reshape", [f"r{i}", "flat"], [f"f{i}"]))
     nodes.append(
-        helper.make_node("Concat", [f"f{i}" for i in range(6)], ["output"],
+        helper.make_node("Concat", [f"f{i}" for i in range(7)], ["output"],
                          axis=1))
     y = np.concatenate([r.reshape(1, -1) for r in refs], 1)
     return nodes, inits + [flat], y
@@ -360,6 +365,21 @@ qdq_model("qdq_celu", [helper.make_node("Celu", ["x"], ["y"], alpha=1.5)],
 # PyTorch's quantized GELU keeps the input's parameters.
 qdq_model("qdq_gelu", [helper.make_node("Gelu", ["x"], ["y"])], shape, 20, [],
           lambda qx: F.gelu(qx), (IN_SCALE, IN_ZP))
+
+# --- F.normalize as PyTorch exports it (ReduceL2 / ReduceL1, Clip, Expand,
+# Div), opset 13 -------------------------------------------------------------
+class Normalize(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 16)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return F.normalize(y, dim=1) + F.normalize(y, p=1, dim=-1)
+
+
+export(Normalize(), (4, 32), "fnormalize")
 
 # --- Invalid models: each is refused with an error naming the node ----------
 inv = os.path.join(out, "invalid")

@@ -5,7 +5,7 @@
 // PyTorch's / NumPy's.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for m in activations group_norm18 group_norm21 norms reductions13 reductions18 argmax seg_head; do \
+// RUN: for m in activations group_norm18 group_norm21 norms reductions13 reductions18 fnormalize argmax seg_head; do \
 // RUN:   quant-translate --import-onnx %S/Inputs/normact/$m.onnx -o %t/$m.mlir && \
 // RUN:   quant-run %t/$m.mlir --input %S/Inputs/normact/$m.input.npy -o %t/$m.npy && \
 // RUN:   echo "$m" && %python %S/Inputs/compare.py %t/$m.npy %S/Inputs/normact/$m.output.npy || exit 1; \
@@ -26,6 +26,9 @@
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
 // CHECK: reductions18
+// CHECK-NEXT: max |y - ref|
+// CHECK-NEXT: MATCH
+// CHECK: fnormalize
 // CHECK-NEXT: max |y - ref|
 // CHECK-NEXT: MATCH
 // CHECK: argmax

@@ -293,9 +293,9 @@ template <bool isMax> LogicalResult globalPool(NodeImporter &n) {
                                  {1, 1}, {0, 0, 0, 0}));
 }
 
-/// ReduceMean / Max / Min / Sum, ReduceL2 (the square root of the sum of
-/// squares) and ReduceSumSquare.
-enum class Reduce { mean, max, min, sum, l2, sumSquare };
+/// ReduceMean / Max / Min / Sum, ReduceL1 (the sum of magnitudes), ReduceL2
+/// (the square root of the sum of squares) and ReduceSumSquare.
+enum class Reduce { mean, max, min, sum, l1, l2, sumSquare };
 
 /// Reduce* with axes from the `axes` attribute (`axesFromInput`: from input
 /// 1, as ReduceSum has it from opset 13 on and the others from 18).
@@ -315,10 +315,12 @@ LogicalResult reduce(NodeImporter &n) {
   ImplicitLocOpBuilder &b = n.builder();
   if (kind == Reduce::sumSquare || kind == Reduce::l2)
     x->value = n.mul(x->value, x->value, x->value.getType());
+  if (kind == Reduce::l1)
+    x->value = tosa::AbsOp::create(b, x->value.getType(), x->value);
   if (rawAxes->empty() && *noopEmpty)
-    // Nothing reduced: ReduceSumSquare squares, ReduceL2 passes its input
-    // through (as ONNX's reference implementation does).
-    return n.setOutput(kind == Reduce::l2 ? *n.act(0) : *x);
+    // Nothing reduced: ReduceSumSquare squares, ReduceL1 / L2 pass their
+    // input through (as ONNX's reference implementation does).
+    return n.setOutput(kind == Reduce::sumSquare ? *x : *n.act(0));
   FailureOr<SmallVector<int64_t>> axes = n.normalizeAxes(*rawAxes, x->rank());
   if (failed(axes))
     return failure();
@@ -360,6 +362,7 @@ LogicalResult reduce(NodeImporter &n) {
         break;
       case Reduce::mean:
       case Reduce::sum:
+      case Reduce::l1:
       case Reduce::l2:
       case Reduce::sumSquare:
         v = tosa::ReduceSumOp::create(b, type, v, axisAttr);
@@ -444,6 +447,8 @@ void quantc::onnx_import::registerPoolOps(OpRegistry &r) {
   r.add("ReduceSum", reduce<Reduce::sum, /*axesFromInput=*/true>, 13);
   r.add("ArgMax", argExtremum</*isMin=*/false>);
   r.add("ArgMin", argExtremum</*isMin=*/true>);
+  r.add("ReduceL1", reduce<Reduce::l1>);
+  r.add("ReduceL1", reduce<Reduce::l1, /*axesFromInput=*/true>, 18);
   r.add("ReduceL2", reduce<Reduce::l2>);
   r.add("ReduceL2", reduce<Reduce::l2, /*axesFromInput=*/true>, 18);
   r.add("ReduceSumSquare", reduce<Reduce::sumSquare>);
