@@ -1,8 +1,9 @@
 //===- Importer.h - What an ONNX op handler sees ----------------*- C++ -*-===//
 //
-// Private to lib/Import. The importer walks the (topologically sorted) ONNX
-// nodes once and dispatches each to the handler registered for its op type
-// and opset (OpRegistry.h). A handler reads its inputs and attributes
+// Private to lib/Import. The importer walks the ONNX nodes (sorted
+// topologically first: some exporters append nodes out of order) once and
+// dispatches each to the handler registered for its op type and opset
+// (OpRegistry.h). A handler reads its inputs and attributes
 // through a NodeImporter, builds IR with its builder and records its
 // outputs. Three kinds of values flow between nodes:
 //
