@@ -707,13 +707,15 @@ int main(int argc, char **argv) {
         status = 1;
       }
     }
-    for (const auto &[name, reason] : expected)
+    for (const auto &entry : expected) {
+      const std::string &name = entry.first;
       if (llvm::none_of(tests,
                         [&](const TestCase &t) { return t.name == name; })) {
         outs() << "UNKNOWN: " << name
                << " is listed as an expected failure but is no node test\n";
         status = 1;
       }
+    }
   }
   std::string docs = docsText(tests, tests.size());
   if (writeDocs) {
