@@ -1,6 +1,7 @@
-/* float32 .npy reading and writing and a monotonic clock for the C drivers
- * of compiled models (examples/common/run_model.c, bench/peers/time_model.c).
- * Plain C, header only: the drivers stay single files a user can copy.
+/* float32 .npy reading, .npy writing (float32 and integer dtypes) and a
+ * monotonic clock for the C drivers of compiled models
+ * (examples/common/run_model.c, bench/peers/time_model.c). Plain C, header
+ * only: the drivers stay single files a user can copy.
  */
 #ifndef QUANTC_EXAMPLES_NPY_IO_H
 #define QUANTC_EXAMPLES_NPY_IO_H
@@ -65,8 +66,27 @@ static long readNpy(const char *path, float **data) {
 /* Writes `runs` arrays of shape `shape` (rank `rank`) stacked along the
  * first dimension: a float32 .npy of shape (runs * shape[0], shape[1:]).
  * Returns 0, or -1 when the file cannot be written. */
-static int writeNpy(const char *path, const float *data, long runs,
-                    const long *shape, int rank) {
+/* The .npy descr of a NumPy dtype name ("float32", "int64", "uint8",
+ * "bool", ...: the <MODEL>_OUTPUT_DTYPES of a generated header); NULL for
+ * another name. */
+static const char *npyDescr(const char *dtype) {
+  static const char *const table[][2] = {{"float32", "<f4"}, {"int64", "<i8"},
+                                         {"int32", "<i4"},   {"int16", "<i2"},
+                                         {"int8", "|i1"},    {"uint64", "<u8"},
+                                         {"uint32", "<u4"},  {"uint16", "<u2"},
+                                         {"uint8", "|u1"},   {"bool", "|b1"}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+    if (strcmp(dtype, table[i][0]) == 0)
+      return table[i][1];
+  return NULL;
+}
+
+/* Writes `runs` arrays of shape `shape` stacked along the first dimension,
+ * elements of `elementBytes` bytes (little-endian) whose .npy descr is
+ * `descr` ("<f4", "<i8", ...); 0 on success. */
+static int writeNpyTyped(const char *path, const void *data, const char *descr,
+                         long elementBytes, long runs, const long *shape,
+                         int rank) {
   long elements = runs;
   char dims[256];
   int n = snprintf(dims, sizeof dims, "(%ld,", runs * shape[0]);
@@ -78,9 +98,9 @@ static int writeNpy(const char *path, const float *data, long runs,
     dims[n - 1] = 0; /* drop the trailing comma of a multi-dim tuple */
   char header[512];
   int len = snprintf(header, sizeof header,
-                     "{'descr': '<f4', 'fortran_order': False, "
+                     "{'descr': '%s', 'fortran_order': False, "
                      "'shape': %s), }",
-                     dims);
+                     descr, dims);
   int pad = (64 - (10 + len + 1) % 64) % 64;
   FILE *f = fopen(path, "wb");
   if (!f)
@@ -93,8 +113,14 @@ static int writeNpy(const char *path, const float *data, long runs,
   for (int i = 0; i < pad; ++i)
     fputc(' ', f);
   fputc('\n', f);
-  fwrite(data, sizeof(float), elements, f);
+  fwrite(data, elementBytes, elements, f);
   return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Writes float32 arrays (as writeNpyTyped). */
+static inline int writeNpy(const char *path, const float *data, long runs,
+                           const long *shape, int rank) {
+  return writeNpyTyped(path, data, "<f4", sizeof(float), runs, shape, rank);
 }
 
 /* Seconds on a monotonic clock. */

@@ -16,9 +16,11 @@
  *
  * Inputs: float32, C order, samples stacked along the first dimension (each
  * file's element count a multiple of its input's, the same number of runs
- * for every input: one run per compiled batch). Outputs: float32, the runs'
- * outputs stacked along the first dimension (for batch 1: (samples,
- * <output shape without its leading 1>), the layout quant-run writes).
+ * for every input: one run per compiled batch). Outputs: float32, or the
+ * output's integer dtype (ArgMax indices: int64, ...; the header's
+ * <MODEL_UPPER>_OUTPUT_DTYPES), the runs' outputs stacked along the first
+ * dimension (for batch 1: (samples, <output shape without its leading 1>),
+ * the layout quant-run writes).
  * Uses only the generated header (<MODEL>_runv, the counts and the
  * by-index size and shape macros; -DMODEL_UPPER=SMALL_CNN names the macros)
  * and npy_io.h beside this file (.npy I/O, the clock).
@@ -49,15 +51,20 @@ static const long outSizes[] = CAT(MODEL_UPPER, _OUTPUT_SIZES);
 static const long outRanks[] = CAT(MODEL_UPPER, _OUTPUT_RANKS);
 static const long outShapes[] = CAT(MODEL_UPPER, _OUTPUT_SHAPES);
 
+static const char *const outDtypes[] = CAT(MODEL_UPPER, _OUTPUT_DTYPES);
+static const long outBytes[] = CAT(MODEL_UPPER, _OUTPUT_ELEMENT_BYTES);
+
 /* Runs the model on run `r` of every input into run `r` of every output. */
-static int runOnce(float *const *in, float *const *out, long r) {
+static int runOnce(float *const *in, char *const *out, long r) {
   const float *ins[NUM_INPUTS];
-  float *outs[NUM_OUTPUTS];
+  void *outs[NUM_OUTPUTS];
   for (int i = 0; i < NUM_INPUTS; ++i)
     ins[i] = in[i] + r * inSizes[i];
   for (int o = 0; o < NUM_OUTPUTS; ++o)
-    outs[o] = out[o] + r * outSizes[o];
-  return RUNV(ins, outs);
+    outs[o] = out[o] + r * outSizes[o] * outBytes[o];
+  /* <MODEL>_runv takes float pointers, or void pointers when an output is
+   * an integer tensor (ArgMax indices): void * converts to either. */
+  return RUNV(ins, (void *)outs);
 }
 
 int main(int argc, char **argv) {
@@ -76,7 +83,8 @@ int main(int argc, char **argv) {
   if (threads > 0)
     CAT(MODEL, _set_num_threads)(threads);
 #endif
-  float *in[NUM_INPUTS], *out[NUM_OUTPUTS];
+  float *in[NUM_INPUTS];
+  char *out[NUM_OUTPUTS];
   long runs = -1;
   for (int i = 0; i < NUM_INPUTS; ++i) {
     long count = readNpy(argv[1 + i], &in[i]);
@@ -90,15 +98,17 @@ int main(int argc, char **argv) {
     runs = count / inSizes[i];
   }
   for (int o = 0; o < NUM_OUTPUTS; ++o)
-    out[o] = malloc(sizeof(float) * runs * outSizes[o]);
+    out[o] = malloc(outBytes[o] * runs * outSizes[o]);
   for (long r = 0; r < runs; ++r)
     if (runOnce(in, out, r) != 0)
       return fail("the model returned an error (1: this CPU lacks the "
                   "features the object was compiled for; see the header)");
   const long *shape = outShapes;
   for (int o = 0; o < NUM_OUTPUTS; ++o) {
-    if (writeNpy(argv[1 + NUM_INPUTS + o], out[o], runs, shape,
-                 (int)outRanks[o]) != 0)
+    const char *descr = npyDescr(outDtypes[o]);
+    if (!descr ||
+        writeNpyTyped(argv[1 + NUM_INPUTS + o], out[o], descr, outBytes[o],
+                      runs, shape, (int)outRanks[o]) != 0)
       return fail("cannot write an output");
     shape += outRanks[o];
   }

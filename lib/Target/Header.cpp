@@ -112,6 +112,7 @@ llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
     TensorInterface t;
     t.name = tensor.name;
     t.shape = tensor.shape;
+    t.dtype = tensor.dtype;
     t.layout = !stated.empty()            ? stated
                : tensor.shape.size() == 4 ? "NHWC"
                                           : "row-major";
@@ -143,6 +144,26 @@ llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
   return model;
 }
 
+/// The C type of an element of `t` (the header's pointer type).
+static std::string cType(const TensorInterface &t) {
+  if (t.dtype == "float32")
+    return "float";
+  if (t.dtype == "bool")
+    return "uint8_t";
+  return t.dtype + "_t";
+}
+
+/// Bytes per element of `t` (bool: 1).
+static int64_t elementBytes(const TensorInterface &t) {
+  if (t.dtype == "float32")
+    return 4;
+  if (t.dtype == "bool")
+    return 1;
+  llvm::StringRef bits = llvm::StringRef(t.dtype).drop_front(
+      llvm::StringRef(t.dtype).starts_with("u") ? 4 : 3);
+  return std::stoi(bits.str()) / 8;
+}
+
 static std::string shapeList(const std::vector<int64_t> &shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -158,7 +179,7 @@ std::string quantc::modelMetadata(const ModelInterface &model,
       llvm::json::Object o{{"name", t.name},
                            {"shape", llvm::json::Array(t.shape)},
                            {"layout", t.layout},
-                           {"dtype", "float32"}};
+                           {"dtype", t.dtype}};
       if (t.quantization)
         o["quantization"] =
             llvm::json::Object{{"storage", t.quantization->storage},
@@ -203,13 +224,19 @@ void quantc::emitHeader(const ModelInterface &model,
                         const CompileTarget &target, StringRef source,
                         llvm::raw_ostream &os) {
   const std::string upper = llvm::StringRef(model.name).upper();
+  const bool anyInteger =
+      llvm::any_of(model.outputs, [](const TensorInterface &t) {
+        return t.dtype != "float32";
+      });
   auto describe = [&](const TensorInterface &t, const char *kind, size_t i,
                       bool isInput) {
     os << " *   " << kind << i;
     if (!t.name.empty())
       os << " (\"" << t.name << "\")";
-    os << ": float32[" << shapeList(t.shape) << "], " << t.layout << ", "
-       << t.numElements() << " floats\n";
+    os << ": " << t.dtype << "[" << shapeList(t.shape) << "], " << t.layout
+       << ", " << t.numElements()
+       << (t.dtype == "float32" ? " floats" : " values (" + cType(t) + ")")
+       << "\n";
     if (t.quantization)
       os << " *     "
          << (isInput ? "quantized inside to " : "dequantized from ")
@@ -292,6 +319,13 @@ void quantc::emitHeader(const ModelInterface &model,
         "imported\n"
      << " * from ONNX keeps ONNX's NCHW), the inputs then the outputs, in "
         "model order.\n";
+  if (anyInteger)
+    os << " * Integer outputs (ArgMax indices, Casts to integer types) are "
+          "buffers of\n"
+       << " * their C type, whose values the model computes as float32 "
+          "integers\n"
+       << " * (exact below 2^24); " << model.name
+       << "_runv takes them as void pointers.\n";
   if (model.quantized)
     os << " * Inputs are quantized and outputs dequantized inside (the "
           "model's\n"
@@ -343,6 +377,7 @@ void quantc::emitHeader(const ModelInterface &model,
   os << " */\n\n";
 
   os << "#ifndef " << upper << "_H\n#define " << upper << "_H\n\n"
+     << (anyInteger ? "#include <stdint.h>\n\n" : "")
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   auto macros = [&](const std::vector<TensorInterface> &ts, const char *kind) {
     for (auto [i, t] : llvm::enumerate(ts)) {
@@ -378,6 +413,20 @@ void quantc::emitHeader(const ModelInterface &model,
   };
   lists(model.inputs, "input");
   lists(model.outputs, "output");
+  // The outputs' element types: NumPy dtype names and bytes per element
+  // (for drivers that allocate and save them; run_model.c does).
+  {
+    std::string prefix = upper + "_OUTPUT";
+    std::vector<int64_t> bytes;
+    os << "#define " << prefix << "_DTYPES {";
+    for (auto [i, t] : llvm::enumerate(model.outputs)) {
+      os << (i ? ", " : "") << "\"" << t.dtype << "\"";
+      bytes.push_back(elementBytes(t));
+    }
+    os << "}\n"
+       << "#define " << prefix << "_ELEMENT_BYTES {" << shapeList(bytes)
+       << "}\n";
+  }
   os << "\nenum {\n"
      << "  " << model.name << "_num_inputs = " << model.inputs.size() << ",\n"
      << "  " << model.name << "_num_outputs = " << model.outputs.size()
@@ -395,12 +444,12 @@ void quantc::emitHeader(const ModelInterface &model,
   for (size_t i = 0; i < model.inputs.size(); ++i, first = false)
     os << (first ? "" : ", ") << "const float *input" << i;
   for (size_t i = 0; i < model.outputs.size(); ++i, first = false)
-    os << (first ? "" : ", ") << "float *output" << i;
+    os << (first ? "" : ", ") << cType(model.outputs[i]) << " *output" << i;
   if (first)
     os << "void";
   os << ");\n"
-     << "int " << model.name
-     << "_runv(const float *const inputs[], float *const outputs[]);\n"
+     << "int " << model.name << "_runv(const float *const inputs[], "
+     << (anyInteger ? "void" : "float") << " *const outputs[]);\n"
      << "const char *" << model.name << "_int8_isa(void);\n"
      << "const char *" << model.name << "_metadata(void);\n";
   if (model.parallelism == Parallelism::OpenMP)

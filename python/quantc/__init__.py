@@ -123,7 +123,9 @@ class Model:
             repeats, squeeze = k, drop
             prepared.append(np.ascontiguousarray(array).reshape(
                 (k,) + shape))
-        outputs = [np.empty((repeats,) + tuple(o["shape"]), np.float32)
+        # float32, or an integer dtype (ArgMax indices: int64, ...).
+        outputs = [np.empty((repeats,) + tuple(o["shape"]),
+                            np.dtype(o.get("dtype", "float32")))
                    for o in self.outputs]
         for r in range(repeats):
             pointers = [a[r].ctypes.data for a in prepared] + \

@@ -142,6 +142,9 @@ struct TensorInterface {
   /// for 4-D tensors, "row-major" otherwise.
   std::string layout;
   std::optional<TensorQuantization> quantization;
+  /// The NumPy dtype (ModelTensor::dtype): "float32", or for an output an
+  /// integer type (ArgMax indices), passed as a buffer of its C type.
+  std::string dtype = "float32";
   int64_t numElements() const;
 };
 

@@ -127,7 +127,8 @@ LogicalResult sizeOp(NodeImporter &n) {
 /// `to` converts (the result stays f32, holding integers): truncation toward
 /// zero, then for 8- and 16-bit types wrapping into the type's range as
 /// ONNX Runtime's static_cast does on the truncated value (the same as
-/// castTo for constants); BOOL is x != 0. Integers are exact in f32 below
+/// castTo for constants; through int32, which saturates beyond 2^31); BOOL
+/// is x != 0. Integers are exact in f32 below
 /// 2^24 in magnitude; a 32- or 64-bit result beyond that is not exact.
 static Value castToInteger(NodeImporter &n, const Act &a, int32_t to) {
   ImplicitLocOpBuilder &b = n.builder();
@@ -166,15 +167,24 @@ static Value castToInteger(NodeImporter &n, const Act &a, int32_t to) {
   default:
     return x;
   }
-  // x - 2^bits * floor((x - lo) / 2^bits): the identity in range, exact
-  // for the integers f32 holds exactly.
-  float range = static_cast<float>(1 << bits);
-  float lo = isSigned ? -range / 2 : 0.0f;
-  Value offset = tosa::SubOp::create(b, type, x, n.splat(lo, rank));
-  Value wraps = tosa::FloorOp::create(
-      b, type, n.mul(offset, n.splat(1.0f / range, rank), type));
-  return tosa::SubOp::create(b, type, x,
-                             n.mul(wraps, n.splat(range, rank), type));
+  // The wrap in integer ops (not f32 ones, which the int8 pipeline would
+  // quantize): to i32, then to the narrow type and back (sign extension)
+  // or the low bits (unsigned), and back to f32.
+  auto intType = [&](unsigned width) {
+    return RankedTensorType::get(type.getShape(), b.getIntegerType(width));
+  };
+  Value wide = tosa::CastOp::create(b, intType(32), x);
+  if (isSigned) {
+    wide = tosa::CastOp::create(b, intType(bits), wide);
+  } else {
+    auto maskType =
+        RankedTensorType::get(SmallVector<int64_t>(rank, 1), b.getI32Type());
+    int32_t lowBits = (1 << bits) - 1;
+    Value mask = tosa::ConstOp::create(
+        b, maskType, DenseElementsAttr::get(maskType, ArrayRef(lowBits)));
+    wide = tosa::BitwiseAndOp::create(b, intType(32), wide, mask);
+  }
+  return tosa::CastOp::create(b, type, wide);
 }
 
 /// Cast. A quantized value (QuantizeLinear output) to its own type
