@@ -34,7 +34,13 @@ for layer in report["layers"]:
         print(f"  {'  weight ' + w['name']:<50} {w['channels']} channels, scales"
               f" {w['scale_min']:.2g}..{w['scale_max']:.2g}, SQNR "
               f"{w['sqnr_db']:.1f} dB")
-line = f"  model output: SQNR {summary['output_sqnr_db']:.1f} dB"
+if summary.get("output_dtype"):  # integer output (ArgMax indices)
+    line = (f"  model output ({summary['output_dtype']}): equal to float on "
+            f"{100 * summary['output_agreement']:.1f} % of the elements")
+elif summary["output_sqnr_db"] is None:
+    line = "  model output: SQNR undefined (zero output)"
+else:
+    line = f"  model output: SQNR {summary['output_sqnr_db']:.1f} dB"
 if summary.get("classifier"):
     line += (f", top-1 equal to float on "
              f"{100 * summary['top1_agreement']:.1f} % of the samples")

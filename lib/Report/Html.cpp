@@ -290,7 +290,12 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
   };
   row("calibration samples (model runs)", std::to_string(r.samples));
   row("int8 activations from", escape(r.int8Executor));
-  row("output SQNR, int8 vs float", db(out) + " dB", grade(out));
+  if (r.outputDtype == "float32")
+    row("output SQNR, int8 vs float", db(out) + " dB", grade(out));
+  else if (r.outputElements)
+    row("output elements equal, int8 vs float",
+        num(100.0 * r.outputEqual / r.outputElements) + " % of " +
+            std::to_string(r.outputElements) + " (" + r.outputDtype + ")");
   if (r.classifier && r.rows)
     row("top-1 agreement, int8 vs float", num(100.0 * r.top1Agree / r.rows) +
                                               " % of " +

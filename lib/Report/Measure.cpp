@@ -524,7 +524,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   report.outputShape = shapes.front();
   // [rows, 1, ..., 1, classes]: a classifier's scores.
   const std::vector<int64_t> &out = shapes.front();
-  report.classifier = out.size() >= 2 && out.back() >= 2 &&
+  report.outputDtype = (*floatModel)->outputs().front().dtype;
+  report.classifier = report.outputDtype == "float32" && out.size() >= 2 &&
+                      out.back() >= 2 &&
                       product(ArrayRef(out).drop_front().drop_back()) == 1;
   Error e2 = forEachSample(
       options, in, &report.sources, [&](ArrayRef<const float *> x) -> Error {
@@ -560,7 +562,9 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
           double d = static_cast<double>(f[k]) - q[k];
           report.outputSignal += static_cast<double>(f[k]) * f[k];
           report.outputError += d * d;
+          report.outputEqual += f[k] == q[k];
         }
+        report.outputElements += static_cast<int64_t>(f.size());
         if (report.classifier) {
           int64_t classes = report.outputShape.back();
           for (int64_t r = 0; r < report.outputShape[0]; ++r) {

@@ -124,6 +124,28 @@ json::Value quantc::toJSON(const ModelReport &r) {
   json::Array floatOps;
   for (const FloatOp &f : r.floatOps)
     floatOps.push_back(json::Object{{"op", f.op}, {"layer", f.layer}});
+  json::Object summary{
+      {"output_shape", toArray(r.outputShape)},
+      {"output_sqnr_db", r.outputDtype == "float32"
+                             ? sqnrValue(r.outputSignal, r.outputError)
+                             : json::Value(nullptr)},
+      {"classifier", r.classifier},
+      {"rows", r.rows},
+      {"top1_agreement",
+       r.classifier && r.rows
+           ? json::Value(static_cast<double>(r.top1Agree) / r.rows)
+           : json::Value(nullptr)},
+      {"layers", static_cast<int64_t>(r.layers.size())},
+      {"worst_layers", std::move(worst)},
+  };
+  // An integer output (ArgMax indices): the fraction of equal elements.
+  if (r.outputDtype != "float32") {
+    summary["output_dtype"] = r.outputDtype;
+    summary["output_agreement"] =
+        r.outputElements
+            ? json::Value(static_cast<double>(r.outputEqual) / r.outputElements)
+            : json::Value(nullptr);
+  }
   return json::Object{
       {"format", kFormat},
       {"version", kVersion},
@@ -132,19 +154,7 @@ json::Value quantc::toJSON(const ModelReport &r) {
       {"samples", r.samples},
       {"sources", toArray(r.sources)},
       {"int8_executor", r.int8Executor},
-      {"summary",
-       json::Object{
-           {"output_shape", toArray(r.outputShape)},
-           {"output_sqnr_db", sqnrValue(r.outputSignal, r.outputError)},
-           {"classifier", r.classifier},
-           {"rows", r.rows},
-           {"top1_agreement",
-            r.classifier && r.rows
-                ? json::Value(static_cast<double>(r.top1Agree) / r.rows)
-                : json::Value(nullptr)},
-           {"layers", static_cast<int64_t>(r.layers.size())},
-           {"worst_layers", std::move(worst)},
-       }},
+      {"summary", std::move(summary)},
       {"layers", std::move(layers)},
       {"float_ops", std::move(floatOps)},
   };

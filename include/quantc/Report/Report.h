@@ -127,6 +127,10 @@ struct ModelReport {
   std::vector<int64_t> outputShape;
   /// First model result: sums of f^2 and (f - int8)^2.
   double outputSignal = 0, outputError = 0;
+  /// Its dtype; for an integer one (ArgMax indices), whose SQNR means
+  /// nothing, the elements equal in float and int8 (of outputElements).
+  std::string outputDtype = "float32";
+  int64_t outputEqual = 0, outputElements = 0;
   /// Outputs [rows, 1, ..., 1, classes] (classifiers): rows where the arg
   /// max of the int8 output equals the float one.
   bool classifier = false;
