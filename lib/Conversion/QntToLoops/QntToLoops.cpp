@@ -150,7 +150,13 @@ struct QntLowerQuantizedPass
         lowered.insert(*root);
     if (failed(checkLowerable(module, typeConverter, lowered)))
       return signalPassFailure();
-    if (failed(applyPartialConversion(module, legality, std::move(patterns))))
+    // No folding: upstream folds dcast(qcast(x)) to x, but a float op that
+    // reads a quantized value (a layer left in float after a quantized
+    // input) must see the values on the int8 grid.
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(module, legality, std::move(patterns),
+                                      config)))
       signalPassFailure();
   }
 };

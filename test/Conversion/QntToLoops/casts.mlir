@@ -73,3 +73,21 @@ func.func @data_movement(%x: tensor<1x4x4x2x!q>) -> tensor<1x12x12x2x!q> {
   %r = tosa.resize %p, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x6x6x2x!q>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x12x12x2x!q>
   return %r : tensor<1x12x12x2x!q>
 }
+
+// -----
+
+// A float op reading dequantize(quantize(x)) (a float layer right after a
+// quantized graph input) sees x on the int8 grid: the pair is lowered, not
+// folded to x as upstream's folder would.
+// CHECK-LABEL: func.func @qdq_into_float
+// CHECK-NOT: tosa.abs %arg0
+// CHECK: math.roundeven
+// CHECK: memref.store %{{.*}} : memref<4xi8>
+// CHECK: %[[D:.*]] = bufferization.to_tensor %{{.*}} : memref<4xf32> to tensor<4xf32>
+// CHECK: tosa.abs %[[D]]
+func.func @qdq_into_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.uniform<u8:f32, 0.5:3>>
+  %d = quant.dcast %q : tensor<4x!quant.uniform<u8:f32, 0.5:3>> to tensor<4xf32>
+  %a = tosa.abs %d : (tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
