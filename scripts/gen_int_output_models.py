@@ -17,6 +17,9 @@ test/Integration/Compile/Inputs/intout/:
   exact integers, casts.<output>.npy the goldens from NumPy by ONNX's rule
   (truncate toward zero, then the integer conversion wraps, as ONNX Runtime's
   static_cast does on x86).
+- argmax_ops.onnx: ArgMin (keepdims, select_last_index, ties), ArgMax then
+  Unsqueeze (the int64 type carries through data movement), ArgMax then
+  Cast to FLOAT then Mul (float32); goldens from NumPy.
 - invalid_cast_string.onnx: a Cast of an activation to STRING (refused).
 
 Usage: /usr/bin/python3 scripts/gen_int_output_models.py
@@ -111,6 +114,43 @@ def casts():
             np.maximum(wide.astype(np.int32), 0).astype(np.float32))
 
 
+def argmax_ops():
+    """ArgMin keepdims=1 with select_last_index (ties: integer inputs),
+    ArgMax then Unsqueeze (keeps int64), ArgMax then Cast to FLOAT and Mul
+    (float32 again)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5, 3, 4])
+    axes = helper.make_tensor("axes", TensorProto.INT64, [1], [1])
+    half = helper.make_tensor("half", TensorProto.FLOAT, [], [0.5])
+    nodes = [
+        helper.make_node("ArgMin", ["x"], ["kept"], name="argmin", axis=1,
+                         keepdims=1, select_last_index=1),
+        helper.make_node("ArgMax", ["x"], ["idx"], name="argmax", axis=1,
+                         keepdims=0),
+        helper.make_node("Unsqueeze", ["idx", "axes"], ["unsq"],
+                         name="unsqueeze"),
+        helper.make_node("Cast", ["idx"], ["idxf"], name="to_float",
+                         to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["idxf", "half"], ["scaled"], name="mul")]
+    outputs = [
+        helper.make_tensor_value_info("kept", TensorProto.INT64, [1, 1, 3, 4]),
+        helper.make_tensor_value_info("unsq", TensorProto.INT64, [1, 1, 3, 4]),
+        helper.make_tensor_value_info("scaled", TensorProto.FLOAT, [1, 3, 4])]
+    graph = helper.make_graph(nodes, "argmax_ops", [x], outputs, [axes, half])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "argmax_ops.onnx"))
+    rng = np.random.default_rng(35)
+    v = rng.integers(0, 3, (2, 5, 3, 4)).astype(np.float32)
+    np.save(os.path.join(OUT, "argmax_ops.input.npy"), v)
+    last_min = 4 - np.argmin(v[:, ::-1], axis=1)
+    np.save(os.path.join(OUT, "argmax_ops.kept.npy"),
+            last_min[:, None].astype(np.int64))
+    idx = np.argmax(v, axis=1)
+    np.save(os.path.join(OUT, "argmax_ops.unsq.npy"), idx[:, None])
+    np.save(os.path.join(OUT, "argmax_ops.scaled.npy"),
+            (idx * 0.5).astype(np.float32))
+
+
 def invalid():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
     y = helper.make_tensor_value_info("y", TensorProto.STRING, [1, 4])
@@ -125,4 +165,5 @@ if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     seg()
     casts()
+    argmax_ops()
     invalid()

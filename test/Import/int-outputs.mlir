@@ -44,6 +44,20 @@
 // CASTOUT: float32 (1, 4, 6): 24 of 24 equal
 // CASTOUT: EXACT
 //
+// ArgMin with keepdims and select_last_index on ties, ArgMax then
+// Unsqueeze (data movement keeps int64), ArgMax then Cast to FLOAT then Mul
+// (float32 again): equal to NumPy.
+// RUN: quant-translate --import-onnx %quantc_src_root/test/Integration/Compile/Inputs/intout/argmax_ops.onnx | FileCheck %s --check-prefix=OPS
+// OPS: -> (tensor<1x1x3x4xi64>, tensor<1x1x3x4xi64>, tensor<1x3x4xf32>)
+// OPS-SAME: quantc.output_dtypes = ["int64", "int64", "float32"]
+// RUN: mkdir -p %t/ops && quant-run %quantc_src_root/test/Integration/Compile/Inputs/intout/argmax_ops.onnx --input %quantc_src_root/test/Integration/Compile/Inputs/intout/argmax_ops.input.npy -o %t/ops.npz
+// RUN: cd %t/ops && %python -c "import numpy as np; d = np.load('../ops.npz'); [np.save(k + '.npy', d[k]) for k in d]"
+// RUN: cd %quantc_src_root/test/Integration/Compile/Inputs/intout && %python check.py %t/ops/kept.npy argmax_ops.kept.npy int64 %t/ops/unsq.npy argmax_ops.unsq.npy int64 %t/ops/scaled.npy argmax_ops.scaled.npy float32 | FileCheck %s --check-prefix=OPSOUT
+// OPSOUT: int64 (2, 1, 3, 4): 24 of 24 equal
+// OPSOUT: int64 (2, 1, 3, 4): 24 of 24 equal
+// OPSOUT: float32 (2, 3, 4): 24 of 24 equal
+// OPSOUT: EXACT
+//
 // A Cast of an activation to a type the interface has no dtype for.
 // RUN: not quant-translate --import-onnx %quantc_src_root/test/Integration/Compile/Inputs/intout/invalid_cast_string.onnx 2>&1 | FileCheck %s --check-prefix=INVALID
 // INVALID: error: '{{.*}}invalid_cast_string.onnx': node 'to_string' (Cast): unsupported target type 8 (string) for an activation
