@@ -13,7 +13,8 @@
  *     whole batch).
  *   time_model run in.npy out.npy
  *     runs every whole batch of in.npy and writes the outputs stacked
- *     (float32, (runs * B, <output shape without its batch>)).
+ *     (float32, or output 0's integer dtype; (runs * B, <output shape
+ *     without its batch>)).
  */
 #include "../../examples/common/npy_io.h"
 #include "model.h"
@@ -21,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Bytes per element of each output (float32 or an integer dtype). */
+static const long outBytes[] = M_OUTPUT_ELEMENT_BYTES;
 
 static int fail(const char *message) {
   fprintf(stderr, "time_model: %s\n", message);
@@ -55,7 +59,9 @@ int main(int argc, char **argv) {
     float *in = malloc(sizeof(float) * m_input0_size);
     for (long i = 0; i < m_input0_size; ++i)
       in[i] = images[i % count];
-    float *out = malloc(sizeof(float) * m_output0_size);
+    /* Output 0 may be an integer tensor (ArgMax indices): its own element
+     * size; void * converts to the header's pointer type. */
+    void *out = malloc(outBytes[0] * m_output0_size);
     for (int r = 0; r < warmup; ++r)
       if (m_run(in, out) != 0)
         return fail("the model returned an error (this CPU lacks the "
@@ -85,13 +91,15 @@ int main(int argc, char **argv) {
     if (count <= 0 || count % m_input0_size != 0)
       return fail("cannot read a float32 .npy of whole model inputs");
     long runs = count / m_input0_size;
-    float *out = malloc(sizeof(float) * runs * m_output0_size);
+    char *out = malloc(outBytes[0] * runs * m_output0_size);
     for (long s = 0; s < runs; ++s)
-      if (m_run(in + s * m_input0_size, out + s * m_output0_size) != 0)
+      if (m_run(in + s * m_input0_size,
+                (void *)(out + s * m_output0_size * outBytes[0])) != 0)
         return fail("the model returned an error");
     static const long outShape[] = M_OUTPUT0_SHAPE;
-    if (writeNpy(argv[3], out, runs, outShape,
-                 sizeof(outShape) / sizeof(outShape[0])) != 0)
+    static const char *const outDtypes[] = M_OUTPUT_DTYPES;
+    if (writeNpyTyped(argv[3], out, npyDescr(outDtypes[0]), outBytes[0], runs,
+                      outShape, sizeof(outShape) / sizeof(outShape[0])) != 0)
       return fail("cannot write the output");
     free(in);
     free(out);
