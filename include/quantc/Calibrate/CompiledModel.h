@@ -37,8 +37,8 @@ public:
   ~CompiledModel();
 
   /// Compiles `function` of `module` (which is not modified) with
-  /// `pipeline`. The function must take and return statically shaped f32
-  /// tensors. When the lowered module has
+  /// `pipeline`. The function must take statically shaped f32 tensors and
+  /// return f32 or integer ones (modelSignature). When the lowered module has
   /// OpenMP parallel regions (a pipeline with parallel=omp), LLVM's OpenMP
   /// runtime (libomp) is loaded for them. Large constants (weights) are not
   /// copied into the compiled code: it reads them where `module`'s context
