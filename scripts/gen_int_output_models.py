@@ -17,6 +17,8 @@ test/Integration/Compile/Inputs/intout/:
   exact integers, casts.<output>.npy the goldens from NumPy by ONNX's rule
   (truncate toward zero, then the integer conversion wraps, as ONNX Runtime's
   static_cast does on x86).
+- casts_wide.onnx: Casts to UINT16 / UINT32 / UINT64 / INT64 of negative
+  and large values (the unsigned wrap happens in the integer result).
 - argmax_ops.onnx: ArgMin (keepdims, select_last_index, ties), ArgMax then
   Unsqueeze (the int64 type carries through data movement), ArgMax then
   Cast to FLOAT then Mul (float32); goldens from NumPy.
@@ -114,6 +116,31 @@ def casts():
             np.maximum(wide.astype(np.int32), 0).astype(np.float32))
 
 
+def casts_wide():
+    """Casts to UINT16, UINT32, UINT64 and INT64, negative and large values
+    included: the unsigned wrap of a negative value is done in the integer
+    result (int64 bits truncated), so the compiled model writes ONNX
+    Runtime's (x86) bits, which float32 could not hold."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])
+    targets = [("u16", TensorProto.UINT16, np.uint16),
+               ("u32", TensorProto.UINT32, np.uint32),
+               ("u64", TensorProto.UINT64, np.uint64),
+               ("i64", TensorProto.INT64, np.int64)]
+    graph = helper.make_graph(
+        [helper.make_node("Cast", ["x"], [n], name="to_" + n, to=t)
+         for n, t, _ in targets], "casts_wide", [x],
+        [helper.make_tensor_value_info(n, t, [1, 8]) for n, t, _ in targets])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "casts_wide.onnx"))
+    v = np.array([[0.5, -0.5, 70000.7, -3.2, 65535.9, 1e6, -70000.2, 12.0]],
+                 np.float32)
+    np.save(os.path.join(OUT, "casts_wide.input.npy"), v)
+    wide = np.trunc(v).astype(np.int64)
+    for name, _, dtype in targets:
+        np.save(os.path.join(OUT, f"casts_wide.{name}.npy"), wide.astype(dtype))
+
+
 def argmax_ops():
     """ArgMin keepdims=1 with select_last_index (ties: integer inputs),
     ArgMax then Unsqueeze (keeps int64), ArgMax then Cast to FLOAT and Mul
@@ -165,5 +192,6 @@ if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     seg()
     casts()
+    casts_wide()
     argmax_ops()
     invalid()

@@ -242,12 +242,15 @@ static Error writeWhole(StringRef path,
 }
 
 Error quantc::writeNpy(StringRef path, const NpyArray &array) {
-  std::string converted =
-      array.dtype == "float32" ? "" : integerBytes(array.dtype, array.data);
+  std::string converted = array.dtype == "float32" || !array.bytes.empty()
+                              ? ""
+                              : integerBytes(array.dtype, array.data);
   return writeWhole(path, [&](raw_ostream &os) {
     os << npyHeader(array);
     if (array.dtype == "float32")
       os << npyData(array);
+    else if (!array.bytes.empty())
+      os << StringRef(array.bytes.data(), array.bytes.size());
     else
       os << converted;
   });
@@ -461,7 +464,9 @@ Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
   for (auto [a, bytes] : llvm::zip(arrays, converted)) {
     StringRef data = npyData(a.array);
     if (a.array.dtype != "float32")
-      data = bytes = integerBytes(a.array.dtype, a.array.data);
+      data = !a.array.bytes.empty()
+                 ? StringRef(a.array.bytes.data(), a.array.bytes.size())
+                 : StringRef(bytes = integerBytes(a.array.dtype, a.array.data));
     Member m{a.name + ".npy", npyHeader(a.array), data, 0, 0, 0};
     uint64_t size = m.header.size() + m.data.size();
     if (size >= 0xffffffffu || offset >= 0xffffffffu || m.name.size() > 0xffff)

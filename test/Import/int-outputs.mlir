@@ -44,6 +44,19 @@
 // CASTOUT: float32 (1, 4, 6): 24 of 24 equal
 // CASTOUT: EXACT
 //
+// Casts to UINT16 / UINT32 / UINT64 / INT64 of negative and large values:
+// the unsigned wrap of a negative value happens in the integer result
+// (int64 bits truncated), so quant-run writes NumPy's (and ONNX Runtime's
+// x86) bits, 2^32 - 70000 included, which float32 cannot hold.
+// RUN: mkdir -p %t/wide && quant-run %quantc_src_root/test/Integration/Compile/Inputs/intout/casts_wide.onnx --input %quantc_src_root/test/Integration/Compile/Inputs/intout/casts_wide.input.npy -o %t/wide.npz
+// RUN: cd %t/wide && %python -c "import numpy as np; d = np.load('../wide.npz'); [np.save(k + '.npy', d[k]) for k in d]"
+// RUN: cd %quantc_src_root/test/Integration/Compile/Inputs/intout && %python check.py %t/wide/u16.npy casts_wide.u16.npy uint16 %t/wide/u32.npy casts_wide.u32.npy uint32 %t/wide/u64.npy casts_wide.u64.npy uint64 %t/wide/i64.npy casts_wide.i64.npy int64 | FileCheck %s --check-prefix=WIDE
+// WIDE: uint16 (1, 8): 8 of 8 equal
+// WIDE: uint32 (1, 8): 8 of 8 equal
+// WIDE: uint64 (1, 8): 8 of 8 equal
+// WIDE: int64 (1, 8): 8 of 8 equal
+// WIDE: EXACT
+//
 // ArgMin with keepdims and select_last_index on ties, ArgMax then
 // Unsqueeze (data movement keeps int64), ArgMax then Cast to FLOAT then Mul
 // (float32 again): equal to NumPy.

@@ -171,20 +171,35 @@ int main(int argc, char **argv) {
     return error(toString(input.takeError()));
   std::vector<quantc::NamedArray> outputs;
   std::vector<float *> pointers(signature.outputs.size());
+  std::vector<void *> typed(signature.outputs.size());
   for (auto [i, t] : llvm::enumerate(signature.outputs)) {
     quantc::NamedArray out;
     out.name = t.name.empty() ? "output" + std::to_string(i) : t.name;
     out.array.shape = t.shape;
     out.array.shape[0] *= input->runs;
-    // Integer outputs (ArgMax indices) are written in their dtype.
+    // Integer outputs (ArgMax indices) are written in their dtype, as the
+    // compiled model writes them.
     out.array.dtype = t.dtype;
-    out.array.data.resize(input->runs * t.numElements());
+    if (t.isFloat())
+      out.array.data.resize(input->runs * t.numElements());
+    else
+      out.array.bytes.resize(input->runs * t.numElements() * t.elementBytes());
     outputs.push_back(std::move(out));
   }
+  // The int8 reference has float outputs only.
+  bool anyInteger = llvm::any_of(signature.outputs,
+                                 [](const auto &t) { return !t.isFloat(); });
   for (int64_t r = 0; r < input->runs; ++r) {
-    for (auto [i, t] : llvm::enumerate(signature.outputs))
-      pointers[i] = outputs[i].array.data.data() + r * t.numElements();
-    if (Error e = runOnce(input->run(r), pointers))
+    for (auto [i, t] : llvm::enumerate(signature.outputs)) {
+      quantc::NpyArray &a = outputs[i].array;
+      pointers[i] = t.isFloat() ? a.data.data() + r * t.numElements() : nullptr;
+      typed[i] = t.isFloat()
+                     ? static_cast<void *>(pointers[i])
+                     : a.bytes.data() + r * t.numElements() * t.elementBytes();
+    }
+    Error e = compiled && anyInteger ? compiled->runTyped(input->run(r), typed)
+                                     : runOnce(input->run(r), pointers);
+    if (e)
       return error(toString(std::move(e)));
   }
   if (Error e = npz ? quantc::writeNpz(outputFile, outputs)

@@ -60,7 +60,7 @@ public:
   /// Runs the model on `inputData[i]` (inputs()[i].numElements() floats
   /// each), writing each output into `outputData[i]`
   /// (outputs()[i].numElements() floats; an integer output converted to
-  /// float, which is exact: the model computes it as float32 integers).
+  /// float, exact below 2^24 in magnitude: use runTyped for its bits).
   llvm::Error run(llvm::ArrayRef<const float *> inputData,
                   llvm::ArrayRef<float *> outputData) const;
   /// As run, with each output in its own dtype (outputs()[i].elementBytes()

@@ -23,10 +23,11 @@ namespace quantc {
 struct NpyArray {
   std::vector<int64_t> shape;
   std::vector<float> data;
-  /// The dtype writeNpy / writeNpz write `data` as: "float32", or an
-  /// integer dtype of ModelTensor (a model's integer output, whose values
-  /// are integers that float32 holds exactly; converted on writing).
+  /// The dtype writeNpy / writeNpz write the array as: "float32", or an
+  /// integer dtype of ModelTensor (a model's integer output): its
+  /// little-endian elements in `bytes`, else `data` converted on writing.
   std::string dtype = "float32";
+  std::vector<char> bytes;
 };
 
 /// Reads `path`. Errors name the file and the problem: unreadable, not a
