@@ -293,11 +293,13 @@ static StringRef numpyDtype(int32_t dtype) {
 }
 
 /// The f32 graph output `v`, which holds integers of ONNX type `dtype`
-/// (already in the type's range: ArgMax indices, castToInteger's results),
-/// as a tensor of the type's width: a tosa.cast, exact for integral
-/// values; unsigned types through a wider signed type, whose truncation
-/// keeps the bits (bool: an i8 of 0 or 1). `v` itself for FLOAT; failure
-/// for a type the interface does not have.
+/// (ArgMax indices, castToInteger's results: 8- and 16-bit ones already in
+/// the type's range), as a tensor of the type's width: a tosa.cast, exact
+/// for integral values; unsigned types through a wider signed type whose
+/// truncation keeps the low bits (a negative value cast to UINT32 / UINT64
+/// wraps, as NumPy converts the truncated int64; ONNX leaves it undefined;
+/// bool: an i8 of 0 or 1).
+/// `v` itself for FLOAT; failure for a type the interface does not have.
 static FailureOr<Value> integerResult(ImplicitLocOpBuilder &b, Value v,
                                       int32_t dtype) {
   auto shape = cast<RankedTensorType>(v.getType()).getShape();
