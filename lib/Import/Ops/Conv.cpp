@@ -361,6 +361,18 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   const ConstTensor *w = weight(n, 1, qdq);
   if (!w)
     return failure();
+  // MatMul's 1-D weight [K] is NumPy's matrix-vector product: a [K, 1]
+  // weight whose output dimension is then dropped (PicoDet's distribution
+  // integral: softmax [..., R + 1] x arange(R + 1)).
+  bool vectorB = isMatMul && w->dims.size() == 1;
+  ConstTensor wVector;
+  if (vectorB) {
+    if (qdq && qdq->scales.size() > 1)
+      return n.emitError() << "a 1-D weight cannot be quantized per axis";
+    wVector = *w;
+    wVector.dims = {w->dims[0], 1};
+    w = &wVector;
+  }
   if (w->dims.size() != 2)
     return n.emitError() << "weight must be a 2-D constant";
   bool transB = false;
@@ -419,7 +431,8 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
         tosa::AddOp::create(b, n.f32({1, m, nOut}), result, n.constant(bias));
   }
   SmallVector<int64_t> outShape(aShape.begin(), aShape.end() - 1);
-  outShape.push_back(nOut);
+  if (!vectorB)
+    outShape.push_back(nOut);
   Act flat{n.reshape(result, {m, nOut}), identityLayout(2)};
   return n.setOutput(n.reshapeAct(flat, outShape));
 }

@@ -1,0 +1,166 @@
+"""Generates the small models of test/Import/gauntlet.mlir: trained-model
+architectures as other exporters ship them (the exporter gauntlet of issue
+33), cut down to a few channels, with seeded weights, BatchNorm statistics
+that are not the identity, and PyTorch's float32 outputs as the reference.
+
+  /usr/bin/python3 scripts/gen_exporter_gauntlet.py
+
+writes test/Import/Inputs/gauntlet/:
+* pico_head.onnx: a PicoDet-style detection head as paddle2onnx writes it
+  (opset 11, graph name "Model from PaddlePaddle.", input x [N, 4, H, W]
+  with N, H, W free, BatchNorm not fused, Clip's min / max as Constant
+  nodes of shape [1]): two levels of conv + BN + ReLU6, per level sigmoid
+  class scores and the box side distributions ([N, HW, 4, R + 1], Softmax
+  over the last axis) integrated by a MatMul with a 1-D weight
+  arange(R + 1) (NumPy's matrix-vector product: the last dimension
+  drops), concatenated over the levels: outputs scores [N, A, 3] and
+  dist [N, A, 4]. pico_head.{a,b}.x.npy / .out.npz: two shapes.
+* rec_head.onnx: an SVTR/CRNN-style text recognizer head (paddle2onnx,
+  opset 11, input [N, 4, 8, W] with N, W free): conv + BN + HardSwish
+  (HardSigmoid + Mul), an average pool to H = 1, Squeeze with its axes
+  attribute, Transpose to [N, T, C], a LayerNorm written out as
+  ReduceMean / Sub / Pow / Sqrt / Div, a Linear, and Softmax(axis = 2) on
+  [N, T, classes] (opset 11's 2-D coercion: the last axis here).
+  rec_head.{a,b}.x.npy / .out.npy.
+Needs onnx, numpy and torch (Debian python3-onnx, python3-torch); the test
+does not.
+"""
+
+import os
+
+import numpy as np
+import onnx
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from onnx import helper, numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "test", "Import", "Inputs", "gauntlet")
+
+
+def seeded(model, seed):
+    """Kaiming-normal conv weights and non-identity BatchNorm statistics."""
+    g = torch.Generator().manual_seed(seed)
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            fan_in = m.weight[0].numel()
+            m.weight.data = torch.randn(m.weight.shape, generator=g) * (2.0 / fan_in) ** 0.5
+        if isinstance(m, (nn.BatchNorm2d, nn.LayerNorm)):
+            c = m.weight.numel()
+            m.weight.data = torch.rand(c, generator=g) + 0.5
+            m.bias.data = torch.randn(c, generator=g) * 0.2
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.data = torch.randn(c, generator=g) * 0.2
+            m.running_var.data = torch.rand(c, generator=g) + 0.5
+    return model.eval()
+
+
+class PicoHead(nn.Module):
+    def __init__(self, classes=3, reg_max=3):
+        super().__init__()
+        self.c1 = nn.Conv2d(4, 6, 3, 2, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(6)
+        self.c2 = nn.Conv2d(6, 8, 3, 2, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(8)
+        self.cls = nn.ModuleList([nn.Conv2d(c, classes, 1) for c in (6, 8)])
+        self.reg = nn.ModuleList(
+            [nn.Conv2d(c, 4 * (reg_max + 1), 1) for c in (6, 8)])
+        self.reg_max = reg_max
+        self.register_buffer("proj", torch.arange(reg_max + 1, dtype=torch.float32))
+
+    def forward(self, x):
+        f1 = F.relu6(self.b1(self.c1(x)))
+        f2 = F.relu6(self.b2(self.c2(f1)))
+        scores, dists = [], []
+        for f, c, r in zip((f1, f2), self.cls, self.reg):
+            n = f.shape[0]
+            scores.append(torch.sigmoid(c(f)).flatten(2).permute(0, 2, 1))
+            d = r(f).flatten(2).permute(0, 2, 1).reshape(n, -1, 4, self.reg_max + 1)
+            dists.append(F.softmax(d, -1) @ self.proj)
+        return torch.cat(scores, 1), torch.cat(dists, 1)
+
+
+class RecHead(nn.Module):
+    def __init__(self, classes=5):
+        super().__init__()
+        self.c = nn.Conv2d(4, 8, 3, (2, 1), 1, bias=False)
+        self.b = nn.BatchNorm2d(8)
+        self.n = nn.LayerNorm(8)
+        self.fc = nn.Linear(8, classes)
+
+    def forward(self, x):
+        y = F.hardswish(self.b(self.c(x)))
+        y = F.avg_pool2d(y, (4, 2), (4, 2)).squeeze(2).permute(0, 2, 1)
+        return F.softmax(self.fc(self.n(y)) * 4.0, dim=2)
+
+
+def paddleize(path):
+    """paddle2onnx's idioms: the graph name, Clip bounds as [1] Constants."""
+    m = onnx.load(path)
+    g = m.graph
+    g.name = "Model from PaddlePaddle."
+    m.producer_name = "PaddlePaddle"
+    inits = {t.name: t for t in g.initializer}
+    consts = {n.output[0]: n for n in g.node if n.op_type == "Constant"}
+    front = []
+    for n in g.node:
+        if n.op_type != "Clip":
+            continue
+        for j in (1, 2):
+            if j >= len(n.input) or not n.input[j]:
+                continue
+            src = n.input[j]
+            v = numpy_helper.to_array(inits[src] if src in inits else consts[src].attribute[0].t)
+            name = f"{n.name or n.output[0]}_bound{j}"
+            front.append(helper.make_node(
+                "Constant", [], [name],
+                value=numpy_helper.from_array(np.array(v, np.float32).reshape(1), name)))
+            n.input[j] = name
+    nodes = front + list(g.node)
+    del g.node[:]
+    g.node.extend(nodes)
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+
+
+def export(model, shape, name, dyn, outs):
+    x = torch.zeros(*shape)
+    path = os.path.join(OUT, name + ".onnx")
+    axes = {"x": dyn}
+    axes.update({o: {0: "N"} for o in outs})
+    torch.onnx.export(model, x, path, opset_version=11, input_names=["x"],
+                      output_names=list(outs), dynamic_axes=axes,
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=True)
+    paddleize(path)
+
+
+def reference(model, name, tag, shape, outs, seed):
+    x = torch.from_numpy(np.random.RandomState(seed).uniform(-1, 1, shape).astype(np.float32))
+    np.save(os.path.join(OUT, f"{name}.{tag}.x.npy"), x.numpy())
+    with torch.no_grad():
+        y = model(x)
+    if len(outs) == 1:
+        np.save(os.path.join(OUT, f"{name}.{tag}.out.npy"), y.numpy())
+    else:
+        np.savez(os.path.join(OUT, f"{name}.{tag}.out.npz"),
+                 **{o: v.numpy() for o, v in zip(outs, y)})
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    torch.manual_seed(0)
+    pico = seeded(PicoHead(), 1)
+    outs = ("scores", "dist")
+    export(pico, (1, 4, 16, 16), "pico_head", {0: "N", 2: "H", 3: "W"}, outs)
+    reference(pico, "pico_head", "a", (1, 4, 16, 24), outs, 2)
+    reference(pico, "pico_head", "b", (2, 4, 8, 16), outs, 3)
+    rec = seeded(RecHead(), 4)
+    export(rec, (1, 4, 8, 16), "rec_head", {0: "N", 3: "W"}, ("out",))
+    reference(rec, "rec_head", "a", (1, 4, 8, 20), ("out",), 5)
+    reference(rec, "rec_head", "b", (3, 4, 8, 12), ("out",), 6)
+
+
+if __name__ == "__main__":
+    main()
