@@ -22,6 +22,14 @@ writes test/Import/Inputs/gauntlet/:
   ReduceMean / Sub / Pow / Sqrt / Div, a Linear, and Softmax(axis = 2) on
   [N, T, classes] (opset 11's 2-D coercion: the last axis here).
   rec_head.{a,b}.x.npy / .out.npy.
+* yolo_head.onnx: an anchor-free detector's decoded output as PyTorch
+  exports it (opset 13, x [N, 4, H, W] free): anchor points from Range of
+  the feature size (Shape -> Gather -> Range -> meshgrid), boxes
+  (points -+ exp(regression) * stride, pixels) and sigmoid class scores
+  concatenated into one output [N, A, 4 + 3] (YOLOX / YOLOv8-style), with
+  yolo_head.x.npy (4 samples, 1x4x16x24) and yolo_head.out.npy: int8 must
+  keep the scores on their own grid (one shared scale over pixels and
+  probabilities leaves them one or two steps).
 Needs onnx, numpy and torch (Debian python3-onnx, python3-torch); the test
 does not.
 """
@@ -95,6 +103,27 @@ class RecHead(nn.Module):
         return F.softmax(self.fc(self.n(y)) * 4.0, dim=2)
 
 
+class YoloHead(nn.Module):
+    def __init__(self, classes=3):
+        super().__init__()
+        self.c1 = nn.Conv2d(4, 8, 3, 2, 1)
+        self.c2 = nn.Conv2d(8, 8, 3, 2, 1)
+        self.reg = nn.Conv2d(8, 4, 1)
+        self.cls = nn.Conv2d(8, classes, 1)
+
+    def forward(self, x):
+        f = F.relu(self.c2(F.relu(self.c1(x))))
+        h, w = f.shape[2], f.shape[3]
+        ys = torch.arange(h, dtype=torch.float32)
+        xs = torch.arange(w, dtype=torch.float32)
+        gy, gx = torch.meshgrid(ys, xs, indexing="ij")
+        grid = torch.stack([gx, gy], 0).reshape(1, 2, h * w) * 16.0 + 8.0
+        r = torch.exp(self.reg(f).clamp(max=3.0)).flatten(2) * 16.0
+        boxes = torch.cat([grid - r[:, :2], grid + r[:, 2:]], 1)
+        scores = torch.sigmoid(self.cls(f)).flatten(2)
+        return torch.cat([boxes, scores], 1).permute(0, 2, 1)
+
+
 def paddleize(path):
     """paddle2onnx's idioms: the graph name, Clip bounds as [1] Constants."""
     m = onnx.load(path)
@@ -160,6 +189,16 @@ def main():
     export(rec, (1, 4, 8, 16), "rec_head", {0: "N", 3: "W"}, ("out",))
     reference(rec, "rec_head", "a", (1, 4, 8, 20), ("out",), 5)
     reference(rec, "rec_head", "b", (3, 4, 8, 12), ("out",), 6)
+    yolo = seeded(YoloHead(), 7)
+    path = os.path.join(OUT, "yolo_head.onnx")
+    torch.onnx.export(yolo, torch.zeros(1, 4, 16, 24), path, opset_version=13,
+                      input_names=["x"], output_names=["out"],
+                      dynamic_axes={"x": {0: "N", 2: "H", 3: "W"},
+                                    "out": {0: "N", 1: "A"}})
+    x = torch.from_numpy(np.random.RandomState(8).uniform(-1, 1, (4, 4, 16, 24)).astype(np.float32))
+    np.save(os.path.join(OUT, "yolo_head.x.npy"), x.numpy())
+    with torch.no_grad():
+        np.save(os.path.join(OUT, "yolo_head.out.npy"), yolo(x).numpy())
 
 
 if __name__ == "__main__":

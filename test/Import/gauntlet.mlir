@@ -30,3 +30,8 @@
 // RUN: %python %S/Inputs/exporters/compare.py %t/rec_b.npy %S/Inputs/gauntlet/rec_head.b.out.npy 1e-5 | FileCheck %s --check-prefix=MATCH
 // RUN: quant-compile %S/Inputs/gauntlet/rec_head.onnx --input-shape 1x4x8x20 --calibration-data %S/Inputs/gauntlet/rec_head.a.x.npy -v -o %t/rec_q.o 2>&1 | FileCheck %s --check-prefix=RECQ
 // RECQ: quant-compile: 2 op(s) computed in float: qnt.layer_norm (/n/Add_1), qnt.softmax (/Softmax)
+//
+// Anchor-free detector output (PyTorch opset 13): anchor points from Range
+// of the feature size, boxes and scores in one Concat.
+// RUN: quant-run %S/Inputs/gauntlet/yolo_head.onnx --input-shape 4x4x16x24 --input %S/Inputs/gauntlet/yolo_head.x.npy -o %t/yolo.npy
+// RUN: %python %S/Inputs/exporters/compare.py %t/yolo.npy %S/Inputs/gauntlet/yolo_head.out.npy 1e-5 | FileCheck %s --check-prefix=MATCH

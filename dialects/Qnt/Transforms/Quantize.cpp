@@ -683,6 +683,23 @@ void QntQuantizePass::convertAvgPool(tosa::AvgPool2dOp op) {
   op.erase();
 }
 
+/// True when every use of `v` is the function's return, directly or through
+/// dequantizes, reshapes and transposes: a graph output.
+static bool onlyReturned(Value v) {
+  if (v.use_empty())
+    return false;
+  for (Operation *user : v.getUsers()) {
+    if (isa<func::ReturnOp>(user))
+      continue;
+    if (isa<quant::DequantizeCastOp, tosa::ReshapeOp, tosa::TransposeOp>(
+            user) &&
+        onlyReturned(user->getResult(0)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   SmallVector<Value> inputs;
   for (Value v : op.getInput1()) {
@@ -694,6 +711,26 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   quant::QuantizeCastOp sink = quantizedSink(op.getResult());
   if (!sink)
     return;
+  // A Concat that is a graph output of inputs on very different grids (a
+  // detector's box coordinates and class probabilities in one tensor): one
+  // shared scale would keep less than 4 of an input's 8 bits (the scores a
+  // step or two), so the output is the float concat of the dequantized
+  // inputs, each on its own grid.
+  double outScale = paramsOf(elementOf(sink.getResult())).scales[0];
+  bool coarse = llvm::any_of(inputs, [&](Value q) {
+    QParams p = paramsOf(elementOf(q));
+    return p.scales.size() == 1 && outScale > 16.0 * p.scales[0];
+  });
+  if (coarse && onlyReturned(sink.getResult())) {
+    for (Operation *user : llvm::make_early_inc_range(sink->getUsers()))
+      if (auto dc = dyn_cast<quant::DequantizeCastOp>(user)) {
+        dc.replaceAllUsesWith(op.getResult());
+        dc.erase();
+      }
+    if (sink->use_empty())
+      sink.erase();
+    return;
+  }
   OpBuilder b(sink);
   auto concat = ConcatOp::create(b, op.getLoc(), sink.getType(), inputs,
                                  b.getI64IntegerAttr(op.getAxis()));
