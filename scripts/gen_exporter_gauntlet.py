@@ -30,6 +30,13 @@ writes test/Import/Inputs/gauntlet/:
   yolo_head.x.npy (4 samples, 1x4x16x24) and yolo_head.out.npy: int8 must
   keep the scores on their own grid (one shared scale over pixels and
   probabilities leaves them one or two steps).
+* yolo_head_fp16.onnx: the same model through onnxconverter_common's
+  float16 pass with keep_io_types (its algorithm, re-implemented in
+  to_float16 below: float16 initializers and Constants, Cast(to=FLOAT)
+  of the shape integers turned into Cast(to=FLOAT16), Range and the other
+  ops of its block list kept float32 between Casts, the graph input and
+  output Casts appended as the last nodes); reference: yolo_head.out.npy
+  (float32), within the 1e-2 of float16 models.
 Needs onnx, numpy and torch (Debian python3-onnx, python3-torch); the test
 does not.
 """
@@ -124,6 +131,77 @@ class YoloHead(nn.Module):
         return torch.cat([boxes, scores], 1).permute(0, 2, 1)
 
 
+# onnxconverter_common.float16.DEFAULT_OP_BLOCK_LIST's ops that vision
+# graphs hold: kept float32 between Casts.
+FLOAT16_BLOCK = {"Resize", "Upsample", "Range", "Min", "Max", "CumSum", "TopK",
+                 "NonMaxSuppression", "RoiAlign"}
+
+
+def to_float16(model):
+    """convert_float_to_float16(model, keep_io_types=True), step by step."""
+    model = onnx.shape_inference.infer_shapes(model)
+    g = model.graph
+
+    def tensor16(t):
+        if t.data_type != onnx.TensorProto.FLOAT:
+            return
+        a = numpy_helper.to_array(t).astype(np.float32)
+        # min_positive_val 1e-7 / max_finite_val 1e4, sign kept.
+        a = np.where((a > 0) & (a < 1e-7), 1e-7, a)
+        a = np.where((a < 0) & (a > -1e-7), -1e-7, a)
+        a = np.where(np.isfinite(a), np.clip(a, -1e4, 1e4), a)
+        t.CopyFrom(numpy_helper.from_array(a.astype(np.float16), t.name))
+
+    rename, io_casts = {}, []
+    for i, v in enumerate(g.input):
+        if v.type.tensor_type.elem_type == onnx.TensorProto.FLOAT:
+            rename[v.name] = f"graph_input_cast_{i}"
+            io_casts.append(helper.make_node("Cast", [v.name], [rename[v.name]], to=10,
+                                             name=f"graph_input_cast{i}"))
+    for i, v in enumerate(g.output):
+        if v.type.tensor_type.elem_type == onnx.TensorProto.FLOAT:
+            rename[v.name] = f"graph_output_cast_{i}"
+            io_casts.append(helper.make_node("Cast", [rename[v.name]], [v.name], to=1,
+                                             name=f"graph_output_cast{i}"))
+    blocked = []
+    for n in g.node:
+        n.input[:] = [rename.get(v, v) for v in n.input]
+        n.output[:] = [rename.get(v, v) for v in n.output]
+        if n.op_type in FLOAT16_BLOCK:
+            blocked.append(n)
+            continue
+        for a in n.attribute:
+            if n.op_type == "Cast" and a.name == "to" and a.i == onnx.TensorProto.FLOAT:
+                a.i = onnx.TensorProto.FLOAT16
+            if a.type == onnx.AttributeProto.TENSOR:
+                tensor16(a.t)
+    half = set(rename.values())
+    for t in g.initializer:
+        if t.data_type == onnx.TensorProto.FLOAT:
+            tensor16(t)
+            half.add(t.name)
+    for v in g.value_info:
+        if v.type.tensor_type.elem_type == onnx.TensorProto.FLOAT:
+            half.add(v.name)
+    casts = []
+    for n in blocked:
+        for j, v in enumerate(n.input):
+            if v in half:
+                name = f"{n.name}_input_cast_{j}"
+                casts.append(helper.make_node("Cast", [v], [name], to=1,
+                                              name=f"{n.name}_input_cast{j}"))
+                n.input[j] = name
+        for j, v in enumerate(n.output):
+            if v in half:
+                name = f"{n.name}_output_cast_{j}"
+                casts.append(helper.make_node("Cast", [name], [v], to=10,
+                                              name=f"{n.name}_output_cast{j}"))
+                n.output[j] = name
+    g.node.extend(io_casts + casts)
+    del g.value_info[:]
+    return model
+
+
 def paddleize(path):
     """paddle2onnx's idioms: the graph name, Clip bounds as [1] Constants."""
     m = onnx.load(path)
@@ -199,6 +277,7 @@ def main():
     np.save(os.path.join(OUT, "yolo_head.x.npy"), x.numpy())
     with torch.no_grad():
         np.save(os.path.join(OUT, "yolo_head.out.npy"), yolo(x).numpy())
+    onnx.save(to_float16(onnx.load(path)), os.path.join(OUT, "yolo_head_fp16.onnx"))
 
 
 if __name__ == "__main__":
