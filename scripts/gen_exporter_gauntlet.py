@@ -22,6 +22,13 @@ writes test/Import/Inputs/gauntlet/:
   ReduceMean / Sub / Pow / Sqrt / Div, a Linear, and Softmax(axis = 2) on
   [N, T, classes] (opset 11's 2-D coercion: the last axis here).
   rec_head.{a,b}.x.npy / .out.npy.
+* db_head.onnx: a PaddleOCR DB-style text detector (paddle2onnx, opset
+  11, x [N, 4, H, W] free): conv + BN + ReLU6 at 1/2 and 1/4, the 1/4 map
+  upsampled by a nearest Resize whose `sizes` come from paddle's
+  Shape -> Slice -> Cast -> Mul -> Cast -> Concat sub-graph (roi and
+  scales empty), added to the 1/2 map, then the head: conv + BN + ReLU,
+  ConvTranspose 2x2 / 2 + BN + ReLU, ConvTranspose 2x2 / 2, Sigmoid
+  (probability map [N, 1, 2H, 2W]). db_head.{a,b}.x.npy / .out.npy.
 * yolo_head.onnx: an anchor-free detector's decoded output as PyTorch
   exports it (opset 13, x [N, 4, H, W] free): anchor points from Range of
   the feature size (Shape -> Gather -> Range -> meshgrid), boxes
@@ -108,6 +115,64 @@ class RecHead(nn.Module):
         y = F.hardswish(self.b(self.c(x)))
         y = F.avg_pool2d(y, (4, 2), (4, 2)).squeeze(2).permute(0, 2, 1)
         return F.softmax(self.fc(self.n(y)) * 4.0, dim=2)
+
+
+class DBHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(4, 6, 3, 2, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(6)
+        self.c2 = nn.Conv2d(6, 6, 3, 2, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(6)
+        self.h = nn.Conv2d(6, 4, 3, 1, 1, bias=False)
+        self.hb = nn.BatchNorm2d(4)
+        self.t1 = nn.ConvTranspose2d(4, 4, 2, 2)
+        self.tb = nn.BatchNorm2d(4)
+        self.t2 = nn.ConvTranspose2d(4, 1, 2, 2)
+
+    def forward(self, x):
+        f2 = F.relu6(self.b1(self.c1(x)))
+        f4 = F.relu6(self.b2(self.c2(f2)))
+        y = f2 + F.interpolate(f4, scale_factor=2.0, mode="nearest")
+        y = F.relu(self.hb(self.h(y)))
+        y = F.relu(self.tb(self.t1(y)))
+        return torch.sigmoid(self.t2(y))
+
+
+def paddle_resize_sizes(path):
+    """Each Resize's scales as paddle's sizes sub-graph of its input's shape:
+    Shape -> Slice [2:4] -> Cast float -> Mul scale -> Cast int64, Concat
+    with Slice [0:2]; roi and scales empty Constants."""
+    m = onnx.load(path)
+    g = m.graph
+    consts = {n.output[0]: n for n in g.node if n.op_type == "Constant"}
+    inits = {t.name: t for t in g.initializer}
+    nodes = []
+    for i, n in enumerate(g.node):
+        if n.op_type == "Resize":
+            src = n.input[2]
+            scales = numpy_helper.to_array(inits[src] if src in inits else consts[src].attribute[0].t)
+            x, p = n.input[0], f"resize{i}_"
+
+            def const(name, values, dtype):
+                return helper.make_node("Constant", [], [p + name], value=numpy_helper.from_array(
+                    np.array(values, dtype), p + name))
+            nodes += [helper.make_node("Shape", [x], [p + "shape"]),
+                      const("two", [2], np.int64), const("four", [4], np.int64),
+                      const("zero", [0], np.int64),
+                      helper.make_node("Slice", [p + "shape", p + "two", p + "four", p + "zero"], [p + "hw"]),
+                      helper.make_node("Cast", [p + "hw"], [p + "hwf"], to=onnx.TensorProto.FLOAT),
+                      const("scale", scales[2:], np.float32),
+                      helper.make_node("Mul", [p + "hwf", p + "scale"], [p + "hws"]),
+                      helper.make_node("Cast", [p + "hws"], [p + "hwi"], to=onnx.TensorProto.INT64),
+                      helper.make_node("Slice", [p + "shape", p + "zero", p + "two", p + "zero"], [p + "nc"]),
+                      helper.make_node("Concat", [p + "nc", p + "hwi"], [p + "sizes"], axis=0),
+                      const("empty", np.zeros(0), np.float32)]
+            n.input[:] = [x, p + "empty", p + "empty", p + "sizes"]
+        nodes.append(n)
+    del g.node[:]
+    g.node.extend(nodes)
+    onnx.save(m, path)
 
 
 class YoloHead(nn.Module):
@@ -278,6 +343,11 @@ def main():
     with torch.no_grad():
         np.save(os.path.join(OUT, "yolo_head.out.npy"), yolo(x).numpy())
     onnx.save(to_float16(onnx.load(path)), os.path.join(OUT, "yolo_head_fp16.onnx"))
+    db = seeded(DBHead(), 9)
+    export(db, (1, 4, 16, 16), "db_head", {0: "N", 2: "H", 3: "W"}, ("out",))
+    paddle_resize_sizes(os.path.join(OUT, "db_head.onnx"))
+    reference(db, "db_head", "a", (1, 4, 16, 24), ("out",), 10)
+    reference(db, "db_head", "b", (2, 4, 8, 8), ("out",), 11)
 
 
 if __name__ == "__main__":

@@ -40,3 +40,18 @@
 // 3.3e-4 from it and 3.5e-4 from quant-run, checked once).
 // RUN: quant-run %S/Inputs/gauntlet/yolo_head_fp16.onnx --input-shape 4x4x16x24 --input %S/Inputs/gauntlet/yolo_head.x.npy -o %t/yolo16.npy
 // RUN: %python %S/Inputs/exporters/compare.py %t/yolo16.npy %S/Inputs/gauntlet/yolo_head.out.npy 1e-3 | FileCheck %s --check-prefix=MATCH
+//
+// PaddleOCR DB-style detector (paddle2onnx, opset 11): the nearest Resize's
+// sizes from paddle's Shape -> Slice -> Cast -> Mul -> Cast -> Concat fold
+// for the given shape; ConvTranspose head and Sigmoid. Goldens within
+// 1.2e-7 of ONNX Runtime 1.30; int8 without a float op.
+// RUN: quant-translate --import-onnx %S/Inputs/gauntlet/db_head.onnx --input-shape x=1x4x16x24 | FileCheck %s --check-prefix=DB
+// DB-NOT: Shape
+// DB: tosa.resize {{.*}} -> tensor<1x8x12x6xf32>
+// DB: -> tensor<1x1x32x48xf32>
+// RUN: quant-run %S/Inputs/gauntlet/db_head.onnx --input-shape x=1x4x16x24 --input %S/Inputs/gauntlet/db_head.a.x.npy -o %t/db_a.npy
+// RUN: %python %S/Inputs/exporters/compare.py %t/db_a.npy %S/Inputs/gauntlet/db_head.a.out.npy 1e-5 | FileCheck %s --check-prefix=MATCH
+// RUN: quant-run %S/Inputs/gauntlet/db_head.onnx --input-shape x=2x4x8x8 --input %S/Inputs/gauntlet/db_head.b.x.npy -o %t/db_b.npy
+// RUN: %python %S/Inputs/exporters/compare.py %t/db_b.npy %S/Inputs/gauntlet/db_head.b.out.npy 1e-5 | FileCheck %s --check-prefix=MATCH
+// RUN: quant-compile %S/Inputs/gauntlet/db_head.onnx --input-shape x=1x4x16x24 --calibration-data %S/Inputs/gauntlet/db_head.a.x.npy -v -o %t/db_q.o 2>&1 | FileCheck %s --check-prefix=DBQ
+// DBQ: quant-compile: 0 op(s) computed in float
