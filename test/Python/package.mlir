@@ -2,12 +2,10 @@
 // (quant-compile --emit=shared) that quantc.load runs on NumPy arrays,
 // bit-identical to the C driver on the same object, with batches split into
 // calls and inputs checked against the library's metadata;
-// quantc.from_torch exports a module (two inputs and outputs, float and
-// int8; a small CNN, int8) and compiles it (skipped where PyTorch is absent).
+// quantc.from_torch is tested in from-torch.mlir (it needs PyTorch).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/test_package.py %quantc_tools_dir %quantc_src_root %t | FileCheck %s
-// RUN: %if torch %{ %python %S/Inputs/test_package.py %quantc_tools_dir %quantc_src_root %t/torch --torch-only | FileCheck %s --check-prefix=TORCH %}
 // CHECK: loaded: <quantc.Model torch_jit((1, 1, 28, 28)) int8
 // CHECK: batch of 512: bit-identical to the C driver
 // CHECK: single sample, float64 input: ok
@@ -16,10 +14,6 @@
 // CHECK: refused: TypeError: torch_jit takes 1 input(s), got 2
 // CHECK: refused: QuantcError: quant-compile failed
 // CHECK: PACKAGE OK
-// TORCH: from_torch, two inputs and outputs, float: max rel. error {{[0-9.]+e-(0[5-9]|[1-9][0-9])}}
-// TORCH: from_torch int8, two inputs and outputs: worst output {{[0-9.]+}} dB SQNR over 16 samples
-// TORCH: from_torch int8: {{[0-9.]+}} dB SQNR over 64 images
-// TORCH: PACKAGE OK
 //
 // The shared library exports the model's symbols only.
 // RUN: nm -D --defined-only %t/fmnist.so | FileCheck %s --check-prefix=SYMBOLS
