@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include <cfloat>
@@ -317,8 +318,26 @@ static bool feedsMatmul(Value v) {
   return false;
 }
 
+/// True when every use of `v` is the function's return (the casts that
+/// quantization puts between aside): a model output.
+static bool onlyReachesReturn(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (user->hasTrait<OpTrait::ReturnLike>())
+      continue;
+    if (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(user) &&
+        onlyReachesReturn(user->getResult(0)))
+      continue;
+    return false;
+  }
+  return !v.use_empty();
+}
+
 QuantRole SoftmaxOp::getQuantRole() {
-  if (getLog())
+  // A softmax computes in float between a dequantize and a quantize; as a
+  // model's output (a classifier's probabilities) the quantize would only
+  // round them to 1/256, ties among near classes and small probabilities
+  // to 0 (a 1000-class output), so there it stays float.
+  if (getLog() || onlyReachesReturn(getOutput()))
     return QuantRole::not_quantized;
   // Attention probabilities are observed: most are far below 1/256 (about
   // 1/197 over ViT-B/16's tokens), where the fixed grid keeps one or two

@@ -179,3 +179,29 @@ func.func @attention_softmax(%s: tensor<2x3x3xf32>, %v: tensor<2x3x4xf32>) -> te
   %o = tosa.matmul %r, %v, %zp, %zp : (tensor<2x3x3xf32>, tensor<2x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x4xf32>
   return %o : tensor<2x3x4xf32>
 }
+
+// -----
+
+// A classifier's softmax that is the model's output is not quantized: its
+// probabilities stay float (no fake_quant to 1/256, which ties near
+// classes). One that also feeds another op keeps its fixed parameters.
+// CHECK-LABEL: func.func @output_softmax
+// CHECK: %[[P:.*]] = qnt.softmax
+// CHECK-NOT: qnt.fake_quant
+// CHECK-NOT: qnt.observe
+// CHECK: return %[[P]]
+func.func @output_softmax(%x: tensor<1x10xf32>) -> tensor<1x10xf32> {
+  %p = qnt.softmax %x {axis = 1 : i64} : tensor<1x10xf32> loc("probs")
+  return %p : tensor<1x10xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax_also_used
+// CHECK: %[[P:.*]] = qnt.softmax
+// CHECK-NEXT: qnt.fake_quant %[[P]] to !quant.uniform<u8:f32, 3.906250e-03>
+func.func @softmax_also_used(%x: tensor<1x10xf32>) -> (tensor<1x10xf32>, tensor<1x10xf32>) {
+  %p = qnt.softmax %x {axis = 1 : i64} : tensor<1x10xf32> loc("probs")
+  %s = qnt.unary sigmoid %p : tensor<1x10xf32> loc("sig")
+  return %p, %s : tensor<1x10xf32>, tensor<1x10xf32>
+}
