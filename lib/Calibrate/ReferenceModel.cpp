@@ -16,6 +16,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+
 using namespace mlir;
 using namespace quantc;
 using llvm::Error;
@@ -96,12 +98,20 @@ ref::Window2D window(ArrayRef<int64_t> strides, ArrayRef<int64_t> pad,
 /// The values of one evaluation.
 class Env {
 public:
-  Buffer &operator[](Value v) { return values[v]; }
+  /// The buffer of `v` (created empty if absent). References stay valid
+  /// while other buffers are created: evaluators hold their input's buffer
+  /// while creating their result's.
+  Buffer &operator[](Value v) {
+    std::unique_ptr<Buffer> &b = values[v];
+    if (!b)
+      b = std::make_unique<Buffer>();
+    return *b;
+  }
 
   /// A zero-filled buffer for `v`: floats, 8-bit or 32-bit integers after its
   /// element type.
   Buffer &create(Value v) {
-    Buffer &b = values[v];
+    Buffer &b = (*this)[v];
     b.shape = shapeOf(v);
     int64_t count = 1;
     for (int64_t d : b.shape)
@@ -118,12 +128,12 @@ public:
     return b;
   }
   /// The ref view of `v`'s 8-bit buffer.
-  ref::QTensor in(Value v) { return view(values[v], v); }
+  ref::QTensor in(Value v) { return view((*this)[v], v); }
   /// A new 8-bit buffer for `v` and its ref view.
   ref::QTensor out(Value v) { return view(create(v), v); }
 
 private:
-  llvm::DenseMap<Value, Buffer> values;
+  llvm::DenseMap<Value, std::unique_ptr<Buffer>> values;
 };
 
 /// How the reference evaluates one op: a ref::Error (the ref functions'
