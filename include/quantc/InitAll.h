@@ -64,6 +64,12 @@ public:
   /// printed and `error` says what failed.
   mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path,
                                          std::string &error);
+  /// `path` as a model: an ONNX file (`.onnx`) imported with `batch` and
+  /// `inputShapes` (--batch, --input-shape: 0 and none for the exported
+  /// shapes), else parsed MLIR, for which neither may be given.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  loadModel(llvm::StringRef path, int64_t batch,
+            llvm::ArrayRef<std::string> inputShapes, std::string &error);
 
 private:
   mlir::MLIRContext ctx;

@@ -5,6 +5,7 @@
 #include "dialects/Qnt/IR/QntDialect.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Conversion/Passes.h"
+#include "quantc/Import/OnnxImporter.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -84,4 +85,28 @@ quantc::ToolContext::load(llvm::StringRef path, std::string &error) {
     return nullptr;
   }
   return module;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+quantc::ToolContext::loadModel(llvm::StringRef path, int64_t batch,
+                               llvm::ArrayRef<std::string> inputShapes,
+                               std::string &error) {
+  if (!path.ends_with(".onnx")) {
+    if (batch || !inputShapes.empty()) {
+      error = "--input-shape and --batch apply to ONNX models (.onnx)";
+      return nullptr;
+    }
+    return load(path, error);
+  }
+  if (batch < 0) {
+    error = "--batch must be positive";
+    return nullptr;
+  }
+  OnnxImportOptions options;
+  options.batch = batch;
+  if (llvm::Error e = parseInputShapes(inputShapes, options)) {
+    error = llvm::toString(std::move(e));
+    return nullptr;
+  }
+  return importOnnxFile(path, ctx, options, error);
 }

@@ -158,30 +158,6 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   }
 }
 
-/// The model: an ONNX file imported with --batch / --input-shape, else
-/// parsed MLIR.
-static OwningOpRef<ModuleOp> loadModel(quantc::ToolContext &tool,
-                                       StringRef path, std::string &error) {
-  if (!path.ends_with(".onnx")) {
-    if (batch || !inputShapes.empty()) {
-      error = "--input-shape and --batch apply to ONNX models (.onnx)";
-      return nullptr;
-    }
-    return tool.load(path, error);
-  }
-  quantc::OnnxImportOptions options;
-  options.batch = batch;
-  if (batch < 0) {
-    error = "--batch must be positive";
-    return nullptr;
-  }
-  if (Error e = quantc::parseInputShapes(inputShapes, options)) {
-    error = toString(std::move(e));
-    return nullptr;
-  }
-  return quantc::importOnnxFile(path, tool.context(), options, error);
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   quantc::registerAllPasses();
@@ -220,7 +196,8 @@ int main(int argc, char **argv) {
   quantc::ToolContext tool;
   MLIRContext &context = tool.context();
   std::string loadError;
-  OwningOpRef<ModuleOp> module = loadModel(tool, inputFile, loadError);
+  OwningOpRef<ModuleOp> module =
+      tool.loadModel(inputFile, batch, inputShapes, loadError);
   if (!module)
     return error(loadError);
 

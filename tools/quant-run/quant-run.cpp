@@ -84,30 +84,6 @@ static int error(const Twine &message) {
   return 1;
 }
 
-/// The model: an ONNX file imported with --batch / --input-shape, else
-/// parsed MLIR.
-static OwningOpRef<ModuleOp> loadModel(quantc::ToolContext &tool,
-                                       StringRef path, std::string &error) {
-  if (!path.ends_with(".onnx")) {
-    if (batch || !inputShapes.empty()) {
-      error = "--input-shape and --batch apply to ONNX models (.onnx)";
-      return nullptr;
-    }
-    return tool.load(path, error);
-  }
-  quantc::OnnxImportOptions options;
-  options.batch = batch;
-  if (batch < 0) {
-    error = "--batch must be positive";
-    return nullptr;
-  }
-  if (Error e = quantc::parseInputShapes(inputShapes, options)) {
-    error = toString(std::move(e));
-    return nullptr;
-  }
-  return quantc::importOnnxFile(path, tool.context(), options, error);
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   quantc::registerAllPasses();
@@ -121,7 +97,8 @@ int main(int argc, char **argv) {
         "--num-threads applies to compiled models, not to --reference");
   quantc::ToolContext tool;
   std::string loadError;
-  OwningOpRef<ModuleOp> module = loadModel(tool, modelFile, loadError);
+  OwningOpRef<ModuleOp> module =
+      tool.loadModel(modelFile, batch, inputShapes, loadError);
   if (!module)
     return error(loadError);
   module->walk([](qnt::ObserveOp op) {
