@@ -17,6 +17,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 namespace mlir::qnt {
 #define GEN_PASS_DEF_QNTFUSE
@@ -55,13 +56,11 @@ Conv2DOp rebuildConv(PatternRewriter &rewriter, Conv2DOp conv, Location loc,
   return fused;
 }
 
-/// A single-use float conv without activation; without residual too unless
-/// `allowResidual` (conv-add-relu fuses the relu after the residual).
-bool isPlainFloatConv(Value value, bool allowResidual = false) {
+/// A single-use float conv without activation or residual.
+bool isPlainFloatConv(Value value) {
   auto conv = value.getDefiningOp<Conv2DOp>();
   return conv && !conv.isQuantized() && value.hasOneUse() &&
-         (allowResidual || !conv.getResidual()) &&
-         conv.getActivation() == Activation::none;
+         !conv.getResidual() && conv.getActivation() == Activation::none;
 }
 
 struct ConvertTosaConv : public OpRewritePattern<tosa::Conv2DOp> {
@@ -222,32 +221,6 @@ struct FuseResidualAdd : public OpRewritePattern<tosa::AddOp> {
   }
 };
 
-struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tosa::ClampOp clamp,
-                                PatternRewriter &rewriter) const override {
-    if (!isPlainFloatConv(clamp.getInput(), /*allowResidual=*/true))
-      return failure();
-    std::optional<FusedClamp> act = fusedClamp(clamp);
-    if (!act)
-      return failure();
-    auto conv = clamp.getInput().getDefiningOp<Conv2DOp>();
-    Conv2DOp fused = rebuildConv(
-        rewriter, conv,
-        FusedLoc::get(getContext(), {clamp.getLoc(), conv.getLoc()}),
-        clamp.getType(), conv.getInput(), conv.getFilter(), conv.getBias(),
-        conv.getResidual());
-    fused.setActivation(act->activation);
-    if (act->min) {
-      fused.setClampMinAttr(act->min);
-      fused.setClampMaxAttr(act->max);
-    }
-    rewriter.replaceOp(clamp, fused.getOutput());
-    rewriter.eraseOp(conv);
-    return success();
-  }
-};
-
 /// The float bounds of a tosa.clamp, or nullopt.
 std::optional<std::pair<double, double>> clampBounds(tosa::ClampOp clamp) {
   auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
@@ -299,36 +272,41 @@ struct MergeClamps : public OpRewritePattern<tosa::ClampOp> {
   }
 };
 
-/// A clamp after a conv that already fused one (conv -> relu -> clip, when
-/// the relu fused first): the conv's activation clamps to both bounds.
-struct FuseClampIntoActivation : public OpRewritePattern<tosa::ClampOp> {
+/// The bounds a float conv's fused activation clamps to (unbounded for
+/// none), or nullopt for a clamp without its bounds.
+std::optional<std::pair<double, double>> activationBounds(Conv2DOp conv) {
+  switch (conv.getActivation()) {
+  case Activation::none:
+    return std::make_pair(-std::numeric_limits<double>::infinity(),
+                          std::numeric_limits<double>::infinity());
+  case Activation::relu:
+    return std::make_pair(0.0, double(FLT_MAX));
+  case Activation::relu6:
+    return std::make_pair(0.0, 6.0);
+  case Activation::clamp:
+    if (!conv.getClampMinAttr() || !conv.getClampMaxAttr())
+      return std::nullopt;
+    return std::make_pair(conv.getClampMinAttr().getValueAsDouble(),
+                          conv.getClampMaxAttr().getValueAsDouble());
+  }
+  return std::nullopt;
+}
+
+/// A clamp after a single-use float conv (with or without residual) becomes
+/// its activation, clamping to the intersection with the bounds of the one
+/// it already fused (conv -> relu -> clip, when the relu fused first).
+struct FuseClamp : public OpRewritePattern<tosa::ClampOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ClampOp clamp,
                                 PatternRewriter &rewriter) const override {
     auto conv = clamp.getInput().getDefiningOp<Conv2DOp>();
     if (!conv || conv.isQuantized() || !conv->hasOneUse())
       return failure();
-    std::pair<double, double> current;
-    switch (conv.getActivation()) {
-    case Activation::none:
-      return failure(); // FuseClamp's case
-    case Activation::relu:
-      current = {0.0, FLT_MAX};
-      break;
-    case Activation::relu6:
-      current = {0.0, 6.0};
-      break;
-    case Activation::clamp:
-      if (!conv.getClampMinAttr() || !conv.getClampMaxAttr())
-        return failure();
-      current = {conv.getClampMinAttr().getValueAsDouble(),
-                 conv.getClampMaxAttr().getValueAsDouble()};
-      break;
-    }
-    std::optional<std::pair<double, double>> b = clampBounds(clamp);
-    if (!b)
+    std::optional<std::pair<double, double>> a = activationBounds(conv),
+                                             b = clampBounds(clamp);
+    if (!a || !b)
       return failure();
-    std::optional<std::pair<double, double>> both = composeBounds(current, *b);
+    std::optional<std::pair<double, double>> both = composeBounds(*a, *b);
     if (!both)
       return failure();
     FusedClamp act = fusedClamp(getContext(), both->first, both->second);
@@ -403,10 +381,10 @@ struct HoistBatchNormAboveReshape : public OpRewritePattern<BatchNormOp> {
 struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns
-        .add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
-             FuseResidualAdd, FuseClamp, MergeClamps, FuseClampIntoActivation,
-             HoistClampAboveReshape, HoistBatchNormAboveReshape>(&getContext());
+    patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
+                 FuseResidualAdd, FuseClamp, MergeClamps,
+                 HoistClampAboveReshape, HoistBatchNormAboveReshape>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
