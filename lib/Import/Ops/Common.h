@@ -71,6 +71,23 @@ mlir::Value foldZeroPad(mlir::Value input, llvm::SmallVectorImpl<int64_t> &pad);
 /// DequantizeLinear of an initializer or a QDQ pair on a constant).
 const ConstTensor *weight(NodeImporter &n, int i, const PendingQuant *&qdq);
 
+/// The operands of a 1-D or 2-D convolution (Conv, ConvTranspose): input 0
+/// an activation [N, C, L] or [N, C, H, W], input 1 a constant weight of
+/// the same rank (quantized or not), input 2 an optional constant bias. A
+/// 1-D one reads as the 2-D one with H = 1: `inShape` and `w` get a unit
+/// dimension at index 2. `what` names the op in the rank error ("only 1-D
+/// and 2-D <what> (3-D or 4-D input) are supported").
+struct ConvOperands {
+  Act x;
+  bool oneD;
+  llvm::SmallVector<int64_t> inShape; ///< ONNX order, 4-D
+  ConstTensor w;                      ///< 4-D
+  const PendingQuant *qdq;
+  const ConstTensor *bias; ///< null when absent
+};
+mlir::FailureOr<ConvOperands> readConvOperands(NodeImporter &n,
+                                               llvm::StringRef what);
+
 /// The scale (input `scaleInput`) and optional zero point (input `zpInput`,
 /// null when absent) of a quantized tensor, checked against the ONNX spec:
 /// a scalar or 1-D float scale, each finite and positive (and a normal

@@ -197,19 +197,16 @@ FailureOr<Value> quantc::onnx_import::buildConv2d(
       FloatAttr(), DenseF32ArrayAttr()));
 }
 
-namespace {
-
-/// Conv, 2-D ([N, C, H, W]) or 1-D ([N, C, L], the 2-D conv with H = 1).
-LogicalResult conv(NodeImporter &n) {
+FailureOr<ConvOperands> quantc::onnx_import::readConvOperands(NodeImporter &n,
+                                                              StringRef what) {
   if (failed(n.checkArity(2, 3)))
     return failure();
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();
   if (x->rank() != 4 && x->rank() != 3)
-    return n.emitError() << "only 1-D and 2-D convolutions (3-D or 4-D "
-                            "input) are supported";
-  bool oneD = x->rank() == 3;
+    return n.emitError() << "only 1-D and 2-D " << what
+                         << " (3-D or 4-D input) are supported";
   const PendingQuant *qdq;
   const ConstTensor *wp = weight(n, 1, qdq);
   if (!wp)
@@ -219,12 +216,27 @@ LogicalResult conv(NodeImporter &n) {
     return failure();
   if (static_cast<int64_t>(wp->dims.size()) != x->rank())
     return n.emitError() << "weight must be " << x->rank() << "-D";
-  ConstTensor w = *wp;
-  SmallVector<int64_t> in = x->onnxShape();
-  if (oneD) {
-    w.dims.insert(w.dims.begin() + 2, 1);
-    in.insert(in.begin() + 2, 1);
+  ConvOperands ops{*x, x->rank() == 3, x->onnxShape(), *wp, qdq, *bias};
+  if (ops.oneD) {
+    ops.w.dims.insert(ops.w.dims.begin() + 2, 1);
+    ops.inShape.insert(ops.inShape.begin() + 2, 1);
   }
+  return ops;
+}
+
+namespace {
+
+/// Conv, 2-D ([N, C, H, W]) or 1-D ([N, C, L], the 2-D conv with H = 1).
+LogicalResult conv(NodeImporter &n) {
+  FailureOr<ConvOperands> ops = readConvOperands(n, "convolutions");
+  if (failed(ops))
+    return failure();
+  const Act *x = &ops->x;
+  bool oneD = ops->oneD;
+  const SmallVector<int64_t> &in = ops->inShape;
+  const ConstTensor &w = ops->w;
+  const PendingQuant *qdq = ops->qdq;
+  const ConstTensor *bias = ops->bias;
   int64_t c = in[1], h = in[2], wd = in[3];
   int64_t o = w.dims[0], ci = w.dims[1], kh = w.dims[2], kw = w.dims[3];
   FailureOr<int64_t> group = n.intAttr("group", 1);
@@ -234,7 +246,7 @@ LogicalResult conv(NodeImporter &n) {
     return n.emitError() << "weight shape does not match input channels and "
                             "group "
                          << *group;
-  if (*bias && (*bias)->numElements() != o)
+  if (bias && bias->numElements() != o)
     return n.emitError() << "bias must have one value per output channel";
   SmallVector<int64_t> kernel = {kh, kw};
   if (oneD)
@@ -251,7 +263,7 @@ LogicalResult conv(NodeImporter &n) {
   SmallVector<int64_t> pad = win->pad;
   Value input =
       oneD ? n.nhwc(n.reshapeAct(*x, in)) : foldZeroPad(n.nhwc(*x), pad);
-  FailureOr<Value> result = buildConv2d(n, input, w, qdq, *bias, *group,
+  FailureOr<Value> result = buildConv2d(n, input, w, qdq, bias, *group,
                                         win->strides, pad, win->dilations);
   if (failed(result))
     return failure();

@@ -63,31 +63,16 @@ Value insertZeros(NodeImporter &n, Value x, ArrayRef<int64_t> strides) {
 }
 
 LogicalResult convTransposeImpl(NodeImporter &n) {
-  if (failed(n.checkArity(2, 3)))
+  FailureOr<ConvOperands> ops = readConvOperands(n, "transposed convolutions");
+  if (failed(ops))
     return failure();
-  FailureOr<Act> x = n.act(0);
-  if (failed(x))
-    return failure();
-  if (x->rank() != 4 && x->rank() != 3)
-    return n.emitError() << "only 1-D and 2-D transposed convolutions (3-D or "
-                            "4-D input) are supported";
-  int64_t spatial = x->rank() - 2;
-  bool oneD = spatial == 1;
-  const PendingQuant *qdq;
-  const ConstTensor *wp = weight(n, 1, qdq);
-  if (!wp)
-    return failure();
-  FailureOr<const ConstTensor *> bias = n.optionalConstant(2);
-  if (failed(bias))
-    return failure();
-  if (static_cast<int64_t>(wp->dims.size()) != x->rank())
-    return n.emitError() << "weight must be " << x->rank() << "-D";
-  ConstTensor w = *wp;
-  SmallVector<int64_t> in = x->onnxShape();
-  if (oneD) {
-    w.dims.insert(w.dims.begin() + 2, 1);
-    in.insert(in.begin() + 2, 1);
-  }
+  const Act *x = &ops->x;
+  bool oneD = ops->oneD;
+  int64_t spatial = oneD ? 1 : 2;
+  const SmallVector<int64_t> &in = ops->inShape;
+  const ConstTensor &w = ops->w;
+  const PendingQuant *qdq = ops->qdq;
+  const ConstTensor *bias = ops->bias;
   int64_t batch = in[0], c = in[1];
   int64_t cin = w.dims[0], cog = w.dims[1];
   FailureOr<int64_t> group = n.intAttr("group", 1);
@@ -98,7 +83,7 @@ LogicalResult convTransposeImpl(NodeImporter &n) {
                          << "match the input's " << c << " channels and group "
                          << *group;
   int64_t cout = cog * *group;
-  if (*bias && (*bias)->numElements() != cout)
+  if (bias && bias->numElements() != cout)
     return n.emitError() << "bias must have one value per output channel ("
                          << cout << ")";
   SmallVector<int64_t> kernel = {w.dims[2], w.dims[3]};
@@ -260,8 +245,8 @@ LogicalResult convTransposeImpl(NodeImporter &n) {
     directQdq->axis = 0;
   }
   FailureOr<Value> result = buildConv2d(n, input, directWeight(w, *group),
-                                        directQdq ? &*directQdq : nullptr,
-                                        *bias, *group, {1, 1}, convPad, *dil);
+                                        directQdq ? &*directQdq : nullptr, bias,
+                                        *group, {1, 1}, convPad, *dil);
   if (failed(result))
     return failure();
   Act out{*result, preferredLayout(4)};
