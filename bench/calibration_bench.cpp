@@ -12,9 +12,9 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
-#include "quantc/Calibrate/CompiledModel.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Runtime/CompiledModel.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates the observer golden vectors in test/Unit/Calibration/data/.
+"""Generates the observer golden vectors in test/Unit/Observers/data/.
 
 Run with Debian's interpreter (it has python3-torch 1.13 and numpy):
     /usr/bin/python3 scripts/gen_observer_goldens.py
@@ -8,7 +8,7 @@ PyTorch kinds (min_max, moving_average_min_max, per_channel_min_max,
 per_channel_moving_average_min_max, histogram) come from
 torch.ao.quantization.observer; the calibrators (percentile, entropy, mse)
 from the numpy reference implementation below, which follows the algorithm
-documented in lib/Calibration/Calibrators.cpp. Seeds are fixed: rerunning
+documented in lib/Observers/Calibrators.cpp. Seeds are fixed: rerunning
 gives byte-identical files.
 
 Files:
@@ -234,7 +234,7 @@ def torch_case(w, kind, ds, batches, cfg, ch_axis=0, avg=0.01, hist_cache=None):
 
 
 # ---------------------------------------------------------------------------
-# numpy reference for the calibrators (see lib/Calibration/Calibrators.cpp)
+# numpy reference for the calibrators (see lib/Observers/Calibrators.cpp)
 # ---------------------------------------------------------------------------
 K_MIN, START_BIN = -126, 128
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "quantc/Calibrate/Npy.h"
+#include "quantc/Runtime/Npy.h"
 
 #include <cstdint>
 

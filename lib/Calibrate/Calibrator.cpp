@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Calibrate/Calibrator.h"
-#include "Fail.h"
-#include "quantc/Calibrate/CompiledModel.h"
+#include "quantc/Runtime/CompiledModel.h"
+#include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Pipelines/Pipelines.h"
@@ -63,8 +63,7 @@ std::string quantc::modelHash(ModuleOp module) {
   // model: a profile calibrated for one target loads for any other.
   clone->walk([](qnt::ObserveOp op) {
     op.removeStateAttr();
-    quantc::calib::ObserverConfig config =
-        qnt::toObserverConfig(op.getConfig());
+    quantc::obs::ObserverConfig config = qnt::toObserverConfig(op.getConfig());
     config.reduceRange = false;
     op.setConfigAttr(qnt::getObserverConfigAttr(op.getContext(), config));
   });
@@ -87,7 +86,7 @@ struct Slot {
   bool constant = false;
   /// Per-tensor activations are collected over a batch of samples first.
   bool batched = false;
-  calib::Observer observer;
+  obs::Observer observer;
   std::vector<float> pending;
   int64_t pendingSamples = 0;
 };
@@ -183,7 +182,7 @@ Calibrator::create(ModuleOp module, StringRef function,
               {},
               false,
               false,
-              *calib::Observer::create(calib::ObserverConfig()),
+              *obs::Observer::create(obs::ObserverConfig()),
               {},
               0};
     slot.name = op.getName() ? op.getName()->str()
@@ -198,8 +197,8 @@ Calibrator::create(ModuleOp module, StringRef function,
     slot.constant = matchPattern(op.getInput(), m_Constant());
     slot.batched =
         !slot.constant && !op.getConfig().isPerChannel() && !slot.shape.empty();
-    calib::ErrorOr<calib::Observer> observer =
-        calib::Observer::create(qnt::toObserverConfig(op.getConfig()));
+    obs::ErrorOr<obs::Observer> observer =
+        obs::Observer::create(qnt::toObserverConfig(op.getConfig()));
     if (!observer) {
       error = fail("observer '" + slot.name + "': " + observer.error());
       return;

@@ -1,7 +1,7 @@
 //===- PostTraining.cpp - Post-training quantization in one call ----------===//
 
 #include "quantc/Calibrate/PostTraining.h"
-#include "Fail.h"
+#include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"

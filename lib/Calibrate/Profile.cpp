@@ -1,7 +1,7 @@
 //===- Profile.cpp - Calibration profiles (JSON) --------------------------===//
 
 #include "quantc/Calibrate/Profile.h"
-#include "Fail.h"
+#include "quantc/Support/Fail.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -30,11 +30,11 @@ template <typename T> static json::Array toArray(const std::vector<T> &values) {
   return array;
 }
 
-json::Value quantc::toJSON(const calib::ObserverConfig &c) {
+json::Value quantc::toJSON(const obs::ObserverConfig &c) {
   return json::Object{
-      {"kind", calib::toString(c.kind)},
-      {"dtype", calib::toString(c.dtype)},
-      {"qscheme", calib::toString(c.qscheme)},
+      {"kind", obs::toString(c.kind)},
+      {"dtype", obs::toString(c.dtype)},
+      {"qscheme", obs::toString(c.qscheme)},
       {"quant_min", c.quantMin ? json::Value(*c.quantMin) : nullptr},
       {"quant_max", c.quantMax ? json::Value(*c.quantMax) : nullptr},
       {"reduce_range", c.reduceRange},
@@ -47,7 +47,7 @@ json::Value quantc::toJSON(const calib::ObserverConfig &c) {
   };
 }
 
-static json::Value toJSON(const calib::ObserverState &s) {
+static json::Value toJSON(const obs::ObserverState &s) {
   json::Object state{
       {"batches", s.batches}, {"min", toArray(s.min)}, {"max", toArray(s.max)}};
   if (!s.histogram.empty()) {
@@ -67,8 +67,7 @@ json::Value quantc::toJSON(const Profile &profile) {
                        {"config", toJSON(o.config)},
                        {"state", ::toJSON(o.state)}};
     // Derived numbers, for the reader: the float range each scale came from.
-    calib::ErrorOr<calib::Observer> observer =
-        calib::Observer::create(o.config);
+    obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
     if (observer && o.state.batches > 0 && !observer->setState(o.state)) {
       auto range = observer->computeRange();
       auto qparams = observer->computeQParams();
@@ -195,9 +194,9 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
     if (!e.empty())
       return fail(e);
 
-  std::optional<calib::ObserverKind> k = calib::parseObserverKind(kind);
-  std::optional<calib::Dtype> d = calib::parseDtype(dtype);
-  std::optional<calib::QScheme> q = calib::parseQScheme(qscheme);
+  std::optional<obs::ObserverKind> k = obs::parseObserverKind(kind);
+  std::optional<obs::Dtype> d = obs::parseDtype(dtype);
+  std::optional<obs::QScheme> q = obs::parseQScheme(qscheme);
   if (!k || !d || !q)
     return fail(r.where + " ('" + o.name + "'): unknown " +
                 (!k   ? "kind '" + kind + "'"
@@ -206,7 +205,7 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
   o.config.kind = *k;
   o.config.dtype = *d;
   o.config.qscheme = *q;
-  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
   if (!observer)
     return fail(r.where + " ('" + o.name + "'): " + observer.error());
   if (o.state.batches > 0)
@@ -258,8 +257,8 @@ Expected<Profile> quantc::parseProfile(StringRef text, StringRef path) {
 //===----------------------------------------------------------------------===//
 
 /// The observer library's observer for a profile entry (config and state).
-static Expected<calib::Observer> toObserver(const ProfileObserver &o) {
-  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(o.config);
+static Expected<obs::Observer> toObserver(const ProfileObserver &o) {
+  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
   if (!observer)
     return fail("observer '" + o.name + "': " + observer.error());
   if (o.state.batches > 0)
@@ -282,9 +281,9 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   const Profile &first = *ordered.front().second;
   Profile merged = first;
   merged.tool = kToolVersion;
-  std::vector<calib::Observer> observers;
+  std::vector<obs::Observer> observers;
   for (const ProfileObserver &o : first.observers) {
-    Expected<calib::Observer> observer = toObserver(o);
+    Expected<obs::Observer> observer = toObserver(o);
     if (!observer)
       return observer.takeError();
     observers.push_back(std::move(*observer));
@@ -307,7 +306,7 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
           o.shape != first.observers[i].shape)
         return fail("profiles have different observers ('" +
                     first.observers[i].name + "' vs '" + o.name + "')");
-      Expected<calib::Observer> observer = toObserver(o);
+      Expected<obs::Observer> observer = toObserver(o);
       if (!observer)
         return observer.takeError();
       if (auto error = observers[i].merge(*observer))

@@ -213,14 +213,14 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
   if (l.fixedRange)
     os << "; no observer: parameters fixed by the function's range ["
        << num(l.fixedRange->first) << ", " << num(l.fixedRange->second) << "] ("
-       << calib::toString(l.config.dtype) << ", [" << l.qmin << ", " << l.qmax
+       << obs::toString(l.config.dtype) << ", [" << l.qmin << ", " << l.qmax
        << "])";
   else {
-    os << "; observer <code>" << calib::toString(l.config.kind) << "</code> ("
-       << calib::toString(l.config.dtype) << ", "
-       << calib::toString(l.config.qscheme) << ", [" << l.qmin << ", " << l.qmax
+    os << "; observer <code>" << obs::toString(l.config.kind) << "</code> ("
+       << obs::toString(l.config.dtype) << ", "
+       << obs::toString(l.config.qscheme) << ", [" << l.qmin << ", " << l.qmax
        << "]";
-    if (calib::usesHistogram(l.config.kind))
+    if (obs::usesHistogram(l.config.kind))
       os << ", " << l.config.bins << " bins";
     os << ")";
   }
@@ -244,7 +244,7 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
   for (const WeightReport &w : l.weights) {
     auto [lo, hi] = std::minmax_element(w.scales.begin(), w.scales.end());
     row(("weight " + escape(w.name)).c_str(),
-        std::string(calib::toString(w.config.kind)) + ", " +
+        std::string(obs::toString(w.config.kind)) + ", " +
             std::to_string(w.scales.size()) + " scale(s) in [" + num(*lo) +
             ", " + num(*hi) + "], range [" + num(w.min) + ", " + num(w.max) +
             "], SQNR " + db(sqnrDb(w.signal, w.error)) + " dB");
@@ -341,8 +341,8 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
        << "\">" << escape(l.name) << "</a></td><td class=\"name\">"
        << escape(l.op) << "</td><td class=\"name\">" << escape(l.int8Op)
        << "</td><td class=\"name\">"
-       << (l.fixedRange ? "fixed" : calib::toString(l.config.kind))
-       << "</td><td>" << num(l.min) << "</td><td>" << num(l.max) << "</td><td>"
+       << (l.fixedRange ? "fixed" : obs::toString(l.config.kind)) << "</td><td>"
+       << num(l.min) << "</td><td>" << num(l.max) << "</td><td>"
        << num(l.clipMin) << "</td><td>" << num(l.clipMax) << "</td><td>"
        << num(l.scale) << "</td><td>" << l.zeroPoint << "</td><td>"
        << num(l.count ? 100.0 * l.clipped / l.count : 0.0)

@@ -16,16 +16,16 @@
 
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
-#include "../Calibrate/Fail.h"
+#include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
-#include "quantc/Calibrate/CompiledModel.h"
-#include "quantc/Calibrate/Npy.h"
 #include "quantc/Calibrate/PostTraining.h"
-#include "quantc/Calibrate/ReferenceModel.h"
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Reference/Requantize.h"
+#include "quantc/Runtime/CompiledModel.h"
+#include "quantc/Runtime/Npy.h"
+#include "quantc/Runtime/ReferenceModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
@@ -82,7 +82,7 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
   LayerReport l;
   l.name = name;
   auto q = cast<quant::UniformQuantizedType>(op.getQtype());
-  l.config.dtype = q.isSigned() ? calib::Dtype::QInt8 : calib::Dtype::QUInt8;
+  l.config.dtype = q.isSigned() ? obs::Dtype::QInt8 : obs::Dtype::QUInt8;
   l.qmin = q.getStorageTypeMin();
   l.qmax = q.getStorageTypeMax();
   l.scale = static_cast<float>(q.getScale());
@@ -98,11 +98,10 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
 }
 
 /// The observer library's view of `op`, as qnt-fold-observers folds it.
-Expected<calib::Observer> loadObserver(qnt::ObserveOp op,
-                                       const std::string &name,
-                                       calib::RangeReduction reduction) {
+Expected<obs::Observer> loadObserver(qnt::ObserveOp op, const std::string &name,
+                                     obs::RangeReduction reduction) {
   std::string error;
-  std::optional<calib::Observer> observer = op.loadObserver(reduction, error);
+  std::optional<obs::Observer> observer = op.loadObserver(reduction, error);
   if (!observer)
     return fail("observer '" + name + "': " + error);
   return std::move(*observer);
@@ -110,13 +109,13 @@ Expected<calib::Observer> loadObserver(qnt::ObserveOp op,
 
 /// The weight observed by `op` and what quantization does to it.
 Expected<WeightReport> describeWeight(qnt::ObserveOp op,
-                                      calib::RangeReduction reduction) {
+                                      obs::RangeReduction reduction) {
   WeightReport w;
   w.name = op.getName() ? op.getName()->str() : "weight";
-  Expected<calib::Observer> observer = loadObserver(op, w.name, reduction);
+  Expected<obs::Observer> observer = loadObserver(op, w.name, reduction);
   if (!observer)
     return observer.takeError();
-  calib::ErrorOr<calib::QParams> qp = observer->computeQParams();
+  obs::ErrorOr<obs::QParams> qp = observer->computeQParams();
   if (!qp)
     return fail("observer '" + w.name + "': " + qp.error());
   w.config = observer->config();
@@ -130,7 +129,7 @@ Expected<WeightReport> describeWeight(qnt::ObserveOp op,
   if (axis)
     for (int64_t d = *axis + 1; d < static_cast<int64_t>(shape.size()); ++d)
       inner *= shape[d];
-  const calib::QuantRange &range = observer->quantRange();
+  const obs::QuantRange &range = observer->quantRange();
   w.min = values.empty() ? 0 : *llvm::min_element(values);
   w.max = values.empty() ? 0 : *llvm::max_element(values);
   for (size_t i = 0; i < values.size(); ++i) {
@@ -173,17 +172,17 @@ void collectWeights(Operation *op, int depth,
 /// nullopt for a per-channel activation.
 Expected<std::optional<LayerReport>>
 describeObserved(qnt::ObserveOp op, const std::string &name,
-                 calib::RangeReduction reduction) {
+                 obs::RangeReduction reduction) {
   LayerReport l;
   l.name = name;
-  Expected<calib::Observer> observer = loadObserver(op, l.name, reduction);
+  Expected<obs::Observer> observer = loadObserver(op, l.name, reduction);
   if (!observer)
     return observer.takeError();
-  calib::ErrorOr<std::pair<std::vector<float>, std::vector<float>>> range =
+  obs::ErrorOr<std::pair<std::vector<float>, std::vector<float>>> range =
       observer->computeRange();
   if (!range)
     return fail("observer '" + l.name + "': " + range.error());
-  calib::ErrorOr<calib::QParams> qp = observer->computeQParams();
+  obs::ErrorOr<obs::QParams> qp = observer->computeQParams();
   if (!qp)
     return fail("observer '" + l.name + "': " + qp.error());
   // Per-channel activations have no single clipping range to draw.
@@ -192,7 +191,7 @@ describeObserved(qnt::ObserveOp op, const std::string &name,
   l.config = observer->config();
   l.qmin = observer->quantRange().qmin;
   l.qmax = observer->quantRange().qmax;
-  const calib::ObserverState &state = observer->state();
+  const obs::ObserverState &state = observer->state();
   l.observerMin = state.min.front();
   l.observerMax = state.max.front();
   l.clipMin = range->first.front();
@@ -206,7 +205,7 @@ describeObserved(qnt::ObserveOp op, const std::string &name,
 /// The static part of a layer's report (an observer or a fixed-parameter
 /// fake_quant): names, configuration, qparams.
 Expected<std::optional<LayerReport>>
-describeLayer(Operation *op, size_t index, calib::RangeReduction reduction) {
+describeLayer(Operation *op, size_t index, obs::RangeReduction reduction) {
   auto nameAttr = op->getAttrOfType<StringAttr>("name");
   std::string name =
       nameAttr ? nameAttr.str() : "activation" + std::to_string(index);

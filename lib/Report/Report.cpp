@@ -2,7 +2,7 @@
 
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
-#include "../Calibrate/Fail.h"
+#include "quantc/Support/Fail.h"
 
 #include "quantc/Calibrate/Profile.h"
 
@@ -69,7 +69,7 @@ static json::Value toJSON(const LayerReport &l) {
                              {"range", json::Array{l.fixedRange->first,
                                                    l.fixedRange->second}}})
                        : toJSON(l.config)},
-      {"dtype", calib::toString(l.config.dtype)},
+      {"dtype", obs::toString(l.config.dtype)},
       {"quant_min", l.qmin},
       {"quant_max", l.qmax},
       {"observed_min", l.min},

@@ -3,7 +3,7 @@
 #include "quantc/Target/Compile.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "quantc/Calibrate/CompiledModel.h"
+#include "quantc/Runtime/Samples.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"

@@ -34,10 +34,10 @@
 #include "OnnxTensor.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "quantc/Calibrate/CompiledModel.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Runtime/CompiledModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

@@ -134,7 +134,7 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", "observer", "kind",
                 "range [min, max]", "scale / zero point");
   for (const quantc::ProfileObserver &o : profile.observers) {
-    auto observer = quantc::calib::Observer::create(o.config);
+    auto observer = quantc::obs::Observer::create(o.config);
     if (!observer || observer->setState(o.state))
       continue;
     auto range = observer->computeRange();
@@ -154,7 +154,7 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
          << qp->zeroPoint[0];
     }
     os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", o.name,
-                  quantc::calib::toString(o.config.kind), r, q);
+                  quantc::obs::toString(o.config.kind), r, q);
   }
 }
 

@@ -401,17 +401,17 @@ int main(int argc, char **argv) {
     switch (reduceRange) {
     case ReduceRange::Auto:
       ptq.reduceRange = target->onlySaturatingPairs()
-                            ? quantc::calib::RangeReduction::Weights
-                            : quantc::calib::RangeReduction::None;
+                            ? quantc::obs::RangeReduction::Weights
+                            : quantc::obs::RangeReduction::None;
       break;
     case ReduceRange::Weights:
-      ptq.reduceRange = quantc::calib::RangeReduction::Weights;
+      ptq.reduceRange = quantc::obs::RangeReduction::Weights;
       break;
     case ReduceRange::Activations:
-      ptq.reduceRange = quantc::calib::RangeReduction::Activations;
+      ptq.reduceRange = quantc::obs::RangeReduction::Activations;
       break;
     case ReduceRange::Off:
-      ptq.reduceRange = quantc::calib::RangeReduction::None;
+      ptq.reduceRange = quantc::obs::RangeReduction::None;
       break;
     }
     if (!reportDir.empty())

@@ -18,13 +18,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "quantc/Calibrate/CompiledModel.h"
-#include "quantc/Calibrate/Npy.h"
-#include "quantc/Calibrate/ReferenceModel.h"
-#include "quantc/Calibrate/Samples.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Runtime/CompiledModel.h"
+#include "quantc/Runtime/Npy.h"
+#include "quantc/Runtime/ReferenceModel.h"
+#include "quantc/Runtime/Samples.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"

@@ -76,30 +76,29 @@ void QntDialect::registerAttributes() {
 // ObserverConfigAttr
 //===----------------------------------------------------------------------===//
 
-namespace calib = quantc::calib;
+namespace obs = quantc::obs;
 
 static bool isMovingAverage(ObserverKind kind);
 static bool keepsHistogram(ObserverKind kind);
 
-static calib::Dtype toCalibDtype(QuantDtype dtype) {
-  return dtype == QuantDtype::quint8 ? calib::Dtype::QUInt8
-                                     : calib::Dtype::QInt8;
+static obs::Dtype toCalibDtype(QuantDtype dtype) {
+  return dtype == QuantDtype::quint8 ? obs::Dtype::QUInt8 : obs::Dtype::QInt8;
 }
 
 /// Our enum and the library's list the kinds in the same order.
-static calib::QScheme toCalibQScheme(QScheme qscheme) {
-  return qscheme == QScheme::affine ? calib::QScheme::Affine
-                                    : calib::QScheme::Symmetric;
+static obs::QScheme toCalibQScheme(QScheme qscheme) {
+  return qscheme == QScheme::affine ? obs::QScheme::Affine
+                                    : obs::QScheme::Symmetric;
 }
 
-static calib::ObserverKind toCalibKind(ObserverKind kind) {
-  return static_cast<calib::ObserverKind>(static_cast<int>(kind));
+static obs::ObserverKind toCalibKind(ObserverKind kind) {
+  return static_cast<obs::ObserverKind>(static_cast<int>(kind));
 }
 static_assert(static_cast<int>(ObserverKind::mse) ==
-              static_cast<int>(calib::ObserverKind::MSE));
+              static_cast<int>(obs::ObserverKind::MSE));
 
-calib::ObserverConfig mlir::qnt::toObserverConfig(ObserverConfigAttr attr) {
-  calib::ObserverConfig config;
+obs::ObserverConfig mlir::qnt::toObserverConfig(ObserverConfigAttr attr) {
+  obs::ObserverConfig config;
   config.kind = toCalibKind(attr.getKind());
   config.dtype = toCalibDtype(attr.getDtype());
   config.qscheme = toCalibQScheme(attr.getQscheme());
@@ -117,8 +116,8 @@ calib::ObserverConfig mlir::qnt::toObserverConfig(ObserverConfigAttr attr) {
 
 ObserverConfigAttr
 mlir::qnt::getObserverConfigAttr(MLIRContext *ctx,
-                                 const calib::ObserverConfig &config) {
-  const calib::ObserverConfig defaults;
+                                 const obs::ObserverConfig &config) {
+  const obs::ObserverConfig defaults;
   Builder b(ctx);
   auto kind = static_cast<ObserverKind>(static_cast<int>(config.kind));
   bool movingAverage = isMovingAverage(kind), histogram = keepsHistogram(kind);
@@ -130,13 +129,13 @@ mlir::qnt::getObserverConfigAttr(MLIRContext *ctx,
   };
   return ObserverConfigAttr::get(
       ctx, kind,
-      config.dtype == calib::Dtype::QUInt8 ? QuantDtype::quint8
-                                           : QuantDtype::qint8,
-      config.qscheme == calib::QScheme::Affine ? QScheme::affine
-                                               : QScheme::symmetric,
+      config.dtype == obs::Dtype::QUInt8 ? QuantDtype::quint8
+                                         : QuantDtype::qint8,
+      config.qscheme == obs::QScheme::Affine ? QScheme::affine
+                                             : QScheme::symmetric,
       config.quantMin, config.quantMax, config.reduceRange,
-      calib::isPerChannel(config.kind) ? std::optional<int64_t>(config.chAxis)
-                                       : std::nullopt,
+      obs::isPerChannel(config.kind) ? std::optional<int64_t>(config.chAxis)
+                                     : std::nullopt,
       f64If(movingAverage, config.averagingConstant,
             defaults.averagingConstant),
       i64If(histogram, config.bins, defaults.bins),
@@ -148,8 +147,8 @@ mlir::qnt::getObserverConfigAttr(MLIRContext *ctx,
 }
 
 quant::QuantizedType mlir::qnt::getQuantizedType(ObserverConfigAttr config,
-                                                 const calib::QParams &qparams,
-                                                 const calib::QuantRange &range,
+                                                 const obs::QParams &qparams,
+                                                 const obs::QuantRange &range,
                                                  std::optional<int64_t> axis) {
   MLIRContext *ctx = config.getContext();
   unsigned flags = config.getDtype() == QuantDtype::qint8
@@ -170,8 +169,8 @@ quant::QuantizedType mlir::qnt::getQuantizedType(ObserverConfigAttr config,
       range.qmin, range.qmax);
 }
 
-calib::ObserverState mlir::qnt::toObserverState(ObserverStateAttr attr) {
-  calib::ObserverState state;
+obs::ObserverState mlir::qnt::toObserverState(ObserverStateAttr attr) {
+  obs::ObserverState state;
   state.batches = attr.getBatches();
   state.min.assign(attr.getMin().asArrayRef().begin(),
                    attr.getMin().asArrayRef().end());
@@ -188,7 +187,7 @@ calib::ObserverState mlir::qnt::toObserverState(ObserverStateAttr attr) {
 
 ObserverStateAttr
 mlir::qnt::getObserverStateAttr(MLIRContext *ctx,
-                                const calib::ObserverState &state) {
+                                const obs::ObserverState &state) {
   Builder b(ctx);
   bool hist = !state.histogram.empty();
   return ObserverStateAttr::get(
@@ -265,7 +264,7 @@ LogicalResult ObserverConfigAttr::verify(
   if (percentile && kind != ObserverKind::percentile)
     return notApplicable("percentile");
 
-  calib::ObserverConfig config;
+  obs::ObserverConfig config;
   config.kind = toCalibKind(kind);
   config.dtype = toCalibDtype(dtype);
   config.qscheme = toCalibQScheme(qscheme);

@@ -27,29 +27,28 @@ void printF32Array(AsmPrinter &printer, DenseF32ArrayAttr values);
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Qnt/IR/QntAttrs.h.inc"
 
-#include "quantc/Calibration/Observer.h"
+#include "quantc/Observers/Observer.h"
 
 namespace mlir::qnt {
 /// The observer-library configuration an attribute describes (defaults
 /// applied).
-quantc::calib::ObserverConfig toObserverConfig(ObserverConfigAttr attr);
+quantc::obs::ObserverConfig toObserverConfig(ObserverConfigAttr attr);
 /// The attribute for `config`; options equal to their defaults, and options
 /// that do not apply to the kind, are left out.
 ObserverConfigAttr
 getObserverConfigAttr(MLIRContext *ctx,
-                      const quantc::calib::ObserverConfig &config);
+                      const quantc::obs::ObserverConfig &config);
 /// The observer-library state an attribute holds.
-quantc::calib::ObserverState toObserverState(ObserverStateAttr attr);
+quantc::obs::ObserverState toObserverState(ObserverStateAttr attr);
 /// The attribute for a state that has seen at least one batch.
-ObserverStateAttr
-getObserverStateAttr(MLIRContext *ctx,
-                     const quantc::calib::ObserverState &state);
+ObserverStateAttr getObserverStateAttr(MLIRContext *ctx,
+                                       const quantc::obs::ObserverState &state);
 /// The !quant.uniform element type for quantization parameters computed by
 /// an observer with `config`: u8/i8 storage limited to `range`, f32
 /// expressed type, per axis along `axis` when given.
 quant::QuantizedType getQuantizedType(ObserverConfigAttr config,
-                                      const quantc::calib::QParams &qparams,
-                                      const quantc::calib::QuantRange &range,
+                                      const quantc::obs::QParams &qparams,
+                                      const quantc::obs::QuantRange &range,
                                       std::optional<int64_t> axis);
 } // namespace mlir::qnt
 

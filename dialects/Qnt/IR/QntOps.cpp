@@ -86,24 +86,24 @@ std::optional<int64_t> ObserveOp::getNormalizedChannelAxis() {
   return normalizeAxis(*axis, getInput().getType().getRank());
 }
 
-std::optional<quantc::calib::Observer>
-ObserveOp::loadObserver(quantc::calib::RangeReduction reduction,
+std::optional<quantc::obs::Observer>
+ObserveOp::loadObserver(quantc::obs::RangeReduction reduction,
                         std::string &error) {
-  namespace calib = quantc::calib;
-  calib::ObserverConfig config = toObserverConfig(getConfig());
+  namespace obs = quantc::obs;
+  obs::ObserverConfig config = toObserverConfig(getConfig());
   DenseElementsAttr constant;
   bool isConstant = matchPattern(getInput(), m_Constant(&constant));
   // Statistics do not depend on reduce_range; the parameters do. A config
   // that cannot be reduced (symmetric quint8) keeps its range: the int8
   // kernels then take their exact path where the range needs it.
-  if (reduction == (isConstant ? calib::RangeReduction::Weights
-                               : calib::RangeReduction::Activations)) {
-    calib::ObserverConfig reduced = config;
+  if (reduction == (isConstant ? obs::RangeReduction::Weights
+                               : obs::RangeReduction::Activations)) {
+    obs::ObserverConfig reduced = config;
     reduced.reduceRange = true;
     if (!reduced.validate())
       config = reduced;
   }
-  calib::ErrorOr<calib::Observer> observer = calib::Observer::create(config);
+  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(config);
   if (!observer) {
     error = observer.error();
     return std::nullopt;

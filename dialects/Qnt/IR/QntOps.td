@@ -67,8 +67,8 @@ def Qnt_ObserveOp : Qnt_Op<"observe", [SameOperandsAndResultType]> {
     /// constant for `Weights`, reduced to 7 bits where the config allows
     /// it) and its state; a constant input without state is observed here.
     /// On failure, `error` says why.
-    std::optional<::quantc::calib::Observer>
-    loadObserver(::quantc::calib::RangeReduction reduction,
+    std::optional<::quantc::obs::Observer>
+    loadObserver(::quantc::obs::RangeReduction reduction,
                  std::string &error);
   }];
 }

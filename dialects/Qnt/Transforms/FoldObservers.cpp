@@ -22,7 +22,7 @@ namespace mlir::qnt {
 
 using namespace mlir;
 using namespace mlir::qnt;
-namespace calib = quantc::calib;
+namespace obs = quantc::obs;
 
 namespace {
 
@@ -40,14 +40,13 @@ struct QntFoldObserversPass
 
   LogicalResult fold(ObserveOp op) {
     std::string error;
-    std::optional<calib::Observer> observer =
-        op.loadObserver(reduceRange, error);
+    std::optional<obs::Observer> observer = op.loadObserver(reduceRange, error);
     if (!observer)
       return op.emitOpError() << error;
     auto range = observer->computeRange();
     if (!range)
       return op.emitOpError() << range.error();
-    calib::ErrorOr<calib::QParams> qparams = observer->computeQParams();
+    obs::ErrorOr<obs::QParams> qparams = observer->computeQParams();
     if (!qparams)
       return op.emitOpError() << qparams.error();
 

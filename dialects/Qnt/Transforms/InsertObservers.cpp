@@ -8,8 +8,8 @@
 
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
-#include "quantc/Calibration/QParams.h"
 #include "quantc/Isa/Int8Isa.h"
+#include "quantc/Observers/QParams.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -23,7 +23,7 @@ namespace mlir::qnt {
 
 using namespace mlir;
 using namespace mlir::qnt;
-namespace calib = quantc::calib;
+namespace obs = quantc::obs;
 
 namespace {
 
@@ -147,12 +147,11 @@ void QntInsertObserversPass::observe(Value value, ObserverConfigAttr config,
 void QntInsertObserversPass::fixParams(Value value, ObserverConfigAttr config,
                                        std::pair<double, double> range,
                                        StringRef baseName) {
-  calib::QuantRange qrange = calib::effectiveQuantRange(
-      config.getDtype() == QuantDtype::qint8 ? calib::Dtype::QInt8
-                                             : calib::Dtype::QUInt8,
+  obs::QuantRange qrange = obs::effectiveQuantRange(
+      config.getDtype() == QuantDtype::qint8 ? obs::Dtype::QInt8
+                                             : obs::Dtype::QUInt8,
       config.getReduceRange(), std::nullopt, std::nullopt);
-  calib::QParams params =
-      calib::fixedQParams(range.first, range.second, qrange);
+  obs::QParams params = obs::fixedQParams(range.first, range.second, qrange);
   OpBuilder builder(&getContext());
   builder.setInsertionPointAfterValue(value);
   auto fq = FakeQuantOp::create(

@@ -14,7 +14,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/Pass.h"
-#include "quantc/Calibration/QParams.h"
+#include "quantc/Observers/QParams.h"
 
 namespace mlir::qnt {
 

@@ -90,15 +90,15 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect"];
   let options = [
-    Option<"reduceRange", "reduce-range", "::quantc::calib::RangeReduction",
-           /*default=*/"::quantc::calib::RangeReduction::None",
+    Option<"reduceRange", "reduce-range", "::quantc::obs::RangeReduction",
+           /*default=*/"::quantc::obs::RangeReduction::None",
            "Fold one side with 7-bit ranges (reduce_range)",
            [{::llvm::cl::values(
-             clEnumValN(::quantc::calib::RangeReduction::None, "none",
+             clEnumValN(::quantc::obs::RangeReduction::None, "none",
                         "8-bit activations and weights"),
-             clEnumValN(::quantc::calib::RangeReduction::Activations,
+             clEnumValN(::quantc::obs::RangeReduction::Activations,
                         "activations", "7-bit activations, u8 [0, 127]"),
-             clEnumValN(::quantc::calib::RangeReduction::Weights, "weights",
+             clEnumValN(::quantc::obs::RangeReduction::Weights, "weights",
                         "7-bit weights, s8 [-64, 63]"))}]>,
   ];
 }

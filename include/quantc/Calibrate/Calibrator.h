@@ -11,7 +11,7 @@
 #define QUANTC_CALIBRATE_CALIBRATOR_H
 
 #include "quantc/Calibrate/Profile.h"
-#include "quantc/Calibrate/Samples.h"
+#include "quantc/Runtime/Samples.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"

@@ -36,7 +36,7 @@ struct PostTrainingOptions {
   /// (reduce_range), for int8 kernels whose dot instruction can saturate
   /// (Int8IsaInfo::saturatingPairs). Observers are inserted without it, so
   /// the calibration (and a saved profile) is the same for every target.
-  calib::RangeReduction reduceRange = calib::RangeReduction::None;
+  obs::RangeReduction reduceRange = obs::RangeReduction::None;
   /// Layer / op names kept in float.
   std::vector<std::string> exclude;
   int64_t batchSize = 32;

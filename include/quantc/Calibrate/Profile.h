@@ -9,7 +9,7 @@
 #ifndef QUANTC_CALIBRATE_PROFILE_H
 #define QUANTC_CALIBRATE_PROFILE_H
 
-#include "quantc/Calibration/Observer.h"
+#include "quantc/Observers/Observer.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,8 +30,8 @@ struct ProfileObserver {
   std::string location;
   /// Shape of the observed tensor.
   std::vector<int64_t> shape;
-  calib::ObserverConfig config;
-  calib::ObserverState state;
+  obs::ObserverConfig config;
+  obs::ObserverState state;
 };
 
 /// All observers of one model, in the model's observer order.
@@ -52,7 +52,7 @@ struct Profile {
 };
 
 /// The JSON form of an observer configuration (as profiles write it).
-llvm::json::Value toJSON(const calib::ObserverConfig &config);
+llvm::json::Value toJSON(const obs::ObserverConfig &config);
 
 /// The JSON form, with each observer's derived range and qparams added (they
 /// are recomputed, never read back).

@@ -16,7 +16,7 @@
 #ifndef QUANTC_REPORT_REPORT_H
 #define QUANTC_REPORT_REPORT_H
 
-#include "quantc/Calibration/Observer.h"
+#include "quantc/Observers/Observer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -41,14 +41,14 @@ struct ReportOptions {
   int64_t bins = 128;
   /// Fold one side with 7-bit ranges, as the compiled model does
   /// (PostTrainingOptions::reduceRange).
-  calib::RangeReduction reduceRange = calib::RangeReduction::None;
+  obs::RangeReduction reduceRange = obs::RangeReduction::None;
 };
 
 /// The weight of a layer (a constant input of the op producing the
 /// activation) and its quantization.
 struct WeightReport {
   std::string name;
-  calib::ObserverConfig config;
+  obs::ObserverConfig config;
   /// One scale per channel (one for per-tensor weights).
   std::vector<float> scales;
   /// Smallest / largest weight value.
@@ -71,7 +71,7 @@ struct LayerReport {
   /// file:line:col of the observer, if known.
   std::string location;
   std::vector<int64_t> shape;
-  calib::ObserverConfig config;
+  obs::ObserverConfig config;
   /// Set for an activation whose parameters are fixed by its function's
   /// range (sigmoid-like functions, softmax: PyTorch's fixed-qparams ops),
   /// which has no observer: that range (also clipMin / clipMax).

@@ -11,7 +11,7 @@
 #ifndef QUANTC_TARGET_COMPILE_H
 #define QUANTC_TARGET_COMPILE_H
 
-#include "quantc/Conversion/QntToLoops.h"
+#include "quantc/Conversion/LowerQuantized.h"
 #include "quantc/ModelAttributes.h"
 #include "quantc/Pipelines/Pipelines.h"
 

@@ -21,7 +21,7 @@
 
 using namespace mlir;
 using namespace mlir::qnt;
-namespace calib = quantc::calib;
+namespace obs = quantc::obs;
 
 namespace {
 
@@ -53,10 +53,10 @@ uint32_t bits(float f) {
 
 TEST_F(QntAttrsTest, FloatOptionsRoundTripExactly) {
   // Values with no short decimal form: the printer must keep every bit.
-  calib::ObserverConfig ma;
-  ma.kind = calib::ObserverKind::MovingAverageMinMax;
-  ma.dtype = calib::Dtype::QInt8;
-  ma.qscheme = calib::QScheme::Symmetric;
+  obs::ObserverConfig ma;
+  ma.kind = obs::ObserverKind::MovingAverageMinMax;
+  ma.dtype = obs::Dtype::QInt8;
+  ma.qscheme = obs::QScheme::Symmetric;
   ma.reduceRange = true;
   ma.averagingConstant = 0.1 + 3e-17;
   ma.eps = 1.0f / 3.0f;
@@ -64,7 +64,7 @@ TEST_F(QntAttrsTest, FloatOptionsRoundTripExactly) {
   auto parsed = dyn_cast_or_null<ObserverConfigAttr>(roundTrip(config));
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed, config);
-  calib::ObserverConfig back = toObserverConfig(parsed);
+  obs::ObserverConfig back = toObserverConfig(parsed);
   EXPECT_EQ(back.averagingConstant, ma.averagingConstant);
   EXPECT_EQ(bits(back.eps), bits(ma.eps));
   EXPECT_EQ(back.kind, ma.kind);
@@ -72,8 +72,8 @@ TEST_F(QntAttrsTest, FloatOptionsRoundTripExactly) {
   EXPECT_EQ(back.qscheme, ma.qscheme);
   EXPECT_TRUE(back.reduceRange);
 
-  calib::ObserverConfig pct;
-  pct.kind = calib::ObserverKind::Percentile;
+  obs::ObserverConfig pct;
+  pct.kind = obs::ObserverKind::Percentile;
   pct.bins = 512;
   pct.percentile = 99.98765432101234;
   pct.quantMin = 0;
@@ -81,7 +81,7 @@ TEST_F(QntAttrsTest, FloatOptionsRoundTripExactly) {
   auto parsedPct = dyn_cast_or_null<ObserverConfigAttr>(
       roundTrip(getObserverConfigAttr(&ctx, pct)));
   ASSERT_TRUE(parsedPct);
-  calib::ObserverConfig pctBack = toObserverConfig(parsedPct);
+  obs::ObserverConfig pctBack = toObserverConfig(parsedPct);
   EXPECT_EQ(pctBack.percentile, pct.percentile);
   EXPECT_EQ(pctBack.bins, 512);
   EXPECT_EQ(pctBack.quantMin, std::optional<int64_t>(0));
@@ -89,7 +89,7 @@ TEST_F(QntAttrsTest, FloatOptionsRoundTripExactly) {
 }
 
 TEST_F(QntAttrsTest, StateRoundTripsExactly) {
-  calib::ObserverState state;
+  obs::ObserverState state;
   state.batches = 7;
   state.min = {-1.0f / 3.0f, FLT_MIN, -FLT_MAX};
   state.max = {2.0f / 7.0f, FLT_EPSILON, FLT_MAX};
@@ -99,7 +99,7 @@ TEST_F(QntAttrsTest, StateRoundTripsExactly) {
   auto parsed = dyn_cast_or_null<ObserverStateAttr>(
       roundTrip(getObserverStateAttr(&ctx, state)));
   ASSERT_TRUE(parsed);
-  calib::ObserverState back = toObserverState(parsed);
+  obs::ObserverState back = toObserverState(parsed);
   EXPECT_EQ(back.batches, 7);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(bits(back.min[i]), bits(state.min[i]));
@@ -111,8 +111,8 @@ TEST_F(QntAttrsTest, StateRoundTripsExactly) {
 }
 
 TEST_F(QntAttrsTest, DefaultsArePyTorchs) {
-  calib::ObserverConfig hist;
-  hist.kind = calib::ObserverKind::Histogram;
+  obs::ObserverConfig hist;
+  hist.kind = obs::ObserverKind::Histogram;
   ObserverConfigAttr config = getObserverConfigAttr(&ctx, hist);
   EXPECT_EQ(config.getBinsOrDefault(), 2048);
   EXPECT_EQ(config.getUpsampleRateOrDefault(), 128);
