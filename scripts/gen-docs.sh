@@ -5,7 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${QUANTC_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh" mlir-doc >/dev/null
-mkdir -p "$root/docs/Dialects/Qnt" "$root/docs/Conversion"
+mkdir -p "$root/docs/Dialects/Qnt" "$root/docs/Conversion" "$root/docs/Transforms"
 cp "$build"/docs/Qnt/*.md "$root/docs/Dialects/Qnt/"
 cp "$build"/docs/Conversion/*.md "$root/docs/Conversion/"
-echo "updated: $(ls "$root"/docs/Dialects/Qnt/*.md "$root"/docs/Conversion/*.md | xargs -n1 basename | tr '\n' ' ')"
+cp "$build"/docs/Transforms/*.md "$root/docs/Transforms/"
+echo "updated: $(ls "$root"/docs/Dialects/Qnt/*.md "$root"/docs/Conversion/*.md "$root"/docs/Transforms/*.md | xargs -n1 basename | tr '\n' ' ')"

@@ -7,6 +7,7 @@
 #include "quantc/Conversion/Passes.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -31,6 +32,7 @@ void quantc::registerAllPasses() {
   mlir::registerAllPasses();
   mlir::qnt::registerQntPasses();
   quantc::registerQuantcConversionPasses();
+  quantc::registerQuantcTransformsPasses();
   quantc::registerPipelines();
 }
 

@@ -3,8 +3,8 @@
 #include "quantc/Runtime/CompiledModel.h"
 #include "quantc/Support/Fail.h"
 
-#include "quantc/Conversion/ConstantGlobals.h"
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Transforms/ConstantGlobals.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -11,7 +11,7 @@
 
 #include "quantc/Target/Compile.h"
 
-#include "quantc/Conversion/Passes.h"
+#include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

@@ -1,10 +1,8 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
-// Declarations of the conversion passes (Passes.td): qnt-lower-quantized,
-// quantc-lower-memref-copy, quantc-tile-and-vectorize,
-// quantc-outline-loop-nests, quantc-flatten-constant-globals,
-// quantc-serialize-small-parallel-loops,
-// quantc-static-memory-plan.
+// Declarations of the conversion passes (Passes.td): qnt-lower-quantized
+// (lib/Conversion/LowerQuantized) and quantc-tile-and-vectorize
+// (lib/Conversion/TileAndVectorize).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,11 +26,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace quantc {
-
-/// Rows of at least this many contiguous bytes are copied with memcpy:
-/// quantc-lower-memref-copy's `min-row-bytes` and the transposes that
-/// quantc-tile-and-vectorize turns into row copies.
-inline constexpr int64_t kMemcpyRowBytes = 256;
 
 #define GEN_PASS_DECL
 #include "quantc/Conversion/Passes.h.inc"

@@ -1,4 +1,10 @@
 //===- Passes.td - Conversion passes of quantc -------------*- tablegen -*-===//
+//
+// The lowerings to loops and vectors: qnt-lower-quantized (int8 ops) and
+// quantc-tile-and-vectorize (float linalg ops). The passes that run on the
+// bufferized code are in include/quantc/Transforms/Passes.td.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_CONVERSION_PASSES_TD
 #define QUANTC_CONVERSION_PASSES_TD
@@ -41,51 +47,6 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
            "Int8 instructions to generate kernels for: a name of the table "
            "in include/quantc/Isa/Int8Isa.h (quant-compile --list-isas)">,
   ];
-}
-
-def DistinctResults
-    : Pass<"quantc-distinct-results", "::mlir::func::FuncOp"> {
-  let summary = "Give every memref a function returns its own buffer";
-  let description = [{
-    A model may return one value under two names (an ONNX graph listing an
-    output twice, or `Identity` outputs of one tensor), which bufferizes to
-    `return %alloc, %alloc`. `buffer-results-to-out-params` with
-    `hoist-static-allocs` then replaces the allocation by the first out
-    parameter and crashes on the second. This pass, run between
-    bufferization and `buffer-results-to-out-params`, returns a copy in a
-    new allocation for every result that repeats an earlier one, so that
-    each out parameter receives the value.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def LowerMemRefCopy : Pass<"quantc-lower-memref-copy"> {
-  let summary = "Lower memref.copy to memcpy of contiguous rows or to loops";
-  let description = [{
-    `finalize-memref-to-llvm` lowers a `memref.copy` between contiguous
-    memrefs into `llvm.memcpy`, and any other (e.g. into a subview made by
-    bufferizing `tensor.insert_slice`) into a call to `memrefCopy` from
-    MLIR's C runner utilities. Object files compiled ahead of time must
-    link with libc only, so this pass rewrites every copy that is not
-    contiguous on both sides:
-    * when the innermost dimensions of both sides are contiguous for at
-      least `min-row-bytes` bytes, into an `scf.parallel` nest over the
-      other dimensions whose body copies one contiguous row (a rank-reduced
-      `memref.subview` of each side): `llvm.memcpy` again. Swin's window
-      shifts copy rows of 5 KB; as loops, LLVM vectorized and fully
-      unrolled them into blocks of thousands of loads and stores, whose
-      instruction scheduling took seconds each;
-    * otherwise into `linalg.copy`, which becomes loops.
-    Copies with dynamic shapes or strides become `linalg.copy`.
-  }];
-  let options = [
-    Option<"minRowBytes", "min-row-bytes", "int64_t",
-           /*default=*/"::quantc::kMemcpyRowBytes",
-           "Copy contiguous rows of at least this many bytes with memcpy">,
-  ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
 }
 
 def TileAndVectorizeFloat
@@ -138,166 +99,6 @@ def TileAndVectorizeFloat
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
-  ];
-}
-
-def OutlineLoopNests : Pass<"quantc-outline-loop-nests", "::mlir::ModuleOp"> {
-  let summary = "Move each top-level loop nest into its own non-inlined function";
-  let description = [{
-    A lowered model is one function holding one loop nest per layer (several
-    thousand loops for ResNet-50). LLVM's loop passes query ScalarEvolution,
-    whose guard search (`isBasicBlockEntryGuardedByCond`) climbs the chain of
-    preceding loop preheaders: in one huge function that is quadratic in
-    the number of layers and dominates compile time. This pass replaces
-    every loop (`LoopLikeOpInterface`: `scf.for`, `scf.parallel`, ...) and
-    every OpenMP parallel region (`omp.parallel`, the loops of parallel=omp
-    pipelines) directly in the body of a `func.func` with a call to a new
-    private function (`<function>_loop<N>`, marked `no_inline` and given LLVM's
-    `noinline` through `passthrough`, so that LLVM keeps it separate)
-    holding the loop nest. Constants and
-    `memref.get_global` results the nest uses are cloned into the new
-    function, so that trip counts and globals stay visible to LLVM; every
-    other value used from above becomes an argument (`quantc-merge-functions`
-    then turns the data of functions that differ only in it into arguments).
-    Functions with fewer than `min-loops` top-level loops are left alone.
-  }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
-  let options = [
-    Option<"minLoops", "min-loops", "unsigned", /*default=*/"2",
-           "Outline only in functions with at least this many top-level "
-           "loops">,
-  ];
-}
-
-def MergeFunctions : Pass<"quantc-merge-functions", "::mlir::ModuleOp"> {
-  let summary = "Merge private functions equal up to their data into one";
-  let description = [{
-    Models repeat their layers (ViT-B/16's 12 encoder blocks, a ResNet
-    stage's bottlenecks), so after `quantc-outline-loop-nests` many loop-nest
-    functions differ only in their data. This pass merges the private
-    functions (called only, never referenced otherwise) that are equal up
-    to their name and their data into the first of them; the constants that
-    differ become arguments of the merged function, and each call passes
-    its own. Data is a `memref.get_global` (weights, tables) or an
-    `arith.constant` that is not an index or an `i1` (scales, zero points,
-    clamp bounds); a splat vector constant becomes a scalar argument that
-    the function broadcasts. Everything else must be equal: operations and
-    their attributes, types, regions, the flow of values, index constants
-    (trip counts and offsets, which LLVM unrolls and vectorizes by) and the
-    data that is the same in every function of the group.
-
-    LLVM's optimization and code generation then see each distinct loop
-    nest once instead of once per layer.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::vector::VectorDialect"];
-  let statistics = [
-    Statistic<"numMerged", "merged-functions",
-              "Functions merged into an equivalent one">,
-    Statistic<"numArguments", "data-arguments",
-              "Arguments added to merged functions for their data">,
-  ];
-}
-
-def FlattenConstantGlobals
-    : Pass<"quantc-flatten-constant-globals", "::mlir::ModuleOp"> {
-  let summary = "Store each dense constant global as one flat array";
-  let description = [{
-    Lowered from a memref of any rank, a constant `llvm.mlir.global` is an
-    array of arrays: the int8 kernels' packed weights, whose innermost
-    dimension is one register tile of 8 to 64 elements, become millions of
-    nested LLVM constants. LLVM uniques each of them, its call graph visits
-    each as a reference of the global, and the asm printer writes integers
-    and floats that are not bytes one element at a time: for ViT-B/16,
-    about 20 s of a compile went to its weights.
-
-    This pass gives every constant global initialized with dense integer or
-    float data (of whole bytes, not a splat) the type `!llvm.array<N x i8>`
-    and the data's bytes: one LLVM constant, emitted as one block of bytes.
-    Users are unaffected: a global's address is an opaque `!llvm.ptr`, and
-    the accesses' `getelementptr`s carry their own element type. The bytes
-    are the host's order, so the rewrite applies only when the module's
-    data layout (`llvm.data_layout`, little-endian if absent) has the
-    host's byte order; otherwise, and for splats, a global is only
-    flattened to one array of its element type.
-  }];
-  let statistics = [
-    Statistic<"numFlattened", "flattened-globals",
-              "Constant globals stored as one flat array">,
-  ];
-}
-
-def SerializeSmallParallelLoops
-    : Pass<"quantc-serialize-small-parallel-loops"> {
-  let summary = "Turn scf.parallel loops with little work into scf.for nests";
-  let description = [{
-    Forking and joining a team of threads costs microseconds, so a parallel
-    loop (one OpenMP region after `convert-scf-to-openmp`) pays off only
-    above some amount of work. The work of an `scf.parallel` without
-    reductions is estimated statically: the operations of its body, each
-    `scf.for` nested in it counting its body's work times its trip count,
-    times the parallel loop's own trip count. Loops whose estimate is below
-    `min-work` become nests of `scf.for` (same iteration order as the
-    sequential lowering); loops with a dynamic trip count anywhere stay
-    parallel.
-  }];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
-  let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
-           "Estimated operations below which a parallel loop runs "
-           "sequentially">,
-  ];
-}
-
-def OpenMPNoWait : Pass<"quantc-openmp-nowait"> {
-  let summary = "Drop the barrier of a worksharing loop that ends its parallel region";
-  let description = [{
-    `convert-scf-to-openmp` turns each `scf.parallel` into an
-    `omp.parallel` holding one `omp.wsloop`. A worksharing loop ends with an
-    implicit barrier and the parallel region with another one (the join);
-    when the loop is the last operation of the region (and has no
-    reductions), the first barrier only delays the second. This pass marks
-    such loops `nowait`, so each parallel region synchronizes its threads
-    once instead of twice (a few microseconds per region on a 2-vCPU VM,
-    against convolution layers of 3-50 us).
-  }];
-  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
-}
-
-def StaticMemoryPlan : Pass<"quantc-static-memory-plan", "::mlir::func::FuncOp"> {
-  let summary = "Place a function's temporary buffers in one arena";
-  let description = [{
-    A static memory plan, as ahead-of-time compilers for neural networks
-    make one (Glow bundles, IREE, TVM AOT): after buffer deallocation, every
-    intermediate buffer of a model function is a `memref.alloc` (a malloc)
-    freed by a `memref.dealloc`, and `buffer-deallocation-pipeline` puts the
-    deallocs at the end of the function, so all buffers are live at once.
-    This pass collects the `memref.alloc` ops directly in the body of a
-    single-block function that have a static shape, the identity layout, the
-    default memory space, an integer or float element type, and exactly one
-    `memref.dealloc` in that block (allocs nested in loops or other regions
-    are left alone). A buffer's live interval runs, in the order of the ops
-    of the body, from its alloc to the last op that uses it or a value
-    derived from it (views, loop results, extracted pointers); a use nested
-    in a region counts as a use by the top-level op holding it, so a whole
-    loop nest or parallel region is one point. Buffers are packed greedily,
-    largest first, each at the best-fitting gap (byte offsets aligned to
-    `alignment` and to the alloc's own alignment) between the buffers
-    already placed whose intervals overlap its own; buffers whose lifetimes
-    do not overlap share memory. The allocs become `memref.view`s of one
-    `memref<Nxi8>` arena allocated at function entry, their deallocs are
-    removed and the arena is freed before the return: one malloc per call,
-    whose memory glibc keeps after the first call (it raises its mmap
-    threshold when a mapped chunk is freed) instead of returning large
-    buffers to the system and faulting them in again on every call.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect",
-  ];
-  let options = [
-    Option<"alignment", "alignment", "unsigned", /*default=*/"64",
-           "Byte alignment of every buffer in the arena (a power of two)">,
   ];
 }
 
