@@ -4,6 +4,7 @@
 #include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Reference/Reference.h"
 #include "quantc/Runtime/CompiledModel.h"
 
@@ -43,16 +44,9 @@ std::vector<int64_t> shapeOf(Value v) {
 
 /// The ref view of an 8-bit per-tensor quantized buffer.
 ref::QTensor view(Buffer &b, Value v) {
-  auto t = cast<quant::UniformQuantizedType>(
-      cast<ShapedType>(v.getType()).getElementType());
-  ref::QTensor q;
+  ref::QTensor q = qnt::quantParams(v.getType())->refView();
   q.data = b.q8.data();
-  q.isSigned = t.isSigned();
   q.shape = b.shape;
-  q.scale = static_cast<float>(t.getScale());
-  q.zeroPoint = static_cast<int32_t>(t.getZeroPoint());
-  q.qmin = static_cast<int32_t>(t.getStorageTypeMin());
-  q.qmax = static_cast<int32_t>(t.getStorageTypeMax());
   return q;
 }
 
@@ -60,12 +54,9 @@ ref::QWeights weights(Buffer &b, Value v) {
   ref::QWeights w;
   w.data = b.q8.data();
   w.shape = b.shape;
-  Type elt = cast<ShapedType>(v.getType()).getElementType();
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(elt))
-    w.scales = {static_cast<float>(t.getScale())};
-  else
-    for (double s : cast<quant::UniformQuantizedPerAxisType>(elt).getScales())
-      w.scales.push_back(static_cast<float>(s));
+  qnt::QuantParams p = *qnt::quantParams(v.getType());
+  for (size_t c = 0; c < p.scales.size(); ++c)
+    w.scales.push_back(p.scale(c));
   return w;
 }
 
@@ -73,7 +64,7 @@ ref::FusedActivation activationOf(qnt::Activation a,
                                   std::optional<llvm::APFloat> lo,
                                   std::optional<llvm::APFloat> hi) {
   ref::FusedActivation act;
-  act.kind = static_cast<ref::Activation>(static_cast<int>(a));
+  act.kind = qnt::refActivation(a);
   if (lo)
     act.clampMin = lo->convertToFloat();
   if (hi)

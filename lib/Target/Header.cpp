@@ -3,6 +3,7 @@
 #include "quantc/Target/Compile.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Runtime/Samples.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,21 +37,16 @@ static bool isCIdentifier(StringRef s) {
 }
 
 static std::optional<TensorQuantization> quantizationOf(Type type) {
-  auto q = dyn_cast<quant::UniformQuantizedType>(
-      cast<ShapedType>(type).getElementType());
-  if (!q)
+  std::optional<qnt::QuantParams> p = qnt::quantParams(type);
+  if (!p || p->axis)
     return std::nullopt;
   TensorQuantization result;
-  const unsigned width = q.getStorageTypeIntegralWidth();
-  result.storage = (q.isSigned() ? "i" : "u") + std::to_string(width);
-  const int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
-  const int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
-                                  : (int64_t(1) << width) - 1;
-  if (q.getStorageTypeMin() != lo || q.getStorageTypeMax() != hi)
-    result.storage += "<" + std::to_string(q.getStorageTypeMin()) + ":" +
-                      std::to_string(q.getStorageTypeMax()) + ">";
-  result.scale = q.getScale();
-  result.zeroPoint = q.getZeroPoint();
+  result.storage = (p->isSigned ? "i" : "u") + std::to_string(p->storageWidth);
+  if (!p->fullRange())
+    result.storage +=
+        "<" + std::to_string(p->qmin) + ":" + std::to_string(p->qmax) + ">";
+  result.scale = p->scales[0];
+  result.zeroPoint = p->zeroPoints[0];
   return result;
 }
 

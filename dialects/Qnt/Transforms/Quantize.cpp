@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Reference/Reference.h"
@@ -35,33 +36,6 @@ using quant::UniformQuantizedPerAxisType;
 using quant::UniformQuantizedType;
 
 namespace {
-
-/// Scales, zero points and the axis of a quantized element type.
-struct QParams {
-  SmallVector<float> scales;
-  SmallVector<int32_t> zeroPoints;
-  std::optional<int32_t> axis;
-  int32_t qmin, qmax;
-};
-
-QParams paramsOf(Type elementType) {
-  QParams p;
-  auto q = cast<QuantizedType>(elementType);
-  p.qmin = q.getStorageTypeMin();
-  p.qmax = q.getStorageTypeMax();
-  if (auto t = dyn_cast<UniformQuantizedType>(q)) {
-    p.scales = {static_cast<float>(t.getScale())};
-    p.zeroPoints = {static_cast<int32_t>(t.getZeroPoint())};
-    return p;
-  }
-  auto t = cast<UniformQuantizedPerAxisType>(q);
-  for (double s : t.getScales())
-    p.scales.push_back(static_cast<float>(s));
-  for (int64_t z : t.getZeroPoints())
-    p.zeroPoints.push_back(static_cast<int32_t>(z));
-  p.axis = t.getQuantizedDimension();
-  return p;
-}
 
 Type elementOf(Value v) {
   return cast<ShapedType>(v.getType()).getElementType();
@@ -154,16 +128,10 @@ std::pair<Operation *, std::optional<FusedClamp>> clampAfter(Value &result) {
 /// The int8 reference's view of a per-tensor 8-bit quantized element type
 /// (no data: scale, zero point, range), or nullopt.
 std::optional<quantc::ref::QTensor> refView(Type elementType) {
-  auto q = dyn_cast<UniformQuantizedType>(elementType);
-  if (!q || q.getStorageTypeIntegralWidth() != 8)
+  std::optional<QuantParams> p = quantParams(elementType);
+  if (!p || p->axis || p->storageWidth != 8)
     return std::nullopt;
-  quantc::ref::QTensor t;
-  t.isSigned = q.isSigned();
-  t.scale = static_cast<float>(q.getScale());
-  t.zeroPoint = static_cast<int32_t>(q.getZeroPoint());
-  t.qmin = static_cast<int32_t>(q.getStorageTypeMin());
-  t.qmax = static_cast<int32_t>(q.getStorageTypeMax());
-  return t;
+  return p->refView();
 }
 
 /// The reference views of an element-wise op's quantized input `q` and of
@@ -244,7 +212,7 @@ LogicalResult QntQuantizePass::toQDQ(FakeQuantOp op) {
   Value q;
   if (std::optional<SmallVector<float>> w = floatConstant(op.getInput())) {
     // A weight: quantize it now, exactly as the reference quantizes.
-    QParams p = paramsOf(op.getQtype());
+    QuantParams p = *quantParams(op.getQtype());
     int64_t inner = 1;
     if (p.axis)
       for (int64_t d = *p.axis + 1; d < floatType.getRank(); ++d)
@@ -252,7 +220,7 @@ LogicalResult QntQuantizePass::toQDQ(FakeQuantOp op) {
     SmallVector<int32_t> values(w->size());
     for (size_t i = 0; i < w->size(); ++i) {
       size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
-      values[i] = quantc::ref::quantize((*w)[i], p.scales[c], p.zeroPoints[c],
+      values[i] = quantc::ref::quantize((*w)[i], p.scale(c), p.zeroPoint(c),
                                         p.qmin, p.qmax);
     }
     q = makeQuantizedConstant(b, loc, qType, values);
@@ -292,12 +260,11 @@ LogicalResult QntQuantizePass::convertConv(Conv2DOp op) {
   if (op.getResidual() && !(qr = quantizedSource(op.getResidual())))
     return layerError(op) << "no quantization parameters for the residual";
 
-  QParams in = paramsOf(elementOf(qi)), wp = paramsOf(elementOf(qw)),
-          out = paramsOf(elementOf(sink.getResult()));
+  QuantParams in = *quantParams(elementOf(qi)),
+              wp = *quantParams(elementOf(qw)),
+              out = *quantParams(elementOf(sink.getResult()));
   int64_t channels = op.getFilter().getType().getDimSize(0);
-  auto wScale = [&](int64_t o) {
-    return wp.scales[wp.scales.size() == 1 ? 0 : o];
-  };
+  auto wScale = [&](int64_t o) { return wp.scale(o); };
   OpBuilder b(sink);
   Value bias;
   if (op.getBias()) {
@@ -308,14 +275,14 @@ LogicalResult QntQuantizePass::convertConv(Conv2DOp op) {
     SmallVector<double> biasScales;
     for (int64_t o = 0; o < channels; ++o) {
       std::optional<int32_t> v =
-          quantc::ref::quantizeBias((*fb)[o], in.scales[0], wScale(o));
+          quantc::ref::quantizeBias((*fb)[o], in.scale(), wScale(o));
       if (!v)
         return layerError(op)
                << "bias " << (*fb)[o] << " of output channel " << o
                << " does not fit int32 at scale input_scale * filter_scale = "
-               << double(in.scales[0]) * double(wScale(o));
+               << double(in.scale()) * double(wScale(o));
       qb.push_back(*v);
-      biasScales.push_back(double(in.scales[0]) * double(wScale(o)));
+      biasScales.push_back(double(in.scale()) * double(wScale(o)));
     }
     SmallVector<int64_t> zeros(channels, 0);
     auto biasElt = UniformQuantizedPerAxisType::get(
@@ -327,7 +294,7 @@ LogicalResult QntQuantizePass::convertConv(Conv2DOp op) {
   SmallVector<float> multipliers;
   for (int64_t o = 0; o < channels; ++o)
     multipliers.push_back(
-        quantc::ref::requantMultiplier(in.scales[0], wScale(o), out.scales[0]));
+        quantc::ref::requantMultiplier(in.scale(), wScale(o), out.scale()));
   auto conv = Conv2DOp::create(
       b, op.getLoc(), sink.getType(), qi, qw, bias, qr, op.getStridesAttr(),
       op.getPadAttr(), op.getDilationsAttr(), op.getGroupsAttr(),
@@ -379,8 +346,9 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
                              "first, or exclude the layer";
   // [1, K, N] quantized along N -> [N, K] quantized along dimension 0.
   int64_t k = wType.getDimSize(1), n = wType.getDimSize(2);
-  QParams wp = paramsOf(elementOf(qw)), in = paramsOf(elementOf(qa)),
-          out = paramsOf(elementOf(sink.getResult()));
+  QuantParams wp = *quantParams(elementOf(qw)),
+              in = *quantParams(elementOf(qa)),
+              out = *quantParams(elementOf(sink.getResult()));
   SmallVector<int32_t> transposed(n * k);
   for (int64_t i = 0; i < k; ++i)
     for (int64_t j = 0; j < n; ++j)
@@ -397,21 +365,19 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
       b, op.getLoc(), RankedTensorType::get({n, k}, wElt), transposed);
   for (NamedAttribute attr : qw.getDefiningOp()->getDiscardableAttrs())
     weight.getDefiningOp()->setAttr(attr.getName(), attr.getValue());
-  auto wScale = [&](int64_t o) {
-    return wp.scales[wp.scales.size() == 1 ? 0 : o];
-  };
+  auto wScale = [&](int64_t o) { return wp.scale(o); };
   Value bias;
   if (fb) {
     SmallVector<int32_t> qb;
     SmallVector<double> scales;
     for (int64_t o = 0; o < n; ++o) {
       std::optional<int32_t> v =
-          quantc::ref::quantizeBias((*fb)[o], in.scales[0], wScale(o));
+          quantc::ref::quantizeBias((*fb)[o], in.scale(), wScale(o));
       if (!v)
         return layerError(op) << "bias " << (*fb)[o] << " of output " << o
                               << " does not fit int32";
       qb.push_back(*v);
-      scales.push_back(double(in.scales[0]) * double(wScale(o)));
+      scales.push_back(double(in.scale()) * double(wScale(o)));
     }
     auto biasElt = UniformQuantizedPerAxisType::get(
         quant::QuantizationFlags::Signed, b.getI32Type(), b.getF32Type(),
@@ -422,7 +388,7 @@ LogicalResult QntQuantizePass::convertMatmul(tosa::MatMulOp op) {
   SmallVector<float> multipliers;
   for (int64_t o = 0; o < n; ++o)
     multipliers.push_back(
-        quantc::ref::requantMultiplier(in.scales[0], wScale(o), out.scales[0]));
+        quantc::ref::requantMultiplier(in.scale(), wScale(o), out.scale()));
   SmallVector<Location> locs{op.getLoc()};
   if (biasAdd)
     locs.insert(locs.begin(), biasAdd->getLoc());
@@ -644,7 +610,8 @@ void QntQuantizePass::convertBatchNorm(BatchNormOp op) {
           {gamma->begin(), gamma->end()}, {beta->begin(), beta->end()},
           {mean->begin(), mean->end()}, {var->begin(), var->end()},
           op.getEpsilon().convertToDouble(), views->first.scale,
-          views->second.scale, multipliers, offsets))
+          views->second.scale, multipliers, offsets)
+          .failed())
     return;
   OpBuilder b(sink);
   SmallVector<Location> locs{op.getLoc()};
@@ -716,10 +683,10 @@ void QntQuantizePass::convertConcat(tosa::ConcatOp op) {
   // shared scale would keep less than 4 of an input's 8 bits (the scores a
   // step or two), so the output is the float concat of the dequantized
   // inputs, each on its own grid.
-  double outScale = paramsOf(elementOf(sink.getResult())).scales[0];
+  double outScale = quantParams(elementOf(sink.getResult()))->scale();
   bool coarse = llvm::any_of(inputs, [&](Value q) {
-    QParams p = paramsOf(elementOf(q));
-    return p.scales.size() == 1 && outScale > 16.0 * p.scales[0];
+    QuantParams p = *quantParams(elementOf(q));
+    return p.scales.size() == 1 && outScale > 16.0 * p.scale();
   });
   if (coarse && onlyReturned(sink.getResult())) {
     for (Operation *user : llvm::make_early_inc_range(sink->getUsers()))
@@ -789,9 +756,9 @@ void QntQuantizePass::keepParams(Operation *op, bool keepFloat) {
   } else if (movesStorage(op)) {
     Value padValue;
     if (isa<tosa::PadOp>(op))
-      padValue = makeQuantizedConstant(b, op->getLoc(),
-                                       RankedTensorType::get({1}, elementOf(q)),
-                                       {paramsOf(elementOf(q)).zeroPoints[0]});
+      padValue = makeQuantizedConstant(
+          b, op->getLoc(), RankedTensorType::get({1}, elementOf(q)),
+          {quantParams(elementOf(q))->zeroPoint()});
     Operation *moved = b.clone(*op);
     moved->setOperand(0, q);
     moved->getResult(0).setType(qType);
@@ -871,7 +838,7 @@ void QntQuantizePass::cleanup() {
   for (quant::DequantizeCastOp dc : dcasts) {
     SmallVector<int32_t> q = *constantStorage(dc.getInput());
     auto type = cast<RankedTensorType>(dc.getType());
-    QParams p = paramsOf(elementOf(dc.getInput()));
+    QuantParams p = *quantParams(elementOf(dc.getInput()));
     int64_t inner = 1;
     if (p.axis)
       for (int64_t d = *p.axis + 1; d < type.getRank(); ++d)
@@ -879,7 +846,7 @@ void QntQuantizePass::cleanup() {
     SmallVector<float> values(q.size());
     for (size_t i = 0; i < q.size(); ++i) {
       size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
-      values[i] = quantc::ref::dequantize(q[i], p.scales[c], p.zeroPoints[c]);
+      values[i] = quantc::ref::dequantize(q[i], p.scale(c), p.zeroPoint(c));
     }
     OpBuilder b(dc);
     dc.replaceAllUsesWith(
