@@ -52,6 +52,31 @@ private:
   FailureOr<SmallVector<int64_t>> inputShape(const onnx::ValueInfoProto &in,
                                              const InputShape *given);
   LogicalResult importNode(const onnx::NodeProto &node, int64_t opset);
+
+  // The steps of run, in order.
+  /// The model's opset of the default domain, if supported.
+  FailureOr<int64_t> readOpset(const onnx::ModelProto &model);
+  /// Decodes the initializers into `state.consts`.
+  LogicalResult readInitializers(const onnx::GraphProto &graph);
+  /// The --input-shape given for each of `inputs`, by name.
+  FailureOr<llvm::StringMap<const InputShape *>>
+  givenInputShapes(ArrayRef<const onnx::ValueInfoProto *> inputs);
+  /// The model function, its arguments the graph inputs (their names in
+  /// `argNames`) entered in the preferred layout; the builder is left at the
+  /// start of its body.
+  FailureOr<func::FuncOp>
+  createFunction(const onnx::GraphProto &graph, int64_t opset,
+                 SmallVectorImpl<std::string> &argNames);
+  /// Warns when the computed shape of output `out` is not the declared one.
+  void warnOnDeclaredShape(const onnx::ValueInfoProto &out,
+                           ArrayRef<int64_t> shape);
+  /// Returns the graph outputs in ONNX's order and element types.
+  LogicalResult returnOutputs(const onnx::GraphProto &graph, int64_t opset,
+                              func::FuncOp func);
+  /// The interface attributes: layouts and names of inputs and outputs.
+  void describeInterface(const onnx::GraphProto &graph,
+                         ArrayRef<std::string> argNames, func::FuncOp func);
+
   InFlightDiagnostic emitError(const Twine &message) {
     return mlir::emitError(UnknownLoc::get(&state.ctx), message);
   }
@@ -405,76 +430,82 @@ GraphImporter::inputShape(const onnx::ValueInfoProto &in,
   return shape;
 }
 
-OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
-  if (!model.has_graph())
-    return (void)emitError("the model has no graph"), nullptr;
+FailureOr<int64_t> GraphImporter::readOpset(const onnx::ModelProto &model) {
   int64_t opset = -1;
   for (const onnx::OperatorSetIdProto &o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
       opset = o.version();
   if (opset < 0)
-    return (void)emitError("the model imports no opset of the default ONNX "
-                           "domain (ai.onnx)"),
-           nullptr;
+    return emitError("the model imports no opset of the default ONNX "
+                     "domain (ai.onnx)");
   if (opset < kMinOpset || opset > kMaxOpset)
-    return (void)(emitError("unsupported opset ")
-                  << opset << " of the default ONNX domain (supported: "
-                  << kMinOpset << "-" << kMaxOpset << ")"),
-           nullptr;
-  const onnx::GraphProto &graph = model.graph();
+    return emitError("unsupported opset ")
+           << opset << " of the default ONNX domain (supported: " << kMinOpset
+           << "-" << kMaxOpset << ")";
+  return opset;
+}
+
+LogicalResult GraphImporter::readInitializers(const onnx::GraphProto &graph) {
   for (const onnx::TensorProto &t : graph.initializer()) {
     ConstTensor c;
     if (auto err = decodeTensor(t, c))
-      return (void)emitError("initializer: " + *err), nullptr;
+      return emitError("initializer: " + *err);
     state.consts[t.name()] = std::move(c);
   }
+  return success();
+}
 
+/// The names of `inputs`, quoted, for messages.
+static std::string
+inputNameList(ArrayRef<const onnx::ValueInfoProto *> inputs) {
+  std::string names;
+  for (const onnx::ValueInfoProto *in : inputs)
+    names += (names.empty() ? "'" : ", '") + in->name() + "'";
+  return names;
+}
+
+FailureOr<llvm::StringMap<const InputShape *>>
+GraphImporter::givenInputShapes(ArrayRef<const onnx::ValueInfoProto *> inputs) {
+  llvm::StringMap<const InputShape *> givenShapes;
+  for (const InputShape &given : state.options.inputShapes) {
+    std::string name = given.name;
+    if (name.empty()) {
+      if (inputs.size() != 1)
+        return emitError("--input-shape " + spellShape(given.dims) +
+                         " names no input, and the model has " +
+                         Twine(inputs.size()) + " inputs (" +
+                         inputNameList(inputs) +
+                         "): use --input-shape NAME=" + spellShape(given.dims));
+      name = inputs.front()->name();
+    }
+    if (!llvm::any_of(inputs, [&](const onnx::ValueInfoProto *in) {
+          return in->name() == name;
+        }))
+      return emitError("--input-shape names '" + name +
+                       "', which is not a graph input (the inputs: " +
+                       inputNameList(inputs) + ")");
+    if (!givenShapes.try_emplace(name, &given).second)
+      return emitError("--input-shape gives graph input '" + name + "' twice");
+  }
+  return givenShapes;
+}
+
+FailureOr<func::FuncOp>
+GraphImporter::createFunction(const onnx::GraphProto &graph, int64_t opset,
+                              SmallVectorImpl<std::string> &argNames) {
   ImplicitLocOpBuilder &b = state.b;
-  std::string fnName = graph.name().empty() ? "main" : graph.name();
-  OwningOpRef<ModuleOp> module(ModuleOp::create(UnknownLoc::get(&state.ctx)));
-  b.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
-  SmallVector<std::string> argNames;
   // The graph inputs proper (not initializers), and the --input-shape of
   // each.
   SmallVector<const onnx::ValueInfoProto *> inputs;
   for (const onnx::ValueInfoProto &in : graph.input())
     if (!state.consts.count(in.name()))
       inputs.push_back(&in);
-  llvm::StringMap<const InputShape *> givenShapes;
-  for (const InputShape &given : state.options.inputShapes) {
-    std::string name = given.name;
-    if (name.empty()) {
-      if (inputs.size() != 1) {
-        std::string names;
-        for (const onnx::ValueInfoProto *in : inputs)
-          names += (names.empty() ? "'" : ", '") + in->name() + "'";
-        return (void)emitError(
-                   "--input-shape " + spellShape(given.dims) +
-                   " names no input, and the model has " +
-                   Twine(inputs.size()) + " inputs (" + names +
-                   "): use --input-shape NAME=" + spellShape(given.dims)),
-               nullptr;
-      }
-      name = inputs.front()->name();
-    }
-    if (!llvm::any_of(inputs, [&](const onnx::ValueInfoProto *in) {
-          return in->name() == name;
-        })) {
-      std::string names;
-      for (const onnx::ValueInfoProto *in : inputs)
-        names += (names.empty() ? "'" : ", '") + in->name() + "'";
-      return (void)emitError(
-                 "--input-shape names '" + name +
-                 "', which is not a graph input (the inputs: " + names + ")"),
-             nullptr;
-    }
-    if (!givenShapes.try_emplace(name, &given).second)
-      return (void)emitError("--input-shape gives graph input '" + name +
-                             "' twice"),
-             nullptr;
-  }
+  FailureOr<llvm::StringMap<const InputShape *>> givenShapes =
+      givenInputShapes(inputs);
+  if (failed(givenShapes))
+    return failure();
   for (const onnx::ValueInfoProto *input : inputs) {
     const onnx::ValueInfoProto &in = *input;
     int32_t dtype = in.type().tensor_type().elem_type();
@@ -482,22 +513,21 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
                                          dtype != onnx::TensorProto::FLOAT16 &&
                                          dtype != onnx::TensorProto::BFLOAT16 &&
                                          dtype != onnx::TensorProto::DOUBLE))
-      return (void)emitError("graph input '" + in.name() +
-                             "' is not a float tensor (float32, float16, "
-                             "bfloat16 or double)"),
-             nullptr;
+      return emitError("graph input '" + in.name() +
+                       "' is not a float tensor (float32, float16, "
+                       "bfloat16 or double)");
     FailureOr<SmallVector<int64_t>> inShape =
-        inputShape(in, givenShapes.lookup(in.name()));
+        inputShape(in, givenShapes->lookup(in.name()));
     if (failed(inShape))
-      return nullptr;
+      return failure();
     SmallVector<int64_t> shape = std::move(*inShape);
     if (auto err = checkActivationShape(shape))
-      return (void)emitError("graph input '" + in.name() + "' " + *err),
-             nullptr;
+      return emitError("graph input '" + in.name() + "' " + *err);
     argTypes.push_back(RankedTensorType::get(shape, b.getF32Type()));
     argLocs.push_back(NameLoc::get(b.getStringAttr(in.name())));
     argNames.push_back(in.name());
   }
+  std::string fnName = graph.name().empty() ? "main" : graph.name();
   auto func = func::FuncOp::create(b, fnName, b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
@@ -514,15 +544,41 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     Layout layout = preferredLayout(rank);
     state.acts[argNames[i]] = {importer.inLayout(a, layout), layout};
   }
+  return func;
+}
 
-  FailureOr<std::vector<const onnx::NodeProto *>> nodes =
-      sortNodes(graph, state.ctx);
-  if (failed(nodes))
-    return nullptr;
-  for (const onnx::NodeProto *node : *nodes)
-    if (failed(importNode(*node, opset)))
-      return nullptr;
+void GraphImporter::warnOnDeclaredShape(const onnx::ValueInfoProto &out,
+                                        ArrayRef<int64_t> shape) {
+  const auto &dims = out.type().tensor_type().shape().dim();
+  bool mismatch =
+      dims.size() != 0 && dims.size() != static_cast<int64_t>(shape.size());
+  for (int i = 0; !mismatch && i < dims.size(); ++i)
+    mismatch = dims[i].has_dim_value() && dims[i].dim_value() != shape[i] &&
+               // The exported batch 1 of a rebatched model.
+               !(i == 0 && state.rebatched && dims[i].dim_value() == 1 &&
+                 shape[i] == state.rebatched);
+  if (!mismatch)
+    return;
+  // Exporters' shape inference is not always right (PyTorch 1.13 infers
+  // ONNX's, not its own, ceil-mode rule for a padded average pool); the
+  // computed shape follows the ops' semantics.
+  InFlightDiagnostic d = mlir::emitWarning(UnknownLoc::get(&state.ctx))
+                         << "graph output '" << out.name()
+                         << "': declared shape [";
+  llvm::interleaveComma(dims, d, [&](const auto &dim) {
+    if (dim.has_dim_value())
+      d << dim.dim_value();
+    else
+      d << "?";
+  });
+  d << "] differs from the computed [";
+  llvm::interleaveComma(shape, d);
+  d << "]; using the computed shape";
+}
 
+LogicalResult GraphImporter::returnOutputs(const onnx::GraphProto &graph,
+                                           int64_t opset, func::FuncOp func) {
+  ImplicitLocOpBuilder &b = state.b;
   SmallVector<Value> results;
   SmallVector<Attribute> outputDtypes;
   bool anyInteger = false;
@@ -530,56 +586,37 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     b.setLoc(NameLoc::get(b.getStringAttr(out.name())));
     auto it = state.acts.find(out.name());
     if (it == state.acts.end())
-      return (void)emitError(
-                 "graph output '" + out.name() + "' is " +
-                 (state.consts.count(out.name())
-                      ? "a constant; outputs must be computed from inputs"
-                      : "not computed by the graph")),
-             nullptr;
+      return emitError("graph output '" + out.name() + "' is " +
+                       (state.consts.count(out.name())
+                            ? "a constant; outputs must be computed from inputs"
+                            : "not computed by the graph"));
     onnx::NodeProto none;
     NodeImporter importer(state, none, opset);
     Value v = importer.onnxOrder(it->second);
-    auto shape = cast<RankedTensorType>(v.getType()).getShape();
-    const auto &dims = out.type().tensor_type().shape().dim();
-    bool mismatch =
-        dims.size() != 0 && dims.size() != static_cast<int64_t>(shape.size());
-    for (int i = 0; !mismatch && i < dims.size(); ++i)
-      mismatch = dims[i].has_dim_value() && dims[i].dim_value() != shape[i] &&
-                 // The exported batch 1 of a rebatched model.
-                 !(i == 0 && state.rebatched && dims[i].dim_value() == 1 &&
-                   shape[i] == state.rebatched);
-    if (mismatch) {
-      // Exporters' shape inference is not always right (PyTorch 1.13 infers
-      // ONNX's, not its own, ceil-mode rule for a padded average pool);
-      // the computed shape follows the ops' semantics.
-      InFlightDiagnostic d = mlir::emitWarning(UnknownLoc::get(&state.ctx))
-                             << "graph output '" << out.name()
-                             << "': declared shape [";
-      llvm::interleaveComma(dims, d, [&](const auto &dim) {
-        if (dim.has_dim_value())
-          d << dim.dim_value();
-        else
-          d << "?";
-      });
-      d << "] differs from the computed [";
-      llvm::interleaveComma(shape, d);
-      d << "]; using the computed shape";
-    }
+    warnOnDeclaredShape(out, cast<RankedTensorType>(v.getType()).getShape());
     FailureOr<Value> typed = integerResult(b, v, it->second.dtype);
     if (failed(typed))
-      return (void)emitError("graph output '" + out.name() + "' is of type " +
-                             dataTypeName(it->second.dtype) +
-                             ", which a model output cannot be"),
-             nullptr;
+      return emitError("graph output '" + out.name() + "' is of type " +
+                       dataTypeName(it->second.dtype) +
+                       ", which a model output cannot be");
     results.push_back(*typed);
     outputDtypes.push_back(b.getStringAttr(numpyDtype(it->second.dtype)));
     anyInteger |= it->second.dtype != onnx::TensorProto::FLOAT;
   }
   if (results.empty())
-    return (void)emitError("the graph has no outputs"), nullptr;
+    return emitError("the graph has no outputs");
   func::ReturnOp::create(b, results);
-  func.setFunctionType(
-      b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setFunctionType(b.getFunctionType(func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+  if (anyInteger)
+    func->setAttr(kOutputDtypesAttr, b.getArrayAttr(outputDtypes));
+  return success();
+}
+
+void GraphImporter::describeInterface(const onnx::GraphProto &graph,
+                                      ArrayRef<std::string> argNames,
+                                      func::FuncOp func) {
+  ImplicitLocOpBuilder &b = state.b;
   // The interface keeps ONNX's dimension order: say so for the header.
   auto layouts = [&](TypeRange types) {
     SmallVector<Attribute> names;
@@ -588,8 +625,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
           cast<RankedTensorType>(t).getRank() == 4 ? "NCHW" : "row-major"));
     return b.getArrayAttr(names);
   };
-  func->setAttr(kInputLayoutsAttr, layouts(argTypes));
-  func->setAttr(kOutputLayoutsAttr, layouts(ValueRange(results).getTypes()));
+  func->setAttr(kInputLayoutsAttr, layouts(func.getArgumentTypes()));
+  func->setAttr(kOutputLayoutsAttr, layouts(func.getResultTypes()));
   SmallVector<Attribute> inputNames, outputNames;
   for (const std::string &name : argNames)
     inputNames.push_back(b.getStringAttr(name));
@@ -597,12 +634,40 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     outputNames.push_back(b.getStringAttr(out.name()));
   func->setAttr(kInputNamesAttr, b.getArrayAttr(inputNames));
   func->setAttr(kOutputNamesAttr, b.getArrayAttr(outputNames));
-  if (anyInteger)
-    func->setAttr(kOutputDtypesAttr, b.getArrayAttr(outputDtypes));
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
+  if (!model.has_graph())
+    return (void)emitError("the model has no graph"), nullptr;
+  FailureOr<int64_t> opset = readOpset(model);
+  if (failed(opset))
+    return nullptr;
+  const onnx::GraphProto &graph = model.graph();
+  if (failed(readInitializers(graph)))
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module(ModuleOp::create(UnknownLoc::get(&state.ctx)));
+  state.b.setInsertionPointToEnd(module->getBody());
+  SmallVector<std::string> argNames;
+  FailureOr<func::FuncOp> func = createFunction(graph, *opset, argNames);
+  if (failed(func))
+    return nullptr;
+
+  FailureOr<std::vector<const onnx::NodeProto *>> nodes =
+      sortNodes(graph, state.ctx);
+  if (failed(nodes))
+    return nullptr;
+  for (const onnx::NodeProto *node : *nodes)
+    if (failed(importNode(*node, *opset)))
+      return nullptr;
+
+  if (failed(returnOutputs(graph, *opset, *func)))
+    return nullptr;
+  describeInterface(graph, argNames, *func);
   // Drop what folded away (a zero Pad merged into a convolution, a Sigmoid
   // merged into SiLU, unused constants).
   IRRewriter rewriter(&state.ctx);
-  (void)runRegionDCE(rewriter, func.getBody());
+  (void)runRegionDCE(rewriter, func->getBody());
   return module;
 }
 
@@ -626,6 +691,21 @@ std::vector<OnnxImportedOp> quantc::onnxImportedOps() {
     ops.push_back(std::move(op));
   }
   return ops;
+}
+
+std::string quantc::onnxOpsetsText(ArrayRef<int64_t> since) {
+  std::string s;
+  for (size_t i = 0; i < since.size(); ++i) {
+    int64_t first = std::max(since[i], kMinOpset);
+    int64_t last = i + 1 < since.size() ? since[i + 1] - 1 : kMaxOpset;
+    if (last < kMinOpset)
+      continue;
+    if (!s.empty())
+      s += ", ";
+    s += first == last ? std::to_string(first)
+                       : std::to_string(first) + "-" + std::to_string(last);
+  }
+  return s.empty() ? "-" : s;
 }
 
 void quantc::registerOnnxImportDialects(MLIRContext &context) {

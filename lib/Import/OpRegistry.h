@@ -48,6 +48,7 @@ void registerConstantOps(OpRegistry &registry);
 void registerConvOps(OpRegistry &registry);
 void registerElementwiseOps(OpRegistry &registry);
 void registerLogicOps(OpRegistry &registry);
+void registerMatMulOps(OpRegistry &registry);
 void registerNormalizationOps(OpRegistry &registry);
 void registerPoolOps(OpRegistry &registry);
 void registerQuantOps(OpRegistry &registry);

@@ -101,6 +101,11 @@ struct OnnxImportedOp {
 /// the conformance runner).
 std::vector<OnnxImportedOp> onnxImportedOps();
 
+/// The opsets of the default domain at which an op whose handlers begin at
+/// `since` (OnnxImportedOp::since) is imported, clipped to onnxOpsetRange:
+/// "7-12, 13-21" (one range per handler), "-" for none.
+std::string onnxOpsetsText(llvm::ArrayRef<int64_t> since);
+
 /// Registers the dialects the imported IR uses (func, tosa, quant, qnt).
 void registerOnnxImportDialects(mlir::MLIRContext &context);
 

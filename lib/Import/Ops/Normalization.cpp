@@ -1,5 +1,6 @@
-//===- Normalization.cpp - Layer and Lp normalization ---------------------===//
+//===- Normalization.cpp - Batch, layer and Lp normalization --------------===//
 //
+// BatchNormalization (inference) becomes one qnt.batch_norm.
 // LayerNormalization (opset 17) and the pattern PyTorch exports for
 // nn.LayerNorm below opset 17 become one qnt.layer_norm:
 //
@@ -206,6 +207,59 @@ LogicalResult lpNormalization(NodeImporter &n) {
   return n.setOutput({n.mul(v, inverse, type), x->layout});
 }
 
+/// BatchNormalization (inference): one qnt.batch_norm along the channels.
+LogicalResult batchNorm(NodeImporter &n) {
+  if (failed(n.checkArity(5, 5, 1, 5)))
+    return failure();
+  // Opsets 7-13 train when the running / saved statistics are asked for.
+  for (int i = 1; i < n.node().output_size(); ++i)
+    if (!n.node().output(i).empty())
+      return n.emitError() << "training mode (the mean / variance outputs) "
+                              "is not supported: inference only";
+  // Opsets 7-8: spatial=0 normalizes each element with its own statistics.
+  FailureOr<int64_t> spatial = n.intAttr("spatial", 1);
+  if (failed(spatial))
+    return failure();
+  if (n.opset() < 9 && *spatial != 1)
+    return n.emitError() << "spatial=0 (per-element statistics) is not "
+                            "supported";
+  FailureOr<Act> x = n.act(0);
+  if (failed(x))
+    return failure();
+  if (x->rank() < 2)
+    return n.emitError() << "input must have rank >= 2 (channels at axis 1)";
+  FailureOr<int64_t> training = n.intAttr("training_mode", 0);
+  if (failed(training))
+    return failure();
+  if (*training)
+    return n.emitError() << "training mode is not supported";
+  int64_t channels = x->onnxShape()[1];
+  Value params[4];
+  for (int i = 0; i < 4; ++i) {
+    const ConstTensor *t = n.constant(i + 1);
+    if (!t)
+      return failure();
+    if (t->numElements() != channels)
+      return n.emitError() << "parameter " << i + 1
+                           << " must have one value per channel (" << channels
+                           << ")";
+    params[i] = n.constant({channels}, t->floats());
+  }
+  FailureOr<float> eps = n.floatAttr("epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  if (!(*eps >= 0.0f))
+    return n.emitError() << "epsilon must be >= 0";
+  int64_t axis = x->irAxis(1);
+  if (axis == x->rank() - 1)
+    axis = -1;
+  ImplicitLocOpBuilder &b = n.builder();
+  Value result = qnt::BatchNormOp::create(
+      b, x->value.getType(), x->value, params[0], params[1], params[2],
+      params[3], b.getF32FloatAttr(*eps), b.getI64IntegerAttr(axis));
+  return n.setOutput({result, x->layout});
+}
+
 } // namespace
 
 std::optional<std::vector<float>> quantc::onnx_import::constantValues(Value v) {
@@ -305,6 +359,7 @@ Value quantc::onnx_import::foldIntoLayerNorm(NodeImporter &n, const Act &a,
 }
 
 void quantc::onnx_import::registerNormalizationOps(OpRegistry &r) {
+  r.add("BatchNormalization", batchNorm);
   r.add("LayerNormalization", layerNormalization, 17);
   r.add("LpNormalization", lpNormalization);
   registerGroupNormOps(r);

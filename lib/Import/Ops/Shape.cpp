@@ -15,18 +15,12 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 using namespace mlir;
 using namespace quantc::onnx_import;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
 
 /// The shape of input 0 (activation or constant).
 FailureOr<SmallVector<int64_t>> inputShape(NodeImporter &n) {
@@ -54,7 +48,7 @@ LogicalResult reshapeOp(NodeImporter &n) {
   FailureOr<int64_t> allowZero = n.intAttr("allowzero", 0);
   if (failed(in) || failed(target) || failed(allowZero))
     return failure();
-  int64_t total = product(*in), known = 1, inferred = -1;
+  int64_t total = computeProduct(*in), known = 1, inferred = -1;
   // A model exported at batch 1 and rebatched (--batch N): a constant shape
   // that keeps the exported batch in front keeps the new one.
   int64_t batch = n.graph().rebatched;
@@ -101,8 +95,9 @@ LogicalResult flatten(NodeImporter &n) {
     return n.emitError() << "axis " << *axisAttr << " is out of range for rank "
                          << rank;
   int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
-  int64_t outer = product(ArrayRef<int64_t>(*in).take_front(axis));
-  return setReshaped(n, {outer, product(*in) / std::max<int64_t>(outer, 1)});
+  int64_t outer = computeProduct(ArrayRef<int64_t>(*in).take_front(axis));
+  return setReshaped(
+      n, {outer, computeProduct(*in) / std::max<int64_t>(outer, 1)});
 }
 
 /// Squeeze / Unsqueeze: axes from the attribute (opsets < 13) or input 1.
