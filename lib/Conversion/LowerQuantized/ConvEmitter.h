@@ -104,11 +104,32 @@ inline int64_t packedChannel(int64_t j) {
   return 16 * lane + 4 * q + d;
 }
 
+/// How the x86 kernels cut a group's output channels into blocks: `full`
+/// whole 64-channel blocks (4 vectors of 16, in the packed order of
+/// packedChannel), then one block of the `rest` vectors (0-4, in channel
+/// order; the last one holds `tailValid` channels).
+struct ChannelBlocks {
+  int64_t vectors, full, rest, tailValid;
+};
+inline ChannelBlocks channelBlocks(int64_t og) {
+  int64_t vectors = (og + kZLanes - 1) / kZLanes;
+  ChannelBlocks cb{vectors, vectors / 4, vectors % 4,
+                   og % kZLanes ? og % kZLanes : kZLanes};
+  // A 4-vector block with a tail keeps the channel order (masked stores).
+  if (cb.rest == 0 && cb.tailValid < kZLanes) {
+    cb.full -= 1;
+    cb.rest = 4;
+  }
+  return cb;
+}
+
 class DepthwiseZmmEmitter;
+class YmmKernel;
 
 /// Emits the kernel for one prepared problem.
 class ConvEmitter {
   friend class DepthwiseZmmEmitter; // ConvDepthwiseZmm.cpp
+  friend class YmmKernel;           // ConvYmm.cpp
 
 public:
   ConvEmitter(ConversionPatternRewriter &rewriter, Location loc,
@@ -222,6 +243,14 @@ private:
   }
   Value global(StringRef prefix, RankedTensorType type, DenseElementsAttr v);
   Value packWeights();
+  /// The weights of every x86 kernel (ConvZmm.cpp): blocks of 16 output
+  /// channels x 4 input channels, 64 bytes (a zmm dot operand, two ymm
+  /// ones), in channelBlocks' blocks. One flat global, which the x86
+  /// variants of a dispatching object share.
+  Value packWeights16x4();
+  /// The 8-lane x86 kernels (avx-vnni, avx2) on packWeights16x4's weights
+  /// (ConvYmm.cpp).
+  Value emitYmm(Value input, Value residual);
   /// With `widen`, the copy holds the bytes zero-extended to i16 (the
   /// kernel's domain is u8 there).
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,

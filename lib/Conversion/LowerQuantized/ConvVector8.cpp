@@ -441,6 +441,9 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
 /// avx2, NEON and generic: the padded copy, then register blocks of 4
 /// pixels x 8 channels.
 Value ConvEmitter::emitVector8(Value input, Value residual) {
+  // avx-vnni and avx2 read the zmm kernel's weights (ConvYmm.cpp).
+  if (p.info().arch == quantc::IsaArch::X86)
+    return emitYmm(input, residual);
   Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0,
                       widePairs());
   Value packed = packWeights();

@@ -302,6 +302,43 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
   }
 }
 
+/// Per group, per channel block of nv vectors (channelBlocks: 4, then the
+/// rest), [KH][KW][Q][nv][16 channels][4 input channels], flat: a block of
+/// nv vectors starting at vector v0 begins at (g * V + v0) * KH * KW * Q *
+/// 64. Whole 64-channel blocks hold their channels in the packed order
+/// (packedChannel, for storePacked64). Missing channels are 0.
+Value ConvEmitter::packWeights16x4() {
+  ChannelBlocks cb = channelBlocks(p.og);
+  int64_t vtot = cb.vectors, full = cb.full, rest = cb.rest;
+  int64_t q4 = p.cg4 / 4, taps = p.kh * p.kw;
+  SmallVector<int8_t> packed(p.groups * vtot * taps * q4 * 64, 0);
+  for (int64_t g = 0; g < p.groups; ++g)
+    for (int64_t v = 0; v < vtot; ++v) {
+      int64_t v0 = v < full * 4 ? v / 4 * 4 : full * 4;
+      int64_t nv = v < full * 4 ? 4 : rest;
+      int64_t region = (g * vtot + v0) * taps * q4 * 64;
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t q = 0; q < q4; ++q)
+          for (int64_t lane = 0; lane < kZLanes; ++lane)
+            for (int64_t i = 0; i < 4; ++i) {
+              int64_t oc =
+                  v < full * 4
+                      ? v0 * kZLanes + packedChannel((v - v0) * kZLanes + lane)
+                      : v * kZLanes + lane;
+              int64_t ci = q * 4 + i;
+              if (oc >= p.og || ci >= p.cg)
+                continue;
+              int64_t o = g * p.og + oc;
+              packed[region + ((t * q4 + q) * nv + (v - v0)) * 64 + lane * 4 +
+                     i] = p.weights[(o * taps + t) * p.cg + ci];
+            }
+    }
+  auto type = RankedTensorType::get({static_cast<int64_t>(packed.size())},
+                                    b.getI8Type());
+  return global("__qnt_weights", type,
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
+}
+
 /// The zmm implicit GEMM. Pixels are flat (across rows and images), so the
 /// only pixel tail is at the very end. Output channels are taken 64 (4
 /// vectors) at a time, the rest (1-3 vectors, the masked one last) in one
@@ -317,45 +354,10 @@ Value ConvEmitter::emitZmm(Value input, Value residual) {
   Value x = copy ? flatten(padInput(input, p.cg4, cx, p.inZp, p.shift != 0))
                  : flatten(input);
   bool flipX = !copy && p.shift != 0;
-  int64_t vtot = (p.og + kZLanes - 1) / kZLanes, q4 = p.cg4 / 4;
-  int64_t taps = p.kh * p.kw;
-  // Packed weights: per group, per block of nv vectors (4, then the rest),
-  // [KH][KW][Q][nv][16 channels][4 input channels]; a block of nv vectors
-  // starting at vector v0 begins at (g * vtot + v0) * taps * Q * 64.
-  int64_t full = vtot / 4, rest = vtot % 4;
-  int64_t tailValid = p.og % kZLanes ? p.og % kZLanes : kZLanes;
-  if (rest == 0 && tailValid < kZLanes) {
-    full -= 1;
-    rest = 4;
-  }
-  SmallVector<int8_t> packed(p.groups * vtot * taps * q4 * 64, 0);
-  for (int64_t g = 0; g < p.groups; ++g)
-    for (int64_t v = 0; v < vtot; ++v) {
-      int64_t v0 = v < full * 4 ? v / 4 * 4 : full * 4;
-      int64_t nv = v < full * 4 ? 4 : rest;
-      int64_t region = (g * vtot + v0) * taps * q4 * 64;
-      for (int64_t t = 0; t < taps; ++t)
-        for (int64_t q = 0; q < q4; ++q)
-          for (int64_t lane = 0; lane < kZLanes; ++lane)
-            for (int64_t i = 0; i < 4; ++i) {
-              // Whole 64-channel blocks hold their channels in the
-              // packed order (storePacked64).
-              int64_t oc =
-                  v < full * 4
-                      ? v0 * kZLanes + packedChannel((v - v0) * kZLanes + lane)
-                      : v * kZLanes + lane;
-              int64_t ci = q * 4 + i;
-              if (oc >= p.og || ci >= p.cg)
-                continue;
-              int64_t o = g * p.og + oc;
-              packed[region + ((t * q4 + q) * nv + (v - v0)) * 64 + lane * 4 +
-                     i] = p.weights[(o * taps + t) * p.cg + ci];
-            }
-    }
-  auto wType = RankedTensorType::get({static_cast<int64_t>(packed.size())},
-                                     b.getI8Type());
-  Value w = global("__qnt_weights", wType,
-                   DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
+  ChannelBlocks cb = channelBlocks(p.og);
+  int64_t vtot = cb.vectors, full = cb.full, rest = cb.rest;
+  int64_t tailValid = cb.tailValid;
+  Value w = packWeights16x4();
   auto [comp2, mult2] =
       compMultTables(p.groups, vtot * kZLanes, p.og, full * 64);
   Value comp = flatten(comp2), mult = flatten(mult2);

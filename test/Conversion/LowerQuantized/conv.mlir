@@ -14,19 +14,20 @@
 //   multiplier = 0.5 * 0.25 / 0.125 = 1, 0.5 * 0.5 / 0.125 = 2
 //   comp = bias - zp * sum(w) = 10 - 5 * 3 = -5, 20 - 5 * 7 = -15
 //   relu bounds: [max(0, zp), 255] - zp = [0, 252]
-// Packed weights: 8 output channels x 4 input channels per 32 bytes.
+// Packed weights: 16 output channels x 4 input channels per 64 bytes, the
+// zmm kernel's layout (and tables), whose 32-byte halves are the ymm dot
+// operands: a dispatching object stores them once for every x86 variant.
 // REMARK: remark: int8 kernel: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16)
-// AVX2-DAG: memref.global "private" constant @__qnt_mult_0 : memref<1x8xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00
-// AVX2-DAG: memref.global "private" constant @__qnt_comp_0 : memref<1x8xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0]]>
-// AVX2-DAG: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x32xi8> = dense<{{\[\[\[\[\[\[}}1, 2, 0, 0, 3, 4, 0, 0, 0,
-// The 8-lane kernels: scf.parallel over (chunk of output rows, group,
-// 64-channel line), then the line's 8-channel blocks (here only the
-// partial block of 2 channels, in the last line), then the chunk's rows
-// (image and row from the flat row index); the row's 3 pixels are one
-// register block of 3 (3 accumulators carried through the reduction
-// loops), not 3 blocks of 1.
+// AVX2-DAG: memref.global "private" constant @__qnt_mult_0 : memref<1x16xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00
+// AVX2-DAG: memref.global "private" constant @__qnt_comp_0 : memref<1x16xi32> = dense<{{\[\[}}-5, -15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]>
+// AVX2-DAG: memref.global "private" constant @__qnt_weights_0 : memref<64xi8> = dense<[1, 2, 0, 0, 3, 4, 0, 0, 0,
+// The 8-lane x86 kernels: scf.parallel over (chunk of output rows, group,
+// 64-channel block), then the block's register blocks of up to 16
+// channels (here one, of the 2 channels), then the chunk's rows (image and
+// row from the flat row index); the row's 3 pixels are one register block
+// of 3 (3 accumulators carried through the reduction loops), not 3 blocks
+// of 1.
 // AVX2: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} {
-// AVX2: scf.if
 // AVX2: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
 // AVX2: arith.divui %[[ROW]]
 // AVX2: arith.remui %[[ROW]]
@@ -71,10 +72,11 @@ func.func @conv(%x: tensor<1x1x3x2x!quant.uniform<u8:f32, 0.5:5>>) -> tensor<1x1
 
 // Full-range u8 input and weights up to 127: a pair could reach
 // 2 * 255 * 127 > 32767, so avx2 widens the input to 16 bits in the padded
-// copy and packs the weights as 16-bit pairs for vpmaddwd.
+// copy and multiplies 16-bit pairs with vpmaddwd.
 // REMARK: remark: int8 kernel: avx2: vpmaddwd on inputs widened to 16 bits (vpmaddubsw could saturate 16-bit pair sums for this input range and weights)
-// Weight pairs [h][2j + u] = w[j][2h + u]: output channel 0's (127, 127).
-// AVX2: memref.global "private" constant @__qnt_weights_0 : memref<1x1x1x1x1x2x16xi16> = dense<{{\[+}}127, 127, 0, 0,
+// The same bytes as the other x86 kernels, sign-extended to 16-bit pairs
+// in the kernel: output channel 0's (127, 127).
+// AVX2: memref.global "private" constant @__qnt_weights_0 : memref<64xi8> = dense<[127, 127, 0, 0,
 // AVX2-LABEL: func.func @saturating
 // AVX2-NOT: pmadd.ub.sw
 // AVX2: memref.alloc() : memref<1x1x1x4xi16>
@@ -111,12 +113,13 @@ func.func @depthwise(%x: tensor<1x4x4x3x!quant.uniform<u8:f32, 0.5:5>>) -> tenso
 // -----
 
 // 16 output channels on avx2's vpmaddubsw path: register blocks of 4
-// pixels x 2 8-channel blocks (8 accumulators), two weight loads and one
-// broadcast per pixel per channel quad, each broadcast feeding both blocks.
+// pixels x 2 8-channel blocks (8 accumulators), two weight loads (the
+// halves of a 64-byte row) and one broadcast per pixel per channel quad,
+// each broadcast feeding both blocks.
 // AVX2-LABEL: func.func @two_blocks
 // AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
-// AVX2: vector.load {{.*}} : memref<1x2x1x1x1x32xi8>, vector<32xi8>
-// AVX2: vector.load {{.*}} : memref<1x2x1x1x1x32xi8>, vector<32xi8>
+// AVX2: vector.load {{.*}} : memref<64xi8>, vector<32xi8>
+// AVX2: vector.load {{.*}} : memref<64xi8>, vector<32xi8>
 // AVX2: vector.broadcast {{.*}} : i32 to vector<8xi32>
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
 // AVX2: qnt.pure_intrinsic "llvm.x86.avx2.pmadd.ub.sw"
