@@ -99,30 +99,27 @@ std::optional<BiasAdd> matchBiasAdd(Value product, bool batched) {
   return BiasAdd{add, bias, map};
 }
 
-} // namespace
+/// A static f32 matmul / batch_matmul with default indexing maps: its
+/// operands and sizes.
+struct MatmulShape {
+  Value a, b, c;
+  RankedTensorType cType;
+  bool batched;
+  int64_t batch, m, n, k;
+};
 
-LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
-                                                         linalg::LinalgOp op,
-                                                         unsigned vectorBits) {
-  // Output rows per block: 6 x 2 ymm accumulators leave AVX2's 16
-  // registers room for the B vector and the broadcast (NEON: 24 of 32);
-  // AVX-512 has 32 zmm registers, 12 accumulators keep both FMA pipes busy.
-  const int64_t kRows = vectorBits >= 512 ? 12 : 6;
-  // Output columns per block: one vector<16xf32> (two ymm registers on
-  // AVX2, four q registers on NEON); on AVX-512 two zmm registers, so that
-  // each broadcast element of A feeds two FMAs (24 accumulators).
-  const int64_t kCols = vectorBits >= 512 ? 32 : 16;
+std::optional<MatmulShape> matchMatmul(linalg::LinalgOp op) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
       !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
-    return failure();
+    return std::nullopt;
   // Default indexing maps only (no transposed or broadcast operands).
   if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
       mm && mm.hasUserDefinedMaps())
-    return failure();
+    return std::nullopt;
   if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
       bmm && bmm.hasUserDefinedMaps())
-    return failure();
+    return std::nullopt;
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
         c = op.getDpsInits()[0];
   auto aType = dyn_cast<RankedTensorType>(a.getType());
@@ -132,214 +129,302 @@ LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
       !bType.hasStaticShape() || !cType.hasStaticShape() ||
       !aType.getElementType().isF32() || !bType.getElementType().isF32() ||
       !cType.getElementType().isF32())
-    return failure();
+    return std::nullopt;
   bool batched = isa<linalg::BatchMatmulOp>(op);
   int64_t rank = batched ? 3 : 2;
   ArrayRef<int64_t> cs = cType.getShape();
-  int64_t batch = batched ? cs[0] : 1, m = cs[rank - 2], n = cs[rank - 1],
-          k = aType.getShape()[rank - 1];
+  int64_t k = aType.getShape()[rank - 1];
   if (k == 0)
-    return failure();
+    return std::nullopt;
+  return MatmulShape{
+      a, b, c, cType, batched, batched ? cs[0] : 1, cs[rank - 2], cs[rank - 1],
+      k};
+}
 
-  // Where the accumulators start: C, the fill's value, or (zero fill) the
-  // bias of the add this kernel then replaces.
-  Value fillValue;
-  std::optional<BiasAdd> biasAdd;
-  if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
-    fillValue = fill.getInputs()[0];
-    if (matchPattern(fillValue, m_AnyZeroFloat()))
-      biasAdd = matchBiasAdd(op->getResult(0), batched);
-  }
-  // The op the kernel replaces, and the tensor it writes: a fresh one when
-  // the accumulators do not read C.
-  Operation *replaced =
-      biasAdd ? biasAdd->op.getOperation() : op.getOperation();
-  Location loc = op.getLoc();
-  rw.setInsertionPoint(replaced);
-  if (fillValue)
-    c = tensor::EmptyOp::create(rw, loc, cType.getShape(), rw.getF32Type());
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rw, loc, v);
-  };
-  Value zero = index(0), one = index(1);
-  Type f32 = rw.getF32Type();
-  Value pad = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0.0f));
-  // Indices [b, row, col] (or [row, col]).
-  auto at = [&](Value bi, Value row, Value col) {
+/// Builds the kernel of one matmul (see the file comment): the constants it
+/// needs before the op it replaces, the parallel loop over the full column
+/// blocks, and the loop over the remaining columns.
+class MatmulKernel {
+public:
+  MatmulKernel(RewriterBase &rw, linalg::LinalgOp op, const MatmulShape &mm,
+               unsigned vectorBits)
+      : rw(rw), op(op), mm(mm), loc(op.getLoc()),
+        // Output rows per block: 6 x 2 ymm accumulators leave AVX2's 16
+        // registers room for the B vector and the broadcast (NEON: 24 of
+        // 32); AVX-512 has 32 zmm registers, 12 accumulators keep both FMA
+        // pipes busy.
+        kRows(vectorBits >= 512 ? 12 : 6),
+        // Output columns per block: one vector<16xf32> (two ymm registers on
+        // AVX2, four q registers on NEON); on AVX-512 two zmm registers, so
+        // that each broadcast element of A feeds two FMAs (24 accumulators).
+        kCols(vectorBits >= 512 ? 32 : 16), rank(mm.batched ? 3 : 2),
+        fullCols(mm.n - mm.n % kCols), tailCols(mm.n % kCols),
+        fullRows(mm.m - mm.m % kRows), tailRows(mm.m % kRows) {}
+
+  /// Replaces the matmul (or the bias add it absorbs) by the kernel.
+  void build();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(rw, loc, v); }
+  /// Indices [b, row, col] (or [row, col]).
+  SmallVector<Value> at(Value bi, Value row, Value col) {
     SmallVector<Value> idx;
-    if (batched)
+    if (mm.batched)
       idx.push_back(bi);
     idx.append({row, col});
     return idx;
-  };
-  SmallVector<bool> inBounds = {true};
-  int64_t fullCols = n - n % kCols, tailCols = n % kCols;
+  }
+  /// Where the accumulators start: C, the fill's value, or (zero fill) the
+  /// bias of the add this kernel then replaces.
+  void findStart();
+  /// A constant B (a layer's weights) packed into column panels,
+  /// [batch, N / kCols, K, kCols] for the full blocks and [batch, K, rest]
+  /// for the remaining columns, which the reduction loop reads contiguously.
+  void packConstantB();
+  /// B[bi, k, n0 : n0 + cols], from the panels if packed.
+  Value readB(OpBuilder &kb, Value bi, Value kv, Value n0, VectorType type);
+  /// The accumulators' start for the rows `rowIdx` at columns `outN` of
+  /// `out`: the bias at columns n0.., the fill value, or C.
+  SmallVector<Value> startAccumulators(OpBuilder &bld, Value out, Value outB,
+                                       Value outN, Value bi, Value n0,
+                                       ArrayRef<Value> rowIdx,
+                                       VectorType vecType);
+  /// One block of `rows` rows at m0 and `cols` columns at n0 of batch bi,
+  /// accumulated into `out` at [outB, m0 + i, outN] (`out` is C, or the
+  /// slice of C a parallel iteration owns).
+  Value block(OpBuilder &bld, Value out, Value outB, Value outN, Value bi,
+              Value m0, Value n0, int64_t rows, int64_t cols);
+  /// The blocks of the columns at n0, `cols` wide: full blocks of rows, then
+  /// the remaining rows.
+  Value columns(OpBuilder &nb, Value out, Value outB, Value outN, Value bi,
+                Value n0, int64_t cols);
+  /// The full column blocks of every batch: one scf.forall over (batch,
+  /// block), each iteration computing its [M, kCols] slice of C.
+  Value fullColumnBlocks(int64_t blocks);
+  /// The remaining columns, batch after batch.
+  Value tailColumns(Value result);
 
-  // A constant B (a layer's weights) is packed now into column panels,
-  // [batch, N / kCols, K, kCols] for the full blocks and [batch, K, rest]
-  // for the remaining columns, which the reduction loop reads contiguously.
-  Value panels, tailPanel;
+  RewriterBase &rw;
+  linalg::LinalgOp op;
+  const MatmulShape &mm;
+  Location loc;
+  const int64_t kRows, kCols, rank, fullCols, tailCols, fullRows, tailRows;
+  Value c;
+  Value fillValue;
+  std::optional<BiasAdd> biasAdd;
+  /// The op the kernel replaces.
+  Operation *replaced = nullptr;
+  Value zero, one, pad, panels, tailPanel, panelWidth;
+  SmallVector<bool> inBounds = {true};
+};
+
+void MatmulKernel::findStart() {
+  if (auto fill = mm.c.getDefiningOp<linalg::FillOp>()) {
+    fillValue = fill.getInputs()[0];
+    if (matchPattern(fillValue, m_AnyZeroFloat()))
+      biasAdd = matchBiasAdd(op->getResult(0), mm.batched);
+  }
+}
+
+void MatmulKernel::packConstantB() {
   DenseElementsAttr bConst;
-  if (matchPattern(b, m_Constant(&bConst))) {
-    SmallVector<float> w(bConst.getValues<float>());
-    SmallVector<float> full, rest;
-    full.reserve(batch * k * fullCols);
-    rest.reserve(batch * k * tailCols);
-    for (int64_t bi = 0; bi < batch; ++bi) {
-      const float *wb = w.data() + bi * k * n;
-      for (int64_t j = 0; j < fullCols; j += kCols)
-        for (int64_t kk = 0; kk < k; ++kk)
-          full.append(wb + kk * n + j, wb + kk * n + j + kCols);
+  if (!matchPattern(mm.b, m_Constant(&bConst)))
+    return;
+  int64_t batch = mm.batch, k = mm.k, n = mm.n;
+  SmallVector<float> w(bConst.getValues<float>());
+  SmallVector<float> full, rest;
+  full.reserve(batch * k * fullCols);
+  rest.reserve(batch * k * tailCols);
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    const float *wb = w.data() + bi * k * n;
+    for (int64_t j = 0; j < fullCols; j += kCols)
       for (int64_t kk = 0; kk < k; ++kk)
-        rest.append(wb + kk * n + fullCols, wb + kk * n + n);
-    }
-    auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) {
-      auto type = RankedTensorType::get(shape, f32);
-      return arith::ConstantOp::create(rw, loc, type,
-                                       DenseElementsAttr::get(type, values));
-    };
-    if (fullCols > 0)
-      panels = constant({batch, fullCols / kCols, k, kCols}, full);
-    if (tailCols > 0)
-      tailPanel = constant({batch, k, tailCols}, rest);
+        full.append(wb + kk * n + j, wb + kk * n + j + kCols);
+    for (int64_t kk = 0; kk < k; ++kk)
+      rest.append(wb + kk * n + fullCols, wb + kk * n + n);
   }
-  Value panelWidth = index(kCols);
-  // B[bi, k, n0 : n0 + cols], from the panels if packed.
-  auto readB = [&](OpBuilder &kb, Value bi, Value kv, Value n0,
-                   VectorType type) -> Value {
-    if (!panels && !tailPanel)
-      return vector::TransferReadOp::create(kb, loc, type, b, at(bi, kv, n0),
-                                            pad, ArrayRef(inBounds));
-    Value pb = batched ? bi : zero;
-    if (type.getDimSize(0) == kCols && panels) {
-      Value j = arith::DivUIOp::create(kb, loc, n0, panelWidth);
-      return vector::TransferReadOp::create(kb, loc, type, panels,
-                                            ValueRange{pb, j, kv, zero}, pad,
-                                            ArrayRef(inBounds));
-    }
-    return vector::TransferReadOp::create(kb, loc, type, tailPanel,
-                                          ValueRange{pb, kv, zero}, pad,
+  auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) {
+    auto type = RankedTensorType::get(shape, rw.getF32Type());
+    return arith::ConstantOp::create(rw, loc, type,
+                                     DenseElementsAttr::get(type, values));
+  };
+  if (fullCols > 0)
+    panels = constant({batch, fullCols / kCols, k, kCols}, full);
+  if (tailCols > 0)
+    tailPanel = constant({batch, k, tailCols}, rest);
+}
+
+Value MatmulKernel::readB(OpBuilder &kb, Value bi, Value kv, Value n0,
+                          VectorType type) {
+  if (!panels && !tailPanel)
+    return vector::TransferReadOp::create(kb, loc, type, mm.b, at(bi, kv, n0),
+                                          pad, ArrayRef(inBounds));
+  Value pb = mm.batched ? bi : zero;
+  if (type.getDimSize(0) == kCols && panels) {
+    Value j = arith::DivUIOp::create(kb, loc, n0, panelWidth);
+    return vector::TransferReadOp::create(kb, loc, type, panels,
+                                          ValueRange{pb, j, kv, zero}, pad,
                                           ArrayRef(inBounds));
-  };
-  // One block of `rows` rows at m0 and `cols` columns at n0 of batch bi,
-  // accumulated into `out` at [outB, m0 + i, outN] (`out` is C, or the
-  // slice of C a parallel iteration owns).
-  auto block = [&](OpBuilder &bld, Value out, Value outB, Value outN, Value bi,
-                   Value m0, Value n0, int64_t rows, int64_t cols) -> Value {
-    auto vecType = VectorType::get({cols}, f32);
-    SmallVector<Value> rowIdx;
-    SmallVector<Value> accs;
-    for (int64_t i = 0; i < rows; ++i) {
-      Value r = i == 0 ? m0
-                       : arith::AddIOp::create(
-                             bld, loc, m0,
-                             arith::ConstantIndexOp::create(bld, loc, i));
-      rowIdx.push_back(r);
-    }
-    // Where every row's accumulator starts, unless it reads C: the bias at
-    // columns n0.., or the fill value.
-    Value start;
-    if (biasAdd) {
-      SmallVector<Value> bIdx;
-      for (AffineExpr e : biasAdd->map.getResults()) {
-        auto d = dyn_cast<AffineDimExpr>(e);
-        bIdx.push_back(!d ? zero : d.getPosition() == 0 && batched ? bi : n0);
-      }
-      start = vector::TransferReadOp::create(bld, loc, vecType, biasAdd->bias,
-                                             bIdx, pad, ArrayRef(inBounds));
-    } else if (fillValue) {
-      start = vector::BroadcastOp::create(bld, loc, vecType, fillValue);
-    }
-    for (int64_t i = 0; i < rows; ++i)
-      accs.push_back(
-          start ? start
-                : vector::TransferReadOp::create(bld, loc, vecType, out,
-                                                 at(outB, rowIdx[i], outN), pad,
-                                                 ArrayRef(inBounds))
-                      .getResult());
-    auto kLoop = scf::ForOp::create(
-        bld, loc, zero, index(k), one, accs,
-        [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {
-          Value w = readB(kb, bi, kv, n0, vecType);
-          SmallVector<Value> next;
-          for (int64_t i = 0; i < rows; ++i) {
-            Value x =
-                tensor::ExtractOp::create(kb, loc, a, at(bi, rowIdx[i], kv));
-            Value xs = vector::BroadcastOp::create(kb, loc, vecType, x);
-            next.push_back(vector::FMAOp::create(kb, loc, xs, w, iters[i]));
-          }
-          scf::YieldOp::create(kb, loc, next);
-        });
-    for (int64_t i = 0; i < rows; ++i)
-      out = vector::TransferWriteOp::create(bld, loc, kLoop.getResult(i), out,
-                                            at(outB, rowIdx[i], outN),
-                                            ArrayRef(inBounds))
-                .getResult();
-    return out;
-  };
-  int64_t fullRows = m - m % kRows, tailRows = m % kRows;
-  // The blocks of the columns at n0, `cols` wide: full blocks of rows, then
-  // the remaining rows.
-  auto columns = [&](OpBuilder &nb, Value out, Value outB, Value outN, Value bi,
-                     Value n0, int64_t cols) {
-    if (fullRows > 0) {
-      auto mLoop = scf::ForOp::create(
-          nb, loc, zero, index(fullRows), index(kRows), ValueRange{out},
-          [&](OpBuilder &mb, Location, Value m0, ValueRange mIters) {
-            scf::YieldOp::create(
-                mb, loc,
-                block(mb, mIters[0], outB, outN, bi, m0, n0, kRows, cols));
-          });
-      out = mLoop.getResult(0);
-    }
-    if (tailRows > 0)
-      out = block(nb, out, outB, outN, bi, index(fullRows), n0, tailRows, cols);
-    return out;
-  };
-  // The full column blocks of every batch are independent: one parallel
-  // loop (scf.forall, OpenMP threads with parallel=omp) over (batch, block),
-  // each iteration computing its [M, kCols] slice of C. The panel of B
-  // (K x kCols) stays in the iterating core's cache for all rows.
-  Value result = c;
-  if (int64_t blocks = fullCols / kCols; blocks > 0) {
-    auto forall = scf::ForallOp::create(
-        rw, loc,
-        ArrayRef<OpFoldResult>{rw.getIndexAttr(batch), rw.getIndexAttr(blocks)},
-        ValueRange{c}, std::nullopt);
-    OpBuilder fb = OpBuilder::atBlockBegin(forall.getBody());
-    Value bi = forall.getInductionVar(0);
-    Value n0 =
-        arith::MulIOp::create(fb, loc, forall.getInductionVar(1), panelWidth);
-    SmallVector<OpFoldResult> offsets, sizes, strides(rank, fb.getIndexAttr(1));
-    if (batched) {
-      offsets.push_back(bi);
-      sizes.push_back(fb.getIndexAttr(1));
-    }
-    offsets.append({fb.getIndexAttr(0), n0});
-    sizes.append({fb.getIndexAttr(m), fb.getIndexAttr(kCols)});
-    Value slice = tensor::ExtractSliceOp::create(
-        fb, loc, forall.getRegionIterArgs()[0], offsets, sizes, strides);
-    Value done = columns(fb, slice, zero, zero, bi, n0, kCols);
-    OpBuilder pb = OpBuilder::atBlockBegin(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(
-        pb, loc, done, forall.getRegionIterArgs()[0], offsets, sizes, strides);
-    // The body's constants were created before `replaced`, after the forall.
-    forall->moveBefore(replaced);
-    result = forall.getResult(0);
   }
-  // The remaining columns, batch after batch.
-  if (tailCols > 0) {
-    auto batchLoop = scf::ForOp::create(
-        rw, loc, zero, index(batch), one, ValueRange{result},
-        [&](OpBuilder &bb, Location, Value bi, ValueRange bIters) {
-          Value n0 = index(fullCols);
+  return vector::TransferReadOp::create(kb, loc, type, tailPanel,
+                                        ValueRange{pb, kv, zero}, pad,
+                                        ArrayRef(inBounds));
+}
+
+SmallVector<Value> MatmulKernel::startAccumulators(OpBuilder &bld, Value out,
+                                                   Value outB, Value outN,
+                                                   Value bi, Value n0,
+                                                   ArrayRef<Value> rowIdx,
+                                                   VectorType vecType) {
+  // Where every row's accumulator starts, unless it reads C: the bias at
+  // columns n0.., or the fill value.
+  Value start;
+  if (biasAdd) {
+    SmallVector<Value> bIdx;
+    for (AffineExpr e : biasAdd->map.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      bIdx.push_back(!d ? zero : d.getPosition() == 0 && mm.batched ? bi : n0);
+    }
+    start = vector::TransferReadOp::create(bld, loc, vecType, biasAdd->bias,
+                                           bIdx, pad, ArrayRef(inBounds));
+  } else if (fillValue) {
+    start = vector::BroadcastOp::create(bld, loc, vecType, fillValue);
+  }
+  SmallVector<Value> accs;
+  for (Value row : rowIdx)
+    accs.push_back(start ? start
+                         : vector::TransferReadOp::create(
+                               bld, loc, vecType, out, at(outB, row, outN), pad,
+                               ArrayRef(inBounds))
+                               .getResult());
+  return accs;
+}
+
+Value MatmulKernel::block(OpBuilder &bld, Value out, Value outB, Value outN,
+                          Value bi, Value m0, Value n0, int64_t rows,
+                          int64_t cols) {
+  auto vecType = VectorType::get({cols}, rw.getF32Type());
+  SmallVector<Value> rowIdx;
+  for (int64_t i = 0; i < rows; ++i) {
+    Value r =
+        i == 0 ? m0
+               : arith::AddIOp::create(
+                     bld, loc, m0, arith::ConstantIndexOp::create(bld, loc, i));
+    rowIdx.push_back(r);
+  }
+  SmallVector<Value> accs =
+      startAccumulators(bld, out, outB, outN, bi, n0, rowIdx, vecType);
+  auto kLoop = scf::ForOp::create(
+      bld, loc, zero, index(mm.k), one, accs,
+      [&](OpBuilder &kb, Location, Value kv, ValueRange iters) {
+        Value w = readB(kb, bi, kv, n0, vecType);
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < rows; ++i) {
+          Value x =
+              tensor::ExtractOp::create(kb, loc, mm.a, at(bi, rowIdx[i], kv));
+          Value xs = vector::BroadcastOp::create(kb, loc, vecType, x);
+          next.push_back(vector::FMAOp::create(kb, loc, xs, w, iters[i]));
+        }
+        scf::YieldOp::create(kb, loc, next);
+      });
+  for (int64_t i = 0; i < rows; ++i)
+    out = vector::TransferWriteOp::create(bld, loc, kLoop.getResult(i), out,
+                                          at(outB, rowIdx[i], outN),
+                                          ArrayRef(inBounds))
+              .getResult();
+  return out;
+}
+
+Value MatmulKernel::columns(OpBuilder &nb, Value out, Value outB, Value outN,
+                            Value bi, Value n0, int64_t cols) {
+  if (fullRows > 0) {
+    auto mLoop = scf::ForOp::create(
+        nb, loc, zero, index(fullRows), index(kRows), ValueRange{out},
+        [&](OpBuilder &mb, Location, Value m0, ValueRange mIters) {
           scf::YieldOp::create(
-              bb, loc, columns(bb, bIters[0], bi, n0, bi, n0, tailCols));
+              mb, loc,
+              block(mb, mIters[0], outB, outN, bi, m0, n0, kRows, cols));
         });
-    result = batchLoop.getResult(0);
+    out = mLoop.getResult(0);
   }
+  if (tailRows > 0)
+    out = block(nb, out, outB, outN, bi, index(fullRows), n0, tailRows, cols);
+  return out;
+}
+
+Value MatmulKernel::fullColumnBlocks(int64_t blocks) {
+  // OpenMP threads with parallel=omp. The panel of B (K x kCols) stays in
+  // the iterating core's cache for all rows.
+  auto forall =
+      scf::ForallOp::create(rw, loc,
+                            ArrayRef<OpFoldResult>{rw.getIndexAttr(mm.batch),
+                                                   rw.getIndexAttr(blocks)},
+                            ValueRange{c}, std::nullopt);
+  OpBuilder fb = OpBuilder::atBlockBegin(forall.getBody());
+  Value bi = forall.getInductionVar(0);
+  Value n0 =
+      arith::MulIOp::create(fb, loc, forall.getInductionVar(1), panelWidth);
+  SmallVector<OpFoldResult> offsets, sizes, strides(rank, fb.getIndexAttr(1));
+  if (mm.batched) {
+    offsets.push_back(bi);
+    sizes.push_back(fb.getIndexAttr(1));
+  }
+  offsets.append({fb.getIndexAttr(0), n0});
+  sizes.append({fb.getIndexAttr(mm.m), fb.getIndexAttr(kCols)});
+  Value slice = tensor::ExtractSliceOp::create(
+      fb, loc, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+  Value done = columns(fb, slice, zero, zero, bi, n0, kCols);
+  OpBuilder pb = OpBuilder::atBlockBegin(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      pb, loc, done, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+  // The body's constants were created before `replaced`, after the forall.
+  forall->moveBefore(replaced);
+  return forall.getResult(0);
+}
+
+Value MatmulKernel::tailColumns(Value result) {
+  auto batchLoop = scf::ForOp::create(
+      rw, loc, zero, index(mm.batch), one, ValueRange{result},
+      [&](OpBuilder &bb, Location, Value bi, ValueRange bIters) {
+        Value n0 = index(fullCols);
+        scf::YieldOp::create(bb, loc,
+                             columns(bb, bIters[0], bi, n0, bi, n0, tailCols));
+      });
+  return batchLoop.getResult(0);
+}
+
+void MatmulKernel::build() {
+  findStart();
+  // The tensor the kernel writes: a fresh one when the accumulators do not
+  // read C.
+  replaced = biasAdd ? biasAdd->op.getOperation() : op.getOperation();
+  rw.setInsertionPoint(replaced);
+  c = mm.c;
+  if (fillValue)
+    c = tensor::EmptyOp::create(rw, loc, mm.cType.getShape(), rw.getF32Type());
+  zero = index(0);
+  one = index(1);
+  pad = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0.0f));
+  packConstantB();
+  panelWidth = index(kCols);
+  Value result = c;
+  if (int64_t blocks = fullCols / kCols; blocks > 0)
+    result = fullColumnBlocks(blocks);
+  if (tailCols > 0)
+    result = tailColumns(result);
   rw.replaceOp(replaced, result);
   if (biasAdd)
     rw.eraseOp(op);
+}
+
+} // namespace
+
+LogicalResult quantc::float_codegen::lowerMatmulToKernel(RewriterBase &rw,
+                                                         linalg::LinalgOp op,
+                                                         unsigned vectorBits) {
+  std::optional<MatmulShape> mm = matchMatmul(op);
+  if (!mm)
+    return failure();
+  MatmulKernel(rw, op, *mm, vectorBits).build();
   return success();
 }

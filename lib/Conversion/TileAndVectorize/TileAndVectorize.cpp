@@ -274,6 +274,45 @@ void transposeFilters(func::FuncOp func) {
   }
 }
 
+/// Tiles `op` by `sizes` (a size equal to the loop range or 0: no loop);
+/// returns the tiled op.
+FailureOr<linalg::LinalgOp> tileOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   ArrayRef<int64_t> sizes,
+                                   scf::SCFTilingOptions::LoopType loopType) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<OpFoldResult> tiles;
+  bool any = false;
+  for (auto [size, range] : llvm::zip(sizes, ranges)) {
+    bool loop = size != 0 && size != range;
+    any |= loop;
+    tiles.push_back(rewriter.getIndexAttr(loop ? size : 0));
+  }
+  if (!any)
+    return op;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tiles);
+  options.setLoopType(loopType);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto result = dyn_cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  if (!result)
+    return failure();
+  return result;
+}
+
+/// Adds the canonicalization patterns of every loaded dialect and
+/// registered op.
+void addCanonicalization(MLIRContext *ctx, RewritePatternSet &patterns) {
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+}
+
 struct TileAndVectorizeFloatPass
     : public quantc::impl::TileAndVectorizeFloatBase<
           TileAndVectorizeFloatPass> {
@@ -281,114 +320,97 @@ struct TileAndVectorizeFloatPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    MLIRContext *ctx = &getContext();
     transposeFilters(func);
+    if (failed(approximateMath(func)))
+      return signalPassFailure();
+    lowerMatmuls(func);
+    IRRewriter rewriter(&getContext());
+    lowerReductions(func, rewriter);
+    copyRowTransposes(func, rewriter);
+    splitForDivisors(func, rewriter);
+    tile(func, rewriter);
+    if (failed(decomposeConvolutions(func)))
+      return signalPassFailure();
+    vectorizeTiles(func, rewriter);
+    if (failed(cleanUp(func)))
+      return signalPassFailure();
+  }
 
-    // exp / tanh / erf / log ... in linalg bodies (softmax, tosa.exp,
-    // sigmoid) as polynomials, which vectorize, instead of one libm call
-    // per element (qnt-lower-float-unary does the same for qnt.unary).
-    {
-      RewritePatternSet approximations(ctx);
-      populateMathPolynomialApproximationPatterns(approximations);
-      if (failed(applyPatternsGreedily(func, std::move(approximations))))
-        return signalPassFailure();
+private:
+  /// exp / tanh / erf / log ... in linalg bodies (softmax, tosa.exp,
+  /// sigmoid) as polynomials, which vectorize, instead of one libm call per
+  /// element (qnt-lower-float-unary does the same for qnt.unary).
+  LogicalResult approximateMath(func::FuncOp func) {
+    RewritePatternSet approximations(&getContext());
+    populateMathPolynomialApproximationPatterns(approximations);
+    return applyPatternsGreedily(func, std::move(approximations));
+  }
+
+  /// Matmuls: register-blocked FMA loops (MatmulKernel.cpp); those it does
+  /// not take are tiled and vectorized below.
+  void lowerMatmuls(func::FuncOp func) {
+    SmallVector<linalg::LinalgOp> matmuls;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        matmuls.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : matmuls)
+      (void)quantc::float_codegen::lowerMatmulToKernel(rewriter, op,
+                                                       vectorBits);
+  }
+
+  /// Reductions along the innermost dimension (softmax, LayerNorm, mean
+  /// over channels): rows of vector accumulators (ReductionKernel.cpp).
+  void lowerReductions(func::FuncOp func, RewriterBase &rewriter) {
+    SmallVector<linalg::LinalgOp> reductions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.getNumReductionLoops() > 0 &&
+          !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        reductions.push_back(op);
+    });
+    for (linalg::LinalgOp op : reductions)
+      (void)quantc::float_codegen::lowerInnermostReduction(rewriter, op);
+  }
+
+  /// Transposes that move whole rows: row copies.
+  void copyRowTransposes(func::FuncOp func, RewriterBase &rewriter) {
+    SmallVector<linalg::TransposeOp> transposes;
+    func.walk([&](linalg::TransposeOp op) {
+      if (op.hasPureTensorSemantics())
+        transposes.push_back(op);
+    });
+    for (linalg::TransposeOp op : transposes)
+      (void)copyRows(rewriter, op);
+  }
+
+  /// Elementwise ops whose innermost dimension has no vector-sized divisor:
+  /// two ops, each with one (linalg::splitOp).
+  void splitForDivisors(func::FuncOp func, RewriterBase &rewriter) {
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> splits;
+    func.walk([&](linalg::LinalgOp op) {
+      if (std::optional<int64_t> at = innermostSplit(op))
+        splits.push_back({op, *at});
+    });
+    for (auto [op, at] : splits) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                            op.getNumLoops() - 1, rewriter.getIndexAttr(at));
     }
+  }
 
-    // Matmuls: register-blocked FMA loops (MatmulKernel.cpp); those it does
-    // not take are tiled and vectorized below.
-    {
-      SmallVector<linalg::LinalgOp> matmuls;
-      func.walk([&](linalg::LinalgOp op) {
-        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-          matmuls.push_back(op);
-      });
-      IRRewriter rewriter(ctx);
-      for (linalg::LinalgOp op : matmuls)
-        (void)quantc::float_codegen::lowerMatmulToKernel(rewriter, op,
-                                                         vectorBits);
-    }
-
-    IRRewriter rewriter(ctx);
-    // Reductions along the innermost dimension (softmax, LayerNorm, mean
-    // over channels): rows of vector accumulators (ReductionKernel.cpp).
-    {
-      SmallVector<linalg::LinalgOp> reductions;
-      func.walk([&](linalg::LinalgOp op) {
-        if (op.getNumReductionLoops() > 0 &&
-            !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-          reductions.push_back(op);
-      });
-      for (linalg::LinalgOp op : reductions)
-        (void)quantc::float_codegen::lowerInnermostReduction(rewriter, op);
-    }
-
-    // Transposes that move whole rows: row copies.
-    {
-      SmallVector<linalg::TransposeOp> transposes;
-      func.walk([&](linalg::TransposeOp op) {
-        if (op.hasPureTensorSemantics())
-          transposes.push_back(op);
-      });
-      for (linalg::TransposeOp op : transposes)
-        (void)copyRows(rewriter, op);
-    }
-
-    // Elementwise ops whose innermost dimension has no vector-sized divisor:
-    // two ops, each with one (linalg::splitOp).
-    {
-      SmallVector<std::pair<linalg::LinalgOp, int64_t>> splits;
-      func.walk([&](linalg::LinalgOp op) {
-        if (std::optional<int64_t> at = innermostSplit(op))
-          splits.push_back({op, *at});
-      });
-      for (auto [op, at] : splits) {
-        rewriter.setInsertionPoint(op);
-        (void)linalg::splitOp(rewriter,
-                              cast<TilingInterface>(op.getOperation()),
-                              op.getNumLoops() - 1, rewriter.getIndexAttr(at));
-      }
-    }
-
-    // Tile. The tiled ops are the ones vectorized below.
+  /// Tiles every op tileSizes takes. The outermost parallel dimension with
+  /// more than one row of tiles (output rows of convolutions and poolings,
+  /// the second-outermost dimension of elementwise ops) becomes an
+  /// scf.forall: independent tiles that the parallel pipeline turns into
+  /// threads. The tiled ops are the ones vectorized below.
+  void tile(func::FuncOp func, RewriterBase &rewriter) {
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> work;
     func.walk([&](linalg::LinalgOp op) {
       if (auto sizes = tileSizes(op))
         work.push_back({op, std::move(*sizes)});
     });
-    // Tiles `op` by `sizes` (a size equal to the loop range or 0: no loop);
-    // returns the tiled op.
-    auto tile = [&](linalg::LinalgOp op, ArrayRef<int64_t> sizes,
-                    scf::SCFTilingOptions::LoopType loopType)
-        -> FailureOr<linalg::LinalgOp> {
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      SmallVector<OpFoldResult> tiles;
-      bool any = false;
-      for (auto [size, range] : llvm::zip(sizes, ranges)) {
-        bool loop = size != 0 && size != range;
-        any |= loop;
-        tiles.push_back(rewriter.getIndexAttr(loop ? size : 0));
-      }
-      if (!any)
-        return op;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(tiles);
-      options.setLoopType(loopType);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled) || tiled->tiledOps.size() != 1)
-        return failure();
-      rewriter.replaceOp(op, tiled->replacements);
-      auto result = dyn_cast<linalg::LinalgOp>(tiled->tiledOps.front());
-      if (!result)
-        return failure();
-      return result;
-    };
     for (auto &[op, sizes] : work) {
-      // The outermost parallel dimension with more than one row of tiles
-      // (output rows of convolutions and poolings, the second-outermost
-      // dimension of elementwise ops) becomes an scf.forall: independent
-      // tiles that the parallel pipeline turns into threads.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       SmallVector<int64_t> outer(ranges.size(), 0);
       int64_t rows = -1;
@@ -401,25 +423,26 @@ struct TileAndVectorizeFloatPass
         rows = ranges.size() - 3;
       if (rows >= 0 && sizes[rows] == 1 && ranges[rows] > 1) {
         outer[rows] = 1;
-        FailureOr<linalg::LinalgOp> inner =
-            tile(op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
+        FailureOr<linalg::LinalgOp> inner = tileOp(
+            rewriter, op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
         if (failed(inner))
           continue;
         op = *inner;
       }
-      (void)tile(op, sizes, scf::SCFTilingOptions::LoopType::ForOp);
+      (void)tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp);
     }
+  }
 
-    // 2-D convolutions / poolings with unit output rows and filter taps
-    // become 1-D ones, which linalg::vectorize handles.
-    {
-      RewritePatternSet patterns(ctx);
-      linalg::populateDecomposeConvolutionPatterns(patterns);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
-    }
+  /// 2-D convolutions / poolings with unit output rows and filter taps
+  /// become 1-D ones, which linalg::vectorize handles.
+  LogicalResult decomposeConvolutions(func::FuncOp func) {
+    RewritePatternSet patterns(&getContext());
+    linalg::populateDecomposeConvolutionPatterns(patterns);
+    return applyPatternsGreedily(func, std::move(patterns));
+  }
 
-    // Vectorize every static float tile that fits in a few registers.
+  /// Vectorizes every static float tile that fits in a few registers.
+  void vectorizeTiles(func::FuncOp func, RewriterBase &rewriter) {
     SmallVector<linalg::LinalgOp> tilesToVectorize;
     func.walk([&](linalg::LinalgOp op) {
       if (!isStaticFloat(op) || !linalg::hasVectorizationImpl(op))
@@ -447,32 +470,28 @@ struct TileAndVectorizeFloatPass
       else
         rewriter.replaceOp(op, result->replacements);
     }
+  }
 
-    // Clean up in two rounds, as the transform dialect's
-    // vectorize_children_and_apply_patterns + cast_away_vector_leading_one_dim
-    // would: first fold the tiles' extract/insert_slice into the transfers
-    // (while the vectors still have the tensors' rank), then drop the unit
-    // dimensions so that each accumulator's read and write match and
-    // loop-invariant-subset-hoisting can keep it in registers.
-    auto addCanonicalization = [&](RewritePatternSet &patterns) {
-      for (Dialect *dialect : ctx->getLoadedDialects())
-        dialect->getCanonicalizationPatterns(patterns);
-      for (RegisteredOperationName op : ctx->getRegisteredOperations())
-        op.getCanonicalizationPatterns(patterns, ctx);
-    };
+  /// Cleans up in two rounds, as the transform dialect's
+  /// vectorize_children_and_apply_patterns + cast_away_vector_leading_one_dim
+  /// would: first fold the tiles' extract/insert_slice into the transfers
+  /// (while the vectors still have the tensors' rank), then drop the unit
+  /// dimensions so that each accumulator's read and write match and
+  /// loop-invariant-subset-hoisting can keep it in registers.
+  LogicalResult cleanUp(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
     RewritePatternSet fold(ctx);
     vector::populateVectorReductionToContractPatterns(fold);
     vector::populateSinkVectorOpsPatterns(fold);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(fold);
     tensor::populateMergeConsecutiveInsertExtractSlicePatterns(fold);
-    addCanonicalization(fold);
+    addCanonicalization(ctx, fold);
     if (failed(applyPatternsGreedily(func, std::move(fold))))
-      return signalPassFailure();
+      return failure();
     RewritePatternSet unitDims(ctx);
     vector::populateCastAwayVectorLeadingOneDimPatterns(unitDims);
-    addCanonicalization(unitDims);
-    if (failed(applyPatternsGreedily(func, std::move(unitDims))))
-      return signalPassFailure();
+    addCanonicalization(ctx, unitDims);
+    return applyPatternsGreedily(func, std::move(unitDims));
   }
 };
 
