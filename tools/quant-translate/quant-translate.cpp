@@ -2,6 +2,7 @@
 //
 //   quant-translate --import-onnx model.onnx -o model.mlir [--batch N]
 //       [--input-shape NAME=1x3x640x640]...
+//   quant-translate --list-onnx-ops
 //
 // A thin driver over lib/Import: reads the file, imports it, verifies the
 // module and prints it. Errors go to stderr with a non-zero exit status and
@@ -17,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -27,8 +29,13 @@ using namespace mlir;
 static cl::opt<bool> importOnnx("import-onnx",
                                 cl::desc("Import an ONNX model (.onnx)"),
                                 cl::init(false));
+static cl::opt<bool>
+    listOnnxOps("list-onnx-ops",
+                cl::desc("List the ONNX op types the importer handles, each "
+                         "with the opsets it is imported at, and exit"),
+                cl::init(false));
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input>"),
-                                      cl::Required);
+                                      cl::Optional);
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("filename"),
                                        cl::init("-"));
@@ -49,13 +56,35 @@ static int error(const Twine &message) {
   return 1;
 }
 
+/// The importer's op registry: one line per op type, with its opsets.
+static void printOnnxOps(raw_ostream &os) {
+  auto [lo, hi] = quantc::onnxOpsetRange();
+  std::vector<quantc::OnnxImportedOp> ops = quantc::onnxImportedOps();
+  size_t width = 0;
+  for (const quantc::OnnxImportedOp &op : ops)
+    width = std::max(width, op.opType.size());
+  os << "# ONNX op types the importer handles (" << ops.size()
+     << "), and the opsets " << lo << "-" << hi
+     << " of the default domain\n# each is imported at (ops of other "
+        "domains: <domain>.<op type>)\n";
+  for (const quantc::OnnxImportedOp &op : ops)
+    os << left_justify(op.opType, width) << "  "
+       << quantc::onnxOpsetsText(op.since) << "\n";
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-translate: import models into quantc's "
                               "float IR\n");
+  if (listOnnxOps) {
+    printOnnxOps(outs());
+    return 0;
+  }
   if (!importOnnx)
     return error("choose a translation (--import-onnx)");
+  if (inputFile.empty())
+    return error("no input file");
   if (batch < 0)
     return error("--batch must be positive");
   quantc::OnnxImportOptions options;
