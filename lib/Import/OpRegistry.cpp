@@ -1,5 +1,4 @@
-//===- OpRegistry.cpp - ONNX op type -> import handler
-//---------------------===//
+//===- OpRegistry.cpp - ONNX op type -> import handler --------------------===//
 //
 // The registry of import handlers (OpRegistry.h): versioned lookup by op
 // type and opset, and the one registry filled by the files of lib/Import/Ops.

@@ -1,5 +1,4 @@
-//===- Conv.cpp - Convolutions
-//---------------------------------------------===//
+//===- Conv.cpp - Convolutions --------------------------------------------===//
 //
 // Conv (groups, depthwise, dilations, pads, auto_pad; a zero Pad in front
 // folds into the padding), and the pieces ConvTranspose shares (window
