@@ -1,6 +1,7 @@
 //===- OnnxMutator.cpp - Structure-level mutations of ONNX models ---------===//
 
 #include "fuzz/OnnxMutator/OnnxMutator.h"
+#include "quantc/Import/OnnxImporter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -163,73 +164,19 @@ const std::vector<std::string> &stringValues() {
 }
 
 const std::vector<std::string> &opTypes() {
-  // Op types of real exports, for retargeting a node: most are ones the
-  // importer handles, so the node's inputs and attributes meet a handler
-  // that did not expect them.
-  static const std::vector<std::string> ops = {"Conv",
-                                               "ConvTranspose",
-                                               "Gemm",
-                                               "MatMul",
-                                               "BatchNormalization",
-                                               "Relu",
-                                               "Clip",
-                                               "LeakyRelu",
-                                               "PRelu",
-                                               "Sigmoid",
-                                               "HardSigmoid",
-                                               "HardSwish",
-                                               "Tanh",
-                                               "Softmax",
-                                               "LogSoftmax",
-                                               "Erf",
-                                               "Sqrt",
-                                               "Exp",
-                                               "Add",
-                                               "Sub",
-                                               "Mul",
-                                               "Div",
-                                               "Pow",
-                                               "Max",
-                                               "Min",
-                                               "Sum",
-                                               "Mean",
-                                               "MaxPool",
-                                               "AveragePool",
-                                               "GlobalAveragePool",
-                                               "GlobalMaxPool",
-                                               "ReduceMean",
-                                               "ReduceMax",
-                                               "ReduceSum",
-                                               "Flatten",
-                                               "Reshape",
-                                               "Transpose",
-                                               "Squeeze",
-                                               "Unsqueeze",
-                                               "Concat",
-                                               "Split",
-                                               "Slice",
-                                               "Gather",
-                                               "Pad",
-                                               "Resize",
-                                               "Upsample",
-                                               "Tile",
-                                               "Expand",
-                                               "Identity",
-                                               "Dropout",
-                                               "Shape",
-                                               "Constant",
-                                               "ConstantOfShape",
-                                               "Cast",
-                                               "Range",
-                                               "QuantizeLinear",
-                                               "DequantizeLinear",
-                                               "Where",
-                                               "Equal",
-                                               "Not",
-                                               "Hardmax",
-                                               "LayerNormalization",
-                                               "Einsum",
-                                               ""};
+  // Op types for retargeting a node: those of the importer's registry
+  // (quant-translate --list-onnx-ops), so the node's inputs and attributes
+  // meet a handler that did not expect them, and two it does not know.
+  // Other domains' ops (com.microsoft.*) need their domain: left out.
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> ops;
+    for (const quantc::OnnxImportedOp &op : quantc::onnxImportedOps())
+      if (op.opType.find('.') == std::string::npos)
+        ops.push_back(op.opType);
+    ops.push_back("Hardmax");
+    ops.push_back("");
+    return ops;
+  }();
   return ops;
 }
 
