@@ -46,9 +46,10 @@ def QntInsertObservers : Pass<"qnt-insert-observers", "func::FuncOp"> {
     Option<"reduceRange", "reduce-range", "bool", /*default=*/"false",
            "Use 7-bit activations (x86 without VNNI)">,
     Option<"target", "target", "std::string", /*default=*/"\"generic\"",
-           "Deployment target: an int8 instruction set (avx2, alias x86: "
-           "7-bit activations, as vpmaddubsw saturates; avx512-vnni, alias "
-           "x86-vnni; neon-dot, alias aarch64; ...)">,
+           "Deployment target: an int8 instruction set (quant-compile "
+           "--list-isas) or its PyTorch-style alias (an unknown name lists "
+           "them); one whose dot instruction saturates 16-bit pair sums "
+           "gets 7-bit activations">,
     Option<"weightKind", "weight-kind", "std::string",
            /*default=*/"\"per_channel_min_max\"",
            "Observer kind for weights (min_max or per_channel_min_max)">,

@@ -3,11 +3,13 @@
 // One table (lib/Isa/Int8Isa.cpp) describes every instruction set the int8
 // kernels are generated for: its name, the LLVM features a CPU needs for it,
 // the CPU and features its variant of a dispatching object is compiled for,
-// the register width and dot-product instruction the kernels use, and what
-// it asks of quantization (7-bit weights or activations for the fast path
-// where the dot instruction saturates). The kernel emitter, the target
-// selection, run-time dispatch, qnt-insert-observers and the test configuration
-// all read it; adding an instruction set is one entry here plus its kernels.
+// the kernel family, register width and dot-product instruction the kernels
+// use, and what it asks of quantization (7-bit weights or activations for
+// the fast path where the dot instruction saturates). The kernel emitter,
+// the target selection, run-time dispatch, qnt-insert-observers and the test
+// configuration all read it. An instruction set is one entry here; a new
+// kind of kernel is one family file in lib/Conversion/LowerQuantized/Isa/
+// (docs/adding-an-isa.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,31 @@ enum class Int8Isa {
 
 /// The architecture an instruction set belongs to.
 enum class IsaArch { X86, AArch64, Any };
+
+/// The family of kernels an instruction set uses: their register blocks,
+/// weight packing and dot step. One implementation file per family in
+/// lib/Conversion/LowerQuantized/Isa/ (KernelFamily.h); no other part of
+/// the emitter asks which instruction set it targets.
+enum class Int8Kernel {
+  /// 16 int32 lanes per zmm register, four u8 x s8 products per lane and
+  /// step (vpdpbusd zmm): Isa/ZmmDot.cpp.
+  ZmmDot,
+  /// 8 int32 lanes, four products per lane and step: vpdpbusd ymm or sdot
+  /// on two 128-bit registers (the row's `dot`): Isa/Dot8.cpp.
+  Dot8,
+  /// 8 int32 lanes from 16-bit pair sums (vpmaddubsw + vpmaddwd where
+  /// they cannot saturate, else vpmaddwd on inputs widened to 16 bits):
+  /// Isa/Widening16.cpp.
+  Widening16,
+  /// AArch64 matrix multiply: 2x2 int32 tiles, eight products per lane and
+  /// step (smmla): Isa/Matrix.cpp.
+  Matrix,
+  /// Inputs widened to int32, multiplied and added: portable vectors,
+  /// exact for any input: Isa/Exact.cpp.
+  Exact,
+  // Room for: Tile (AMX-INT8 tdpbusd on 16x64-byte tiles) and Scalable
+  // (SVE2 sdot / SME smopa, scalableVectors rows).
+};
 
 /// How the kernels multiply and add four int8 products into an int32 lane.
 enum class Int8Dot {
@@ -65,8 +92,14 @@ struct Int8IsaInfo {
   /// object is compiled for (empty CPU: the architecture's baseline).
   llvm::StringLiteral variantCpu;
   llvm::StringLiteral variantFeatures;
-  /// The widest vector register the kernels use, in bits.
+  /// The kernel family (lib/Conversion/LowerQuantized/Isa/).
+  Int8Kernel kernel;
+  /// The widest vector register the kernels use, in bits; with
+  /// `scalableVectors`, the minimum: the CPU's registers are a multiple of
+  /// it, known only at run time (SVE).
   unsigned vectorBits;
+  bool scalableVectors;
+  /// The dot-product instruction (a family of several reads it).
   Int8Dot dot;
   /// The dot instruction multiplies s8 x s8 (u8 inputs are shifted by
   /// -128 first) rather than u8 x s8.

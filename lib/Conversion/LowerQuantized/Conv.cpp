@@ -218,182 +218,204 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
     // Float rounding of the product and sum: a relative 2^-22 at most.
     p.noOverflow = worst * (1 + 1e-6) + 1 < std::ldexp(1.0, 30);
   }
-  // vpmaddubsw adds two u8 x s8 products into a saturating int16: exact iff
-  // every (w1, w2) pair keeps x1*w1 + x2*w2 within int16 for all inputs in
-  // [0, xmax] (the input's storage range in the u8 domain).
-  if (p.info().dot == Int8Dot::Vpmaddubsw) {
-    int64_t xmax = std::max<int64_t>(in.getStorageTypeMax() + p.shift, 0);
-    bool exact = true;
-    for (int64_t o = 0; o < p.o && exact; ++o)
-      for (int64_t ky = 0; ky < p.kh; ++ky)
-        for (int64_t kx = 0; kx < p.kw; ++kx)
-          for (int64_t c = 0; c < p.cg; c += 2) {
-            auto at = [&](int64_t ci) -> int64_t {
-              if (ci >= p.cg)
-                return 0;
-              return p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
-            };
-            int64_t w1 = at(c), w2 = at(c + 1);
-            int64_t pos =
-                xmax * (std::max<int64_t>(w1, 0) + std::max<int64_t>(w2, 0));
-            int64_t neg =
-                xmax * (std::min<int64_t>(w1, 0) + std::min<int64_t>(w2, 0));
-            if (pos > 32767 || neg < -32768)
-              exact = false;
-          }
-    p.fastAvx2 = exact;
-  }
+  // What the kernel family proves about the products (avx2's pair sums).
+  p.family().analyzeConv(
+      p, std::max<int64_t>(in.getStorageTypeMax() + p.shift, 0));
   return success();
 }
 
 } // namespace
 
-std::string ConvEmitter::pathName() const {
-  bool zmm = p.zmm();
-  // How whole 64-channel blocks are requantized (storePacked64).
-  std::string packs = p.noOverflow
-                          ? "stored by saturating packs"
-                          : "stored by saturating packs after a float clamp";
-  if (isDepthwise()) {
-    if (!zmm)
-      return "depthwise: 8 channels per vector, int32 multiply-add";
-    SmallVector<int64_t> starts;
-    int64_t pixels = depthwiseLanes(starts);
-    std::string kernel = "by vpdpbusd (4 kernel rows per dword), a window "
-                         "sliding along the row, ";
-    if (pixels == 1)
-      return "depthwise: 64-channel blocks " + kernel + packs +
-             (p.c % 64 > 16 ? "; the last block overlaps the one before"
-              : p.c % 64 == 16 && p.sw == 1
-                  ? "; the last 16 channels copied out, 4 pixels per vector"
-              : p.c % 64 == 16 ? "; 16-channel blocks by vpdpwssd"
-                               : "");
-    if (pixels > 1)
-      return "depthwise: " + std::to_string(pixels) + " pixels x " +
-             std::to_string(p.c) + " channels per 64 lanes " + kernel + packs;
-    return "depthwise: 16 channels per zmm, vpdpwssd";
-  }
-  std::string isa = p.info().name.str();
-  if (zmm) {
-    int64_t vectors = (p.og + kZLanes - 1) / kZLanes;
-    int64_t nv = std::min<int64_t>(vectors, 4);
-    bool copy = p.pt || p.pb || p.pl || p.pr || p.cg != p.cg4;
-    // Whole 64-channel blocks (not counting a 4-vector block with a tail).
-    bool blocks64 = vectors >= 4 && !(vectors == 4 && p.og % kZLanes);
-    return isa + ": vpdpbusd zmm, " + std::to_string(zmmPixels(nv)) +
-           " pixels x " + std::to_string(nv * kZLanes) + " channels" +
-           (copy ? ", padded input copy" : ", input read in place") +
-           (blocks64 ? ", 64-channel blocks " + packs
-            : p.groups == 1 && vectors < 4 && p.og % kZLanes == 0
-                ? ", pixel runs " + packs
-                : "");
-  }
-  switch (p.info().dot) {
-  case Int8Dot::Vpdpbusd:
-    return isa + ": vpdpbusd ymm, 4 pixels x " +
-           (p.og >= 2 * kLanes ? "16" : "8") + " channels";
-  case Int8Dot::Vpmaddubsw:
-    return isa + (p.fastAvx2
-                      ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "
-                        "is provably within int16)"
-                      : ": vpmaddwd on inputs widened to 16 bits "
-                        "(vpmaddubsw could saturate 16-bit pair sums for "
-                        "this input range and weights)");
-  case Int8Dot::Sdot:
-    return isa + ": sdot";
-  case Int8Dot::Smmla:
-    return isa + ": smmla";
-  case Int8Dot::Exact32:
-    return isa + ": exact 32-bit vector path";
-  }
-  return "";
-}
+std::string ConvEmitter::pathName() const { return p.family().convPath(*this); }
 
 Value ConvEmitter::global(StringRef prefix, RankedTensorType type,
                           DenseElementsAttr value) {
   return quantc::lowering::globalConstant(b, loc, prefix, value.reshape(type));
 }
 
-/// [N, H + pads, W + pads, channels] filled with the zero point `zp`, input
-/// channel g * cg + c copied to g * groupStride + c (top bit flipped when
-/// `flip`, i.e. when the kernel's byte domain differs from the input's;
-/// zero-extended to i16 with `widen`). The copy moves whole rows (or
-/// pixels, or groups) with 64-element vectors.
-Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
-                            int32_t zpValue, bool flipBit, bool widen) {
-  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
-  Type elt = widen ? b.getI16Type() : b.getI8Type();
-  auto type = MemRefType::get({p.n, hp, wp, channels}, elt);
-  Value xp = memref::AllocOp::create(b, loc, type);
-  Value dst = flatten(xp), src = flatten(input);
-  auto v64i8 = VectorType::get({64}, b.getI8Type());
-  auto splat8 = [&](VectorType t, int8_t v) {
+namespace {
+
+/// The padded input copy of ConvEmitter::padInput: [N, H + pads, W + pads,
+/// channels] filled with the zero point `zpValue`, input channel g * cg + c
+/// copied to g * groupStride + c (top bit flipped when `flipBit`, i.e. when
+/// the kernel's byte domain differs from the input's; zero-extended to i16
+/// with `widen`). The copy moves whole rows (or pixels, or groups) with
+/// 64-element vectors: parallel over (image, padded row), border rows
+/// filled with the zero point (fill), inner rows copied (copyRow; an RGB
+/// input spread to 4-byte slots by copyRgb).
+class PaddedCopy {
+public:
+  PaddedCopy(ConvEmitter &e, int64_t groupStride, int64_t channels,
+             int32_t zpValue, bool flipBit, bool widen)
+      : e(e), b(e.b), loc(e.loc), p(e.p), groupStride(groupStride),
+        channels(channels), zpValue(zpValue), flipBit(flipBit), widen(widen),
+        hp(p.h + p.pt + p.pb), wp(p.w + p.pl + p.pr),
+        elt(widen ? b.getI16Type() : b.getI8Type()),
+        v64i8(VectorType::get({64}, b.getI8Type())),
+        dense(groupStride == p.cg || p.groups == 1), perPixel(p.groups * p.cg),
+        rowBytes(wp * channels) {}
+
+  Value emit(Value input);
+
+private:
+  Value idx(int64_t v) { return e.idx(v); }
+  Value add(Value a, Value c) { return e.add(a, c); }
+  Value mul(Value a, int64_t c) { return e.mul(a, c); }
+  Value splat8(VectorType t, int8_t v) {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(t, b.getI8IntegerAttr(v).getValue()));
+  }
+  /// The zero point as `width` elements of the copy.
+  Value zpOf(int64_t width);
+  /// Input bytes as elements of the copy.
+  Value toCopy(Value v);
+  /// body(iv) for iv < ub (no loop for one iteration).
+  void loop(int64_t ub, function_ref<void(Value)> body);
+  /// `width` elements (the first `valid`) at element `off` of source
+  /// offset `s` (null: the zero point) to destination offset `d`.
+  void chunk(Value s, Value d, Value off, int64_t width, int64_t valid);
+  /// Stores (or copies) `len` bytes: 64-byte vectors, then one vector of the
+  /// next power of two, masked when the tail is not one.
+  void bytes(Value s, Value d, int64_t len);
+  /// Input row `s` into the padded row at `d` (rowStart: its first byte).
+  void copyRow(Value s, Value d, Value rowStart);
+  /// 3 channels (an RGB image) to 4-byte slots: 16 pixels per 48-byte
+  /// load, one byte shuffle adding the zero point as the 4th byte, one
+  /// 64-byte store.
+  void copyRgb(Value s, Value d, Value rowStart);
+
+  ConvEmitter &e;
+  ConversionPatternRewriter &b;
+  Location loc;
+  const ConvProblem &p;
+  const int64_t groupStride, channels;
+  const int32_t zpValue;
+  const bool flipBit, widen;
+  const int64_t hp, wp;
+  Type elt;
+  VectorType v64i8;
+  const bool dense;
+  const int64_t perPixel, rowBytes;
+  Value src, dst;
+};
+
+} // namespace
+
+Value PaddedCopy::zpOf(int64_t width) {
+  if (!widen)
+    return splat8(VectorType::get({width}, elt), static_cast<int8_t>(zpValue));
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({width}, elt),
+                             b.getI16IntegerAttr(zpValue).getValue()));
+}
+
+Value PaddedCopy::toCopy(Value v) {
+  if (!widen)
+    return v;
+  int64_t width = cast<VectorType>(v.getType()).getNumElements();
+  return arith::ExtUIOp::create(b, loc, VectorType::get({width}, elt), v);
+}
+
+void PaddedCopy::loop(int64_t ub, function_ref<void(Value)> body) {
+  if (ub == 1) {
+    body(idx(0));
+    return;
+  }
+  scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
+                     [&](OpBuilder &, Location, Value iv, ValueRange) {
+                       body(iv);
+                       scf::YieldOp::create(b, loc);
+                     });
+}
+
+void PaddedCopy::chunk(Value s, Value d, Value off, int64_t width,
+                       int64_t valid) {
+  auto t = VectorType::get({width}, b.getI8Type());
+  Value mask = e.prefixMask(width, valid);
+  Value v = zpOf(width);
+  if (s) {
+    Value at = add(s, off);
+    Value pass = splat8(t, static_cast<int8_t>(zpValue));
+    v = mask ? Value(
+                   vector::MaskedLoadOp::create(b, loc, t, src, at, mask, pass))
+             : Value(vector::LoadOp::create(b, loc, t, src, at));
+    if (flipBit)
+      v = arith::XOrIOp::create(b, loc, v, splat8(t, -128));
+    v = toCopy(v);
+  }
+  Value at = add(d, off);
+  if (mask)
+    vector::MaskedStoreOp::create(b, loc, dst, at, mask, v);
+  else
+    vector::StoreOp::create(b, loc, v, dst, at);
+}
+
+void PaddedCopy::bytes(Value s, Value d, int64_t len) {
+  int64_t full = len / 64, tail = len % 64;
+  if (full)
+    loop(full, [&](Value i) { chunk(s, d, mul(i, 64), 64, 64); });
+  if (tail)
+    chunk(s, d, idx(full * 64), static_cast<int64_t>(llvm::PowerOf2Ceil(tail)),
+          tail);
+}
+
+void PaddedCopy::copyRgb(Value s, Value d, Value rowStart) {
+  bytes(Value(), rowStart, rowBytes);
+  SmallVector<int64_t> spread;
+  for (int64_t i = 0; i < 16; ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      spread.push_back(j < 3 ? 3 * i + j : 64);
+  Value zpv = splat8(v64i8, static_cast<int8_t>(zpValue));
+  auto expand = [&](Value x0, int64_t count) {
+    Value v = vector::MaskedLoadOp::create(b, loc, v64i8, src,
+                                           ValueRange{add(s, mul(x0, 3))},
+                                           e.prefixMask(64, 3 * count), zpv);
+    if (flipBit)
+      v = arith::XOrIOp::create(b, loc, v, splat8(v64i8, -128));
+    v = toCopy(vector::ShuffleOp::create(b, loc, v, zpv, spread));
+    Value at = add(d, mul(x0, 4));
+    if (count < 16)
+      vector::MaskedStoreOp::create(b, loc, dst, ValueRange{at},
+                                    e.prefixMask(64, 4 * count), v);
+    else
+      vector::StoreOp::create(b, loc, v, dst, ValueRange{at});
   };
-  // The zero point as `width` elements of the copy.
-  auto zpOf = [&](int64_t width) -> Value {
-    if (!widen)
-      return splat8(VectorType::get({width}, elt),
-                    static_cast<int8_t>(zpValue));
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(VectorType::get({width}, elt),
-                               b.getI16IntegerAttr(zpValue).getValue()));
-  };
-  // Input bytes as elements of the copy.
-  auto toCopy = [&](Value v) -> Value {
-    if (!widen)
-      return v;
-    int64_t width = cast<VectorType>(v.getType()).getNumElements();
-    return arith::ExtUIOp::create(b, loc, VectorType::get({width}, elt), v);
-  };
-  auto loop = [&](int64_t ub, auto body) {
-    if (ub == 1) {
-      body(idx(0));
+  loop(p.w / 16, [&](Value i) { expand(mul(i, 16), 16); });
+  if (p.w % 16)
+    expand(idx(p.w / 16 * 16), p.w % 16);
+}
+
+void PaddedCopy::copyRow(Value s, Value d, Value rowStart) {
+  if (dense && channels == perPixel) {
+    // Whole rows: fill the border columns, copy the input row.
+    if (p.pl)
+      bytes(Value(), rowStart, p.pl * channels);
+    if (p.pr)
+      bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
+    bytes(s, d, p.w * perPixel);
+    return;
+  }
+  if (dense && perPixel == 3 && channels == 4)
+    return copyRgb(s, d, rowStart);
+  // Padded channels: fill the row, copy each pixel (or group).
+  bytes(Value(), rowStart, rowBytes);
+  loop(p.w, [&](Value x) {
+    Value sx = add(s, mul(x, perPixel)), dx = add(d, mul(x, channels));
+    if (dense) {
+      bytes(sx, dx, perPixel);
       return;
     }
-    scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{},
-                       [&](OpBuilder &, Location, Value iv, ValueRange) {
-                         body(iv);
-                         scf::YieldOp::create(b, loc);
-                       });
-  };
-  // Stores (or copies) `len` bytes: 64-byte vectors, then one vector of the
-  // next power of two, masked when the tail is not one.
-  auto bytes = [&](Value s, Value d, int64_t len) {
-    auto chunk = [&](Value off, int64_t width, int64_t valid) {
-      auto t = VectorType::get({width}, b.getI8Type());
-      Value mask = prefixMask(width, valid);
-      Value v = zpOf(width);
-      if (s) {
-        Value at = add(s, off);
-        Value pass = splat8(t, static_cast<int8_t>(zpValue));
-        v = mask ? Value(vector::MaskedLoadOp::create(b, loc, t, src, at, mask,
-                                                      pass))
-                 : Value(vector::LoadOp::create(b, loc, t, src, at));
-        if (flipBit)
-          v = arith::XOrIOp::create(b, loc, v, splat8(t, -128));
-        v = toCopy(v);
-      }
-      Value at = add(d, off);
-      if (mask)
-        vector::MaskedStoreOp::create(b, loc, dst, at, mask, v);
-      else
-        vector::StoreOp::create(b, loc, v, dst, at);
-    };
-    int64_t full = len / 64, tail = len % 64;
-    if (full)
-      loop(full, [&](Value i) { chunk(mul(i, 64), 64, 64); });
-    if (tail)
-      chunk(idx(full * 64), static_cast<int64_t>(llvm::PowerOf2Ceil(tail)),
-            tail);
-  };
-  (void)v64i8;
-  bool dense = groupStride == p.cg || p.groups == 1;
-  int64_t perPixel = p.groups * p.cg;
-  bool rows = dense && channels == perPixel;
-  int64_t rowBytes = wp * channels;
+    loop(p.groups, [&](Value g) {
+      bytes(add(sx, mul(g, p.cg)), add(dx, mul(g, groupStride)), p.cg);
+    });
+  });
+}
+
+Value PaddedCopy::emit(Value input) {
+  auto type = MemRefType::get({p.n, hp, wp, channels}, elt);
+  Value xp = memref::AllocOp::create(b, loc, type);
+  dst = e.flatten(xp), src = e.flatten(input);
   // Parallel over (image, padded row): border rows are filled with the zero
   // point; inner rows get their border columns filled and the input row
   // copied whole (or, with padded channels, the row filled and each pixel
@@ -415,54 +437,7 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
               Value y = arith::SubIOp::create(b, loc, yp, idx(p.pt));
               Value s = mul(add(mul(n, p.h), y), p.w * perPixel);
               Value d = add(rowStart, idx(p.pl * channels));
-              if (rows) {
-                if (p.pl)
-                  bytes(Value(), rowStart, p.pl * channels);
-                if (p.pr)
-                  bytes(Value(), add(d, idx(p.w * channels)), p.pr * channels);
-                bytes(s, d, p.w * perPixel);
-              } else if (dense && perPixel == 3 && channels == 4) {
-                // 3 channels (an RGB image) to 4-byte slots: 16 pixels per
-                // 48-byte load, one byte shuffle adding the zero point as
-                // the 4th byte, one 64-byte store.
-                bytes(Value(), rowStart, rowBytes);
-                SmallVector<int64_t> spread;
-                for (int64_t i = 0; i < 16; ++i)
-                  for (int64_t j = 0; j < 4; ++j)
-                    spread.push_back(j < 3 ? 3 * i + j : 64);
-                Value zpv = splat8(v64i8, static_cast<int8_t>(zpValue));
-                auto expand = [&](Value x0, int64_t count) {
-                  Value v = vector::MaskedLoadOp::create(
-                      b, loc, v64i8, src, ValueRange{add(s, mul(x0, 3))},
-                      prefixMask(64, 3 * count), zpv);
-                  if (flipBit)
-                    v = arith::XOrIOp::create(b, loc, v, splat8(v64i8, -128));
-                  v = toCopy(vector::ShuffleOp::create(b, loc, v, zpv, spread));
-                  Value at = add(d, mul(x0, 4));
-                  if (count < 16)
-                    vector::MaskedStoreOp::create(b, loc, dst, ValueRange{at},
-                                                  prefixMask(64, 4 * count), v);
-                  else
-                    vector::StoreOp::create(b, loc, v, dst, ValueRange{at});
-                };
-                loop(p.w / 16, [&](Value i) { expand(mul(i, 16), 16); });
-                if (p.w % 16)
-                  expand(idx(p.w / 16 * 16), p.w % 16);
-              } else {
-                bytes(Value(), rowStart, rowBytes);
-                loop(p.w, [&](Value x) {
-                  Value sx = add(s, mul(x, perPixel)),
-                        dx = add(d, mul(x, channels));
-                  if (dense) {
-                    bytes(sx, dx, perPixel);
-                    return;
-                  }
-                  loop(p.groups, [&](Value g) {
-                    bytes(add(sx, mul(g, p.cg)), add(dx, mul(g, groupStride)),
-                          p.cg);
-                  });
-                });
-              }
+              copyRow(s, d, rowStart);
               scf::YieldOp::create(b, loc);
             },
             [&](OpBuilder &, Location) {
@@ -472,6 +447,12 @@ Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
         scf::ReduceOp::create(b, loc);
       });
   return xp;
+}
+
+Value ConvEmitter::padInput(Value input, int64_t groupStride, int64_t channels,
+                            int32_t zpValue, bool flipBit, bool widen) {
+  return PaddedCopy(*this, groupStride, channels, zpValue, flipBit, widen)
+      .emit(input);
 }
 
 Value ConvEmitter::flatten(Value memref) {
@@ -511,22 +492,8 @@ Value ConvEmitter::scaled(Value acc, Value mult, Value res) {
 Value ConvEmitter::roundToInt(Value v) {
   int64_t lanes = cast<VectorType>(v.getType()).getNumElements();
   auto vi32 = VectorType::get({lanes}, b.getI32Type());
-  if (p.zmm() && lanes == kZLanes) {
-    // vcvtps2dq {rn-sae}: round half to even and convert in one instruction.
-    return PureIntrinsicOp::create(
-               b, loc, vi32,
-               StringAttr::get(b.getContext(),
-                               "llvm.x86.avx512.mask.cvtps2dq.512"),
-               ValueRange{
-                   v,
-                   arith::ConstantOp::create(
-                       b, loc,
-                       DenseElementsAttr::get(
-                           vi32, b.getI32IntegerAttr(0).getValue())),
-                   arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1)),
-                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(8))})
-        .getResult();
-  }
+  if (Value r = p.family().roundToInt(*this, v))
+    return r;
   return arith::FPToSIOp::create(b, loc, vi32,
                                  math::RoundEvenOp::create(b, loc, v));
 }
@@ -576,13 +543,7 @@ std::pair<Value, Value> ConvEmitter::compMultTables(int64_t rows, int64_t cols,
 }
 
 Value ConvEmitter::emit(Value input, Value residual) {
-  bool zmm = p.zmm();
-  if (isDepthwise())
-    return zmm ? emitDepthwiseZmm(input, residual)
-               : emitDepthwise(input, residual);
-  if (zmm)
-    return emitZmm(input, residual);
-  return emitVector8(input, residual);
+  return p.family().emitConv(*this, input, residual);
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,13 +11,17 @@
 //   ConvVector8.cpp       8-lane kernels (avx-vnni, avx2, NEON, generic)
 //   Matmul.cpp            qnt.matmul of two activations (operands packed
 //                         at run time)
-// The instruction set's properties (register width, dot instruction, input
-// domain) come from the table in quantc/Isa/Int8Isa.h.
+// What differs between instruction sets (which kernel, the dot step, the
+// weight layout, the register block) is asked of the instruction set's
+// kernel family (Isa/KernelFamily.h, one file per family); the input domain
+// and depth group come from the table in quantc/Isa/Int8Isa.h.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUANTC_LIB_CONVERSION_QNTTOLOOPS_CONVEMITTER_H
-#define QUANTC_LIB_CONVERSION_QNTTOLOOPS_CONVEMITTER_H
+#ifndef QUANTC_LIB_CONVERSION_LOWERQUANTIZED_CONVEMITTER_H
+#define QUANTC_LIB_CONVERSION_LOWERQUANTIZED_CONVEMITTER_H
+
+#include "Isa/KernelFamily.h"
 
 #include "quantc/Conversion/LowerQuantized.h"
 
@@ -39,7 +43,7 @@
 
 namespace mlir::qnt::conv {
 
-using quantc::Int8Dot;
+using quantc::Int8Dot; // packWeights, until it asks layout()
 using quantc::Int8Isa;
 
 constexpr int64_t kLanes = 8;   // output channels per accumulator vector
@@ -80,11 +84,13 @@ struct ConvProblem {
   SmallVector<int32_t> comp;   // per output channel
   SmallVector<float> mult;     // per output channel
   Int8Isa isa;
-  bool fastAvx2 = false; // vpmaddubsw proven exact (else widePairs)
+  /// avx2 (Isa/Widening16.cpp): every 16-bit pair sum of vpmaddubsw is
+  /// proven to fit int16 (else the widened pairs of vpmaddwd).
+  bool pairSumsFit = false;
   /// The instruction set's entry (quantc/Isa/Int8Isa.h).
   const quantc::Int8IsaInfo &info() const { return quantc::getInfo(isa); }
-  /// The 512-bit kernels (ConvZmm.cpp, ConvDepthwiseZmm.cpp).
-  bool zmm() const { return info().vectorBits == 512; }
+  /// The instruction set's kernel family (Isa/KernelFamily.h).
+  const KernelFamily &family() const { return KernelFamily::of(info()); }
   /// |float(acc) * mult (+ residual term)| < 2^30 for every input in the
   /// input's storage range: the rounded value fits int32, so vcvtps2dq
   /// cannot overflow and the saturating packs alone can clamp.
@@ -126,10 +132,10 @@ inline ChannelBlocks channelBlocks(int64_t og) {
 class DepthwiseZmmEmitter;
 class YmmKernel;
 
-/// Emits the kernel for one prepared problem.
+/// Emits the kernel for one prepared problem. Its members are public for
+/// the kernel families (Isa/), which build their kernels from them.
 class ConvEmitter {
-  friend class DepthwiseZmmEmitter; // ConvDepthwiseZmm.cpp
-  friend class YmmKernel;           // ConvYmm.cpp
+  friend class YmmKernel; // ConvYmm.cpp
 
 public:
   ConvEmitter(ConversionPatternRewriter &rewriter, Location loc,
@@ -147,7 +153,6 @@ public:
   Value emitMatmul(Value lhs, Value rhs);
   std::string matmulPathName() const;
 
-private:
   bool isDepthwise() const { return p.groups == p.c && p.cg == 1 && p.og == 1; }
   /// The avx512-vnni depthwise kernel's blocks of 64 packed lanes (input
   /// read in place, so channels a multiple of 16): their first channels,
@@ -175,33 +180,46 @@ private:
     starts.push_back(0);
     return 64 / p.c;
   }
-  bool usesDot() const {
-    switch (p.info().dot) {
-    case Int8Dot::Vpdpbusd:
-    case Int8Dot::Sdot:
-      return true;
-    case Int8Dot::Vpmaddubsw:
-      return p.fastAvx2;
-    case Int8Dot::Smmla: // its own path (emitPixelsI8MM)
-    case Int8Dot::Exact32:
-      return false;
-    }
-    return false;
-  }
+  /// The 8-lane kernels' weight layout (the kernel family's).
+  WeightLayout layout() const { return p.family().weightLayout(p); }
+  bool usesDot() const { return layout() == WeightLayout::DotQuads; }
   /// avx2 where vpmaddubsw could saturate: the input widened to u16 (in the
   /// padded copy), the weights packed as s16 pairs, and vpmaddwd, which
   /// adds two exact 16 x 16-bit products into an int32 lane.
-  bool widePairs() const {
-    return p.info().dot == Int8Dot::Vpmaddubsw && !p.fastAvx2;
-  }
+  bool widePairs() const { return layout() == WeightLayout::Pairs16; }
   /// 8-channel blocks per register block (emitPixels): two on x86's 16 ymm
   /// registers (4 pixels x 16 channels: 8 accumulators, 2 weight vectors,
   /// each input broadcast used twice), one elsewhere.
   int64_t blocksPerRegisterBlock() const {
-    Int8Dot dot = p.info().dot;
-    return dot == Int8Dot::Vpmaddubsw || dot == Int8Dot::Vpdpbusd ? 2 : 1;
+    return p.family().blocksPerRegisterBlock();
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// A 64-byte aligned memref.alloc.
+  Value alloc(ArrayRef<int64_t> shape, Type elt) {
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, elt),
+                                   b.getI64IntegerAttr(64))
+        .getResult();
+  }
+  /// An integer splat; int32 constants wrap as the arithmetic does.
+  Value splat(VectorType t, int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            t,
+            b.getIntegerAttr(t.getElementType(),
+                             static_cast<int32_t>(static_cast<uint32_t>(v)))));
+  }
+  /// scf.for from lb to ub (step 1) carrying `iters`; `body` returns the
+  /// values to yield.
+  ValueRange forLoop(Value lb, Value ub, ValueRange iters,
+                     function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    return scf::ForOp::create(
+               b, loc, lb, ub, idx(1), iters,
+               [&](OpBuilder &, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(b, loc, body(iv, args));
+               })
+        .getResults();
+  }
   Value add(Value a, Value c) {
     return arith::AddIOp::create(b, loc, a, c).getResult();
   }
@@ -255,10 +273,12 @@ private:
   /// kernel's domain is u8 there).
   Value padInput(Value input, int64_t groupStride, int64_t channels, int32_t zp,
                  bool flip, bool widen = false);
-  /// vpmaddwd of a pair of u16 inputs at `pair` (a vector<2xi16> load)
-  /// broadcast to every int32 lane, times s16 weight pairs `w`, added to
-  /// `acc`.
-  Value dotPair(Value acc, Value pair, Value w);
+  /// The family's Pairs16 step (KernelFamily::dotPair): a pair of u16
+  /// inputs at `pair` (a vector<2xi16> load) broadcast to every int32 lane,
+  /// times s16 weight pairs `w`, added to `acc`.
+  Value dotPair(Value acc, Value pair, Value w) {
+    return p.family().dotPair(*this, acc, pair, w);
+  }
   // The 8-lane kernels (avx2, NEON, generic).
   Value emitVector8(Value input, Value residual);
   Value emitDepthwise(Value input, Value residual);
@@ -291,9 +311,6 @@ private:
   std::pair<Value, Value> compMultTables(int64_t rows, int64_t cols,
                                          int64_t perRow,
                                          int64_t packedCols = 0);
-  void emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult, Value out,
-                      Value residual, Value n, Value oy, Value ox0,
-                      int64_t pixels, Value g, Value block, int64_t valid);
   void storePixel(Value acc, Value m, Value out, Value residual, Value n,
                   Value oy, Value ox, Value outCh, Value mask);
   /// for ky, kx, i < inner: accumulators carried as iter_args.
@@ -310,12 +327,16 @@ private:
   void emitPixels(Value xp, Value packed, Value comp, Value mult, Value out,
                   Value residual, Value n, Value oy, Value ox0, int64_t pixels,
                   Value g, Value block, int64_t valid, int64_t nb = 1);
-  Value dot4(Value acc, Value x, Value w);
+  /// The family's dot step (KernelFamily::dot4).
+  Value dot4(Value acc, Value x, Value w) {
+    return p.family().dot4(*this, acc, x, w);
+  }
   /// r - zr as int32 lanes, from the residual's bytes `r`.
   Value residualLanes(Value r);
   /// float(acc) * mult (+ float(res) * resMult; res from residualLanes).
   Value scaled(Value acc, Value mult, Value res);
-  /// Round half to even and convert to int32 (vcvtps2dq {rn-sae} on zmm).
+  /// Round half to even and convert to int32 (one instruction where the
+  /// family has one: KernelFamily::roundToInt).
   Value roundToInt(Value v);
   Value epilogue(Value acc, Value mult, Value res);
 
@@ -332,4 +353,4 @@ void populateMatmulLoweringPatterns(TypeConverter &typeConverter,
 
 } // namespace mlir::qnt::conv
 
-#endif // QUANTC_LIB_CONVERSION_QNTTOLOOPS_CONVEMITTER_H
+#endif // QUANTC_LIB_CONVERSION_LOWERQUANTIZED_CONVEMITTER_H

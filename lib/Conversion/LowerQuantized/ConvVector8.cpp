@@ -1,9 +1,9 @@
 //===- ConvVector8.cpp - 8-lane convolution kernels -----------------------===//
 //
-// avx2 (vpmaddubsw + vpmaddwd, or vpmaddwd on 16-bit inputs), NEON (sdot,
-// smmla) and generic vector code: register blocks of 4 pixels x 8 output
-// channels, and the depthwise kernel of 8 channels per vector. See
-// Conv.cpp's header.
+// avx-vnni, avx2, NEON and generic vector code: register blocks of 4 pixels
+// x 8 output channels, and the depthwise kernel of 8 channels per vector.
+// See Conv.cpp's header. The dot step, the weight layout and the register
+// block are the kernel family's (Isa/KernelFamily.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,148 +98,6 @@ ConvEmitter::storeContext(Value mult, Value g, Value oc0, int64_t valid) {
   Value outCh = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, g, idx(p.og)), oc0);
   return {m, outCh, prefixMask(kLanes, valid)};
-}
-
-/// smmla: per pixel pair (A, B) and output-channel pair jj, a 2x2 int32 tile
-/// [A.o0, A.o1, B.o0, B.o1] accumulates 8 input channels per instruction. A
-/// single remaining pixel is paired with itself.
-void ConvEmitter::emitPixelsI8MM(Value xp, Value packed, Value comp, Value mult,
-                                 Value out, Value residual, Value n, Value oy,
-                                 Value ox0, int64_t pixels, Value g,
-                                 Value block, int64_t valid) {
-  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
-  auto v4i32 = VectorType::get({4}, b.getI32Type());
-  auto v8i8 = VectorType::get({8}, b.getI8Type());
-  auto v16i8 = VectorType::get({16}, b.getI8Type());
-  Value oc0 = arith::MulIOp::create(b, loc, block, idx(kLanes));
-  Value init = vector::LoadOp::create(b, loc, v8i32, comp, ValueRange{g, oc0});
-  int64_t pairs = (pixels + 1) / 2;
-  SmallVector<Value> accs;
-  for (int64_t pr = 0; pr < pairs; ++pr)
-    for (int64_t jj = 0; jj < 4; ++jj)
-      accs.push_back(vector::ShuffleOp::create(
-          b, loc, init, init,
-          ArrayRef<int64_t>{2 * jj, 2 * jj + 1, 2 * jj, 2 * jj + 1}));
-  int64_t r8 = p.cg4 / 8;
-  Value chBase = arith::MulIOp::create(b, loc, g, idx(p.cg4));
-  MLIRContext *ctx = b.getContext();
-  ValueRange result = reductionLoops(
-      r8, accs, [&](Value ky, Value kx, Value r, SmallVector<Value> acc) {
-        Value iy = windowIndex(oy, ky, p.sh, p.dh);
-        Value ch = arith::AddIOp::create(
-            b, loc, chBase, arith::MulIOp::create(b, loc, r, idx(8)));
-        auto row = [&](int64_t px) {
-          Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
-          Value ix = windowIndex(ox, kx, p.sw, p.dw);
-          return vector::LoadOp::create(b, loc, v8i8, xp,
-                                        ValueRange{n, iy, ix, ch});
-        };
-        SmallVector<Value> w;
-        for (int64_t jj = 0; jj < 4; ++jj)
-          w.push_back(vector::LoadOp::create(
-              b, loc, v16i8, packed,
-              ValueRange{g, block, ky, kx, r, idx(jj * 16)}));
-        for (int64_t pr = 0; pr < pairs; ++pr) {
-          Value ra = row(2 * pr);
-          Value rb = 2 * pr + 1 < pixels ? Value(row(2 * pr + 1)) : ra;
-          SmallVector<int64_t> concat;
-          for (int64_t i = 0; i < 16; ++i)
-            concat.push_back(i);
-          Value a = vector::ShuffleOp::create(b, loc, ra, rb, concat);
-          for (int64_t jj = 0; jj < 4; ++jj)
-            acc[pr * 4 + jj] =
-                PureIntrinsicOp::create(
-                    b, loc, v4i32,
-                    StringAttr::get(ctx, "llvm.aarch64.neon.smmla.v4i32.v16i8"),
-                    ValueRange{acc[pr * 4 + jj], a, w[jj]})
-                    .getResult();
-        }
-        return acc;
-      });
-
-  auto [m, outCh, mask] = storeContext(mult, g, oc0, valid);
-  for (int64_t px = 0; px < pixels; ++px) {
-    // Gather the pixel's row of the four 2x2 tiles: lanes 0,1 (A) or 2,3 (B).
-    int64_t pr = px / 2, half = (px % 2) * 2;
-    Value t01 = vector::ShuffleOp::create(
-        b, loc, result[pr * 4 + 0], result[pr * 4 + 1],
-        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
-    Value t23 = vector::ShuffleOp::create(
-        b, loc, result[pr * 4 + 2], result[pr * 4 + 3],
-        ArrayRef<int64_t>{half, half + 1, 4 + half, 4 + half + 1});
-    Value acc = vector::ShuffleOp::create(
-        b, loc, t01, t23, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
-    (void)v8i32;
-    Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
-    storePixel(acc, m, out, residual, n, oy, ox, outCh, mask);
-  }
-}
-
-Value ConvEmitter::dot4(Value acc, Value x, Value w) {
-  MLIRContext *ctx = b.getContext();
-  auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
-  // qnt.pure_intrinsic: LLVM's call_intrinsic has unknown memory effects,
-  // which buffer deallocation refuses; these intrinsics have none.
-  auto call = [&](Type result, StringRef name, ValueRange args) {
-    return PureIntrinsicOp::create(b, loc, result, StringAttr::get(ctx, name),
-                                   args)
-        .getResult();
-  };
-  switch (p.info().dot) {
-  case Int8Dot::Vpdpbusd:
-    // LLVM 22 types the byte operands as <32 x i8>.
-    return call(v8i32, "llvm.x86.avx512.vpdpbusd.256", {acc, x, w});
-  case Int8Dot::Vpmaddubsw: {
-    auto v16i16 = VectorType::get({16}, b.getI16Type());
-    Value pairs = call(v16i16, "llvm.x86.avx2.pmadd.ub.sw", {x, w});
-    Value ones = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(v16i16, b.getI16IntegerAttr(1).getValue()));
-    Value quads = call(v8i32, "llvm.x86.avx2.pmadd.wd", {pairs, ones});
-    return arith::AddIOp::create(b, loc, acc, quads);
-  }
-  case Int8Dot::Sdot:
-  case Int8Dot::Smmla: {
-    auto v4i32 = VectorType::get({4}, b.getI32Type());
-    auto v16i8 = VectorType::get({16}, b.getI8Type());
-    Value result = acc;
-    for (int64_t half = 0; half < 2; ++half) {
-      Value a = vector::ExtractStridedSliceOp::create(b, loc, acc, {half * 4},
-                                                      {4}, {1});
-      Value xs = vector::ExtractStridedSliceOp::create(b, loc, x, {half * 16},
-                                                       {16}, {1});
-      Value ws = vector::ExtractStridedSliceOp::create(b, loc, w, {half * 16},
-                                                       {16}, {1});
-      (void)v16i8;
-      Value d = call(v4i32, "llvm.aarch64.neon.sdot.v4i32.v16i8", {a, xs, ws});
-      result = vector::InsertStridedSliceOp::create(b, loc, d, result,
-                                                    {half * 4}, {1});
-    }
-    return result;
-  }
-  case Int8Dot::Exact32:
-    break;
-  }
-  llvm_unreachable("dot4 on the exact path");
-}
-
-Value ConvEmitter::dotPair(Value acc, Value pair, Value w) {
-  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
-  auto vi32 = VectorType::get({lanes}, b.getI32Type());
-  auto vi16 = VectorType::get({2 * lanes}, b.getI16Type());
-  Value word = vector::ExtractOp::create(
-      b, loc,
-      vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()),
-                                pair),
-      0);
-  Value x = vector::BitCastOp::create(
-      b, loc, vi16, vector::BroadcastOp::create(b, loc, vi32, word));
-  Value prod = PureIntrinsicOp::create(
-                   b, loc, vi32,
-                   StringAttr::get(b.getContext(), "llvm.x86.avx2.pmadd.wd"),
-                   ValueRange{x, w})
-                   .getResult();
-  return arith::AddIOp::create(b, loc, acc, prod);
 }
 
 void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
@@ -491,12 +349,9 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
                 Value n = arith::DivUIOp::create(b, loc, r, idx(p.oh));
                 Value oy = arith::RemUIOp::create(b, loc, r, idx(p.oh));
                 auto pixelBlock = [&](Value ox0, int64_t pixels) {
-                  if (p.info().dot == Int8Dot::Smmla)
-                    emitPixelsI8MM(xp, packed, compV, multV, out, residual, n,
-                                   oy, ox0, pixels, g, block, valid);
-                  else
-                    emitPixels(xp, packed, compV, multV, out, residual, n, oy,
-                               ox0, pixels, g, block, valid, nb);
+                  p.family().emitPixelBlock(*this, xp, packed, compV, multV,
+                                            out, residual, n, oy, ox0, pixels,
+                                            g, block, valid, nb);
                 };
                 loop(0, owFull, kPixels,
                      [&](Value ox0) { pixelBlock(ox0, kPixels); });

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "Isa/KernelFamily.h"
 #include "Patterns.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
@@ -24,7 +25,7 @@
 
 using namespace mlir;
 using namespace quantc::lowering;
-using quantc::IsaArch;
+using mlir::qnt::conv::KernelFamily;
 namespace ref = quantc::ref;
 
 namespace {
@@ -239,107 +240,17 @@ template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
   }
 };
 
-/// Lanes per vector of qnt.lookup's byte-shuffle path on `arch` (0: none,
-/// the gather path).
-static int64_t shuffleLanes(IsaArch arch) {
-  switch (arch) {
-  case IsaArch::X86: // every x86 int8 instruction set has AVX2's vpshufb ymm
-    return 32;
-  case IsaArch::AArch64: // tbl4 on 16-byte registers
-    return 16;
-  case IsaArch::Any:
-    return 0;
-  }
-  return 0;
-}
-
-/// `bytes` (256 entries) at the storage values `q` (vector<L x i8>, L =
-/// shuffleLanes(arch)): the entry index is the byte q - storageMin (an s8
-/// input, `isSigned`: q with its top bit flipped). Byte shuffles, no gather:
-///   x86 (vpshufb ymm, L = 32: each 128-bit lane shuffles its own copy of
-///   a 16-byte slice): per slice g of 16 entries, vpshufb by the low nibble,
-///   kept where the high nibble is g (vpcmpeqb + vpblendvb); a slice of one
-///   repeated byte is a splat;
-///   AArch64 (tbl4, L = 16: a 64-byte table; indices past it give 0): the OR
-///   of tbl4 over the four 64-entry slices s at k - 64 s (wrapping: only
-///   the lanes of slice s fall inside it).
-static Value shuffleLookup(OpBuilder &b, Location loc, Value q, bool isSigned,
-                           ArrayRef<int8_t> bytes, IsaArch arch) {
-  auto vt = cast<VectorType>(q.getType());
-  int64_t lanes = vt.getNumElements();
-  assert(lanes == shuffleLanes(arch) && "one vector width per architecture");
-  MLIRContext *ctx = b.getContext();
-  auto splat = [&](int8_t v) -> Value {
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vt, b.getI8IntegerAttr(v).getValue()));
-  };
-  Value k =
-      isSigned ? arith::XOrIOp::create(b, loc, q, splat(-128)).getResult() : q;
-  // vector<L x i8> of bytes[first + i % width].
-  auto slice = [&](int64_t first, int64_t width) -> Value {
-    SmallVector<int8_t> v(lanes);
-    for (int64_t i = 0; i < lanes; ++i)
-      v[i] = bytes[first + i % width];
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(vt, ArrayRef(v)));
-  };
-  auto intrinsic = [&](StringRef name, ValueRange args) -> Value {
-    return mlir::qnt::PureIntrinsicOp::create(b, loc, vt,
-                                              StringAttr::get(ctx, name), args)
-        .getResult();
-  };
-  if (arch == IsaArch::AArch64) {
-    Value result;
-    for (int64_t s = 0; s < 4; ++s) {
-      SmallVector<Value> args;
-      for (int64_t t = 0; t < 4; ++t)
-        args.push_back(slice(64 * s + 16 * t, 16));
-      args.push_back(s ? arith::SubIOp::create(
-                             b, loc, k, splat(static_cast<int8_t>(64 * s)))
-                             .getResult()
-                       : k);
-      Value r = intrinsic("llvm.aarch64.neon.tbl4.v16i8", args);
-      result = s ? arith::OrIOp::create(b, loc, result, r).getResult() : r;
-    }
-    return result;
-  }
-  StringRef pshufb = "llvm.x86.avx2.pshuf.b";
-  Value lo = arith::AndIOp::create(b, loc, k, splat(0x0F));
-  Value hi = arith::ShRUIOp::create(b, loc, k, splat(4));
-  // Slice 0 covers every lane first; a later slice that is the same
-  // repeated byte as slice 0 (e.g. the flat ends of GELU or a sigmoid)
-  // changes nothing.
-  Value result;
-  std::optional<int8_t> first;
-  for (int64_t g = 0; g < 16; ++g) {
-    ArrayRef<int8_t> part = bytes.slice(16 * g, 16);
-    bool flat = llvm::all_equal(part);
-    if (g == 0 && flat)
-      first = part[0];
-    else if (flat && first == part[0])
-      continue;
-    Value r =
-        flat ? splat(part[0]) : intrinsic(pshufb, {slice(16 * g, 16), lo});
-    if (!result) {
-      result = r;
-      continue;
-    }
-    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, hi,
-                                     splat(static_cast<int8_t>(g)));
-    result = arith::SelectOp::create(b, loc, in, r, result);
-  }
-  return result;
-}
-
-/// qnt.lookup. A per-tensor table on x86 / AArch64: its 256 output bytes
-/// applied with byte shuffles (shuffleLookup), 32 or 16 lanes at a time.
+/// qnt.lookup. A per-tensor table where the kernel family has byte
+/// shuffles (x86, AArch64): its 256 output bytes applied with them
+/// (KernelFamily::lookup), 32 or 16 lanes at a time.
 /// Otherwise (per-channel tables, the portable code) the table is a constant
 /// global of i32 entries read with a vector gather (LLVM loads the lanes
 /// one by one where gathers are slow or missing). Scalar tails load the
 /// i32 entry.
 struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
-  LookupLowering(TypeConverter &typeConverter, MLIRContext *ctx, IsaArch arch)
-      : OpConversionPattern(typeConverter, ctx), arch(arch) {}
+  LookupLowering(TypeConverter &typeConverter, MLIRContext *ctx,
+                 const KernelFamily &family)
+      : OpConversionPattern(typeConverter, ctx), family(family) {}
   LogicalResult
   matchAndRewrite(mlir::qnt::LookupOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -354,7 +265,7 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
         {static_cast<int64_t>(entries.size())}, rewriter.getI32Type());
     Value table = globalConstant(rewriter, loc, "__qnt_table",
                                  DenseIntElementsAttr::get(tableType, entries));
-    int64_t shuffle = perChannel ? 0 : shuffleLanes(arch);
+    int64_t shuffle = perChannel ? 0 : family.lookupLanes();
     SmallVector<int8_t> bytes;
     if (shuffle)
       for (int32_t e : entries)
@@ -367,7 +278,7 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
           OpBuilder &b = l.builder();
           Location nl = l.location();
           if (shuffle && isa<VectorType>(v[0].getType()))
-            return shuffleLookup(b, nl, v[0], in->isSigned, bytes, arch);
+            return family.lookup(b, nl, v[0], in->isSigned, bytes);
           // Entry of storage value q: q - storageMin.
           Value k = l.extend(v[0], in->isSigned);
           if (in->isSigned)
@@ -411,7 +322,7 @@ struct LookupLowering : OpConversionPattern<mlir::qnt::LookupOp> {
   }
 
 private:
-  IsaArch arch;
+  const KernelFamily &family;
 };
 
 /// qnt.channel_affine: the per-channel multipliers and offsets as constant
@@ -536,11 +447,12 @@ struct DequantizeCastLowering : OpConversionPattern<quant::DequantizeCastOp> {
 
 void quantc::lowering::populateElementwisePatterns(TypeConverter &typeConverter,
                                                    RewritePatternSet &patterns,
-                                                   IsaArch arch) {
+                                                   quantc::Int8Isa isa) {
   patterns
       .add<BinaryLowering<mlir::qnt::AddOp>, BinaryLowering<mlir::qnt::SubOp>,
            BinaryLowering<mlir::qnt::MulOp>, ChannelAffineLowering,
            RequantizeLowering, QuantizeCastLowering, DequantizeCastLowering>(
           typeConverter, patterns.getContext());
-  patterns.add<LookupLowering>(typeConverter, patterns.getContext(), arch);
+  patterns.add<LookupLowering>(typeConverter, patterns.getContext(),
+                               KernelFamily::of(quantc::getInfo(isa)));
 }

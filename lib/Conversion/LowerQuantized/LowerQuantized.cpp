@@ -51,8 +51,7 @@ void quantc::populateQuantTypeConversion(TypeConverter &typeConverter) {
 void quantc::populateQuantizedOpLoweringPatterns(TypeConverter &typeConverter,
                                                  RewritePatternSet &patterns,
                                                  Int8Isa isa) {
-  lowering::populateElementwisePatterns(typeConverter, patterns,
-                                        getInfo(isa).arch);
+  lowering::populateElementwisePatterns(typeConverter, patterns, isa);
   lowering::populatePoolPatterns(typeConverter, patterns);
   lowering::populateConcatPatterns(typeConverter, patterns);
   lowering::populateResizePatterns(typeConverter, patterns);

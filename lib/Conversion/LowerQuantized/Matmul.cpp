@@ -46,94 +46,96 @@ using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::conv;
 
+std::string ConvEmitter::matmulPathName() const {
+  MatmulBlock blk = p.family().matmulBlock(p);
+  return "matmul: " + p.info().name.str() + ": " + p.family().matmulPath(p) +
+         ", " + std::to_string(blk.rows) + " rows x " +
+         std::to_string(blk.lanes * blk.vectors) +
+         " columns, both operands packed at run time";
+}
+
 namespace {
 
-/// Register block of the matmul kernel for `isa`.
-struct MatmulBlock {
-  int64_t lanes, vectors, rows;
-};
+/// The qnt.matmul kernel of one problem (the file header describes it):
+/// the packing of both operands (packLhsRow, packPanel, packQuad), then
+/// register blocks (block: initAccumulators, one step per weight layout,
+/// storeBlock) over the batch and chunks of row blocks (emitKernel). Built
+/// on ConvEmitter's helpers; the dot steps are the kernel family's.
+class MatmulEmitter {
+public:
+  explicit MatmulEmitter(ConvEmitter &e);
+  Value emit(Value lhs, Value rhs);
 
-MatmulBlock matmulBlock(const ConvProblem &p, bool dot) {
-  if (p.zmm() && dot)
-    return {kZLanes, 4, 6};
-  return {kLanes, 2, 4};
-}
+private:
+  Value idx(int64_t v) { return e.idx(v); }
+  Value add(Value a, Value c) { return e.add(a, c); }
+  Value mul(Value a, int64_t c) { return e.mul(a, c); }
+
+  /// Row m of batch bi of the lhs into `ap` (and its rowTerm).
+  void packLhsRow(Value lhs, Value bi, Value m, Value padA);
+  /// Column panel v of batch bi of the rhs into `bp` (`valid` columns) and
+  /// its comp.
+  void packPanel(Value rhs, Value bi, Value v, int64_t valid, Value padB);
+  /// Rows 4q .. 4q + rows - 1 of the panel at column n0, interleaved into
+  /// the weight layout; returns colSum plus their sums.
+  Value packQuad(Value rhs, Value bi, Value v, Value n0, Value mask, Value padB,
+                 Value q, int64_t rows, Value colSum);
+  /// One register block: rows m0 .. m0 + R - 1 (clamped to M - 1) x vectors
+  /// v0 .. v0 + nv - 1; `lastValid` columns in the last vector.
+  void block(Value bi, Value m0, Value v0, int64_t nv, int64_t lastValid);
+  SmallVector<Value> initAccumulators(Value bi, ArrayRef<Value> rows, Value v0,
+                                      int64_t nv);
+  /// One quad of K (q, from k0) on each layout's path.
+  void stepPairs(SmallVectorImpl<Value> &acc, Value bi, ArrayRef<Value> rows,
+                 Value v0, int64_t nv, Value q, Value k0);
+  void stepDot(SmallVectorImpl<Value> &acc, Value bi, ArrayRef<Value> rows,
+               Value v0, int64_t nv, Value q, Value k0);
+  void stepColumns(SmallVectorImpl<Value> &acc, Value bi, ArrayRef<Value> rows,
+                   Value v0, int64_t nv, Value q, Value k0);
+  void storeBlock(ValueRange result, Value bi, ArrayRef<Value> rows, Value v0,
+                  int64_t nv, int64_t lastValid);
+  /// The register blocks, parallel over (batch, chunk of row blocks).
+  void emitKernel();
+
+  ConvEmitter &e;
+  ConversionPatternRewriter &b;
+  Location loc;
+  const ConvProblem &p;
+  const MatmulShape &s;
+  const bool dot, wide;
+  const MatmulBlock blk;
+  const int64_t W, q4, rowStride, fullVectors, tailCols, vectors;
+  const bool flipA, flipB;
+  const int32_t za, zb;
+  Type i8, i16, i32;
+  VectorType vWi8, vWi32, v4Wi8, v32i8, v32i32;
+  /// The packed operands, their compensation terms, the output and the
+  /// multiplier.
+  Value ap, bp, comp, rowTerm, out, mult;
+};
 
 } // namespace
 
-std::string ConvEmitter::matmulPathName() const {
-  MatmulBlock blk = matmulBlock(p, usesDot());
-  std::string isa = p.info().name.str();
-  std::string block = std::to_string(blk.rows) + " rows x " +
-                      std::to_string(blk.lanes * blk.vectors) +
-                      " columns, both operands packed at run time";
-  switch (p.info().dot) {
-  case Int8Dot::Vpdpbusd:
-    return "matmul: " + isa + ": vpdpbusd " + (p.zmm() ? "zmm" : "ymm") + ", " +
-           block;
-  case Int8Dot::Vpmaddubsw:
-    return "matmul: " + isa +
-           (p.fastAvx2 ? ": vpmaddubsw + vpmaddwd (every 16-bit pair sum "
-                         "is provably within int16), "
-                       : ": vpmaddwd on operands widened to 16 bits "
-                         "(vpmaddubsw could saturate 16-bit pair sums for "
-                         "these operand ranges), ") +
-           block;
-  case Int8Dot::Sdot:
-  case Int8Dot::Smmla:
-    return "matmul: " + isa + ": sdot, " + block;
-  case Int8Dot::Exact32:
-    return "matmul: " + isa + ": exact 32-bit vector path, " + block;
-  }
-  return "";
+MatmulEmitter::MatmulEmitter(ConvEmitter &e)
+    : e(e), b(e.b), loc(e.loc), p(e.p), s(*e.p.matmul), dot(e.usesDot()),
+      wide(e.widePairs()), blk(p.family().matmulBlock(p)), W(blk.lanes),
+      q4((s.k + 3) / 4), rowStride((s.k + 31) / 32 * 32), fullVectors(s.n / W),
+      tailCols(s.n % W), vectors(fullVectors + (tailCols ? 1 : 0)),
+      flipA(p.shift != 0), flipB(s.rhsShift != 0), za(p.inZp), zb(s.rhsZp) {
+  i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
+  vWi8 = VectorType::get({W}, i8), vWi32 = VectorType::get({W}, i32);
+  v4Wi8 = VectorType::get({4 * W}, i8);
+  v32i8 = VectorType::get({32}, i8), v32i32 = VectorType::get({32}, i32);
 }
 
-Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
-  const MatmulShape &s = *p.matmul;
-  const bool dot = usesDot(), wide = widePairs();
-  const MatmulBlock blk = matmulBlock(p, dot);
-  const int64_t W = blk.lanes;
-  const int64_t q4 = (s.k + 3) / 4;
-  const int64_t rowStride = (s.k + 31) / 32 * 32;
-  const int64_t fullVectors = s.n / W, tailCols = s.n % W;
-  const int64_t vectors = fullVectors + (tailCols ? 1 : 0);
-  auto i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
+Value MatmulEmitter::emit(Value lhs, Value rhs) {
   // The packed operands' element: i16 on the wide-pair path.
   Type packedElt = wide ? Type(i16) : Type(i8);
-  auto vWi8 = VectorType::get({W}, i8), vWi32 = VectorType::get({W}, i32);
-  auto v4Wi8 = VectorType::get({4 * W}, i8);
-  auto v32i8 = VectorType::get({32}, i8), v32i32 = VectorType::get({32}, i32);
-  auto alloc = [&](ArrayRef<int64_t> shape, Type elt) {
-    return memref::AllocOp::create(b, loc, MemRefType::get(shape, elt),
-                                   b.getI64IntegerAttr(64))
-        .getResult();
-  };
-  // An integer splat; int32 constants wrap as the arithmetic does.
-  auto splat = [&](VectorType t, int64_t v) -> Value {
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            t,
-            b.getIntegerAttr(t.getElementType(),
-                             static_cast<int32_t>(static_cast<uint32_t>(v)))));
-  };
-  auto forLoop = [&](Value lb, Value ub, ValueRange iters,
-                     function_ref<SmallVector<Value>(Value, ValueRange)> f) {
-    return scf::ForOp::create(
-               b, loc, lb, ub, idx(1), iters,
-               [&](OpBuilder &, Location, Value iv, ValueRange args) {
-                 scf::YieldOp::create(b, loc, f(iv, args));
-               })
-        .getResults();
-  };
-  const bool flipA = p.shift != 0, flipB = s.rhsShift != 0;
-  const int32_t za = p.inZp, zb = s.rhsZp;
-
-  Value ap = alloc({s.batch, s.m, rowStride}, packedElt);
-  Value bp = alloc({s.batch, vectors, q4, 4 * W}, packedElt);
-  Value comp = alloc({s.batch, vectors * W}, i32);
-  Value rowTerm = zb ? alloc({s.batch, s.m}, i32) : Value();
-  Value out = alloc({s.batch, s.m, s.n}, i8);
+  ap = e.alloc({s.batch, s.m, rowStride}, packedElt);
+  bp = e.alloc({s.batch, vectors, q4, 4 * W}, packedElt);
+  comp = e.alloc({s.batch, vectors * W}, i32);
+  rowTerm = zb ? e.alloc({s.batch, s.m}, i32) : Value();
+  out = e.alloc({s.batch, s.m, s.n}, i8);
 
   // Packing, parallel over the batch.
   scf::ParallelOp::create(
@@ -142,262 +144,278 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
         Value bi = ivs[0];
         // lhs rows: 32-byte chunks, the last one masked (its padding reads
         // as the value that flips to 0).
-        Value padA = splat(v32i8, flipA ? -128 : 0);
-        scf::ForOp::create(
-            b, loc, idx(0), idx(s.m), idx(1), ValueRange{},
-            [&](OpBuilder &, Location, Value m, ValueRange) {
-              Value sum =
-                  arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-              for (int64_t c = 0; c < rowStride; c += 32) {
-                int64_t valid = std::min<int64_t>(32, s.k - c);
-                Value v = padA;
-                if (valid > 0) {
-                  Value mask = prefixMask(32, valid);
-                  v = mask
-                          ? Value(vector::MaskedLoadOp::create(
-                                b, loc, v32i8, lhs, ValueRange{bi, m, idx(c)},
-                                mask, padA))
-                          : Value(vector::LoadOp::create(
-                                b, loc, v32i8, lhs, ValueRange{bi, m, idx(c)}));
-                }
-                if (flipA)
-                  v = arith::XOrIOp::create(b, loc, v, splat(v32i8, -128));
-                vector::StoreOp::create(
-                    b, loc,
-                    wide ? Value(arith::ExtUIOp::create(
-                               b, loc, VectorType::get({32}, i16), v))
-                         : v,
-                    ap, ValueRange{bi, m, idx(c)});
-                if (zb && valid > 0) {
-                  Value wide =
-                      p.domainSigned
-                          ? Value(arith::ExtSIOp::create(b, loc, v32i32, v))
-                          : Value(arith::ExtUIOp::create(b, loc, v32i32, v));
-                  sum = arith::AddIOp::create(
-                      b, loc, sum,
-                      vector::ReductionOp::create(
-                          b, loc, vector::CombiningKind::ADD, wide));
-                }
-              }
-              if (zb)
-                memref::StoreOp::create(
-                    b, loc,
-                    arith::MulIOp::create(
-                        b, loc, sum,
-                        arith::ConstantOp::create(b, loc,
-                                                  b.getI32IntegerAttr(-zb))),
-                    rowTerm, ValueRange{bi, m});
-              scf::YieldOp::create(b, loc);
-            });
+        Value padA = e.splat(v32i8, flipA ? -128 : 0);
+        scf::ForOp::create(b, loc, idx(0), idx(s.m), idx(1), ValueRange{},
+                           [&](OpBuilder &, Location, Value m, ValueRange) {
+                             packLhsRow(lhs, bi, m, padA);
+                             scf::YieldOp::create(b, loc);
+                           });
         // rhs panels: quads of 4 rows, interleaved into the dot layout.
-        Value padB = splat(vWi8, flipB ? -128 : 0);
-        auto panel = [&](Value v, int64_t valid) {
-          Value n0 = mul(v, W);
-          Value mask = prefixMask(W, valid);
-          auto quad = [&](Value q, int64_t rows, Value colSum) {
-            SmallVector<Value> r;
-            for (int64_t i = 0; i < 4; ++i) {
-              Value x = splat(vWi8, 0);
-              if (i < rows) {
-                Value k = add(mul(q, 4), idx(i));
-                x = mask ? Value(vector::MaskedLoadOp::create(
-                               b, loc, vWi8, rhs, ValueRange{bi, k, n0}, mask,
-                               padB))
-                         : Value(vector::LoadOp::create(b, loc, vWi8, rhs,
-                                                        ValueRange{bi, k, n0}));
-                if (flipB)
-                  x = arith::XOrIOp::create(b, loc, x, splat(vWi8, -128));
-                colSum = arith::AddIOp::create(
-                    b, loc, colSum, arith::ExtSIOp::create(b, loc, vWi32, x));
-              }
-              r.push_back(x);
-            }
-            if (dot || wide) {
-              // Lane j of the 4W bytes: r0[j], r1[j], r2[j], r3[j] (dot);
-              // of each half of the 4W words: r0[j], r1[j] then r2[j],
-              // r3[j] (wide).
-              SmallVector<int64_t> pairs, quads;
-              for (int64_t j = 0; j < W; ++j) {
-                pairs.push_back(j);
-                pairs.push_back(W + j);
-              }
-              for (int64_t j = 0; j < W; ++j)
-                for (int64_t t :
-                     {2 * j, 2 * j + 1, 2 * W + 2 * j, 2 * W + 2 * j + 1})
-                  quads.push_back(t);
-              Value t01 = vector::ShuffleOp::create(b, loc, r[0], r[1], pairs);
-              Value t23 = vector::ShuffleOp::create(b, loc, r[2], r[3], pairs);
-              if (wide) {
-                auto v2Wi16 = VectorType::get({2 * W}, i16);
-                vector::StoreOp::create(
-                    b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t01), bp,
-                    ValueRange{bi, v, q, idx(0)});
-                vector::StoreOp::create(
-                    b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t23), bp,
-                    ValueRange{bi, v, q, idx(2 * W)});
-              } else {
-                Value packed =
-                    vector::ShuffleOp::create(b, loc, t01, t23, quads);
-                vector::StoreOp::create(b, loc, packed, bp,
-                                        ValueRange{bi, v, q, idx(0)});
-              }
-            } else {
-              for (int64_t i = 0; i < 4; ++i)
-                vector::StoreOp::create(b, loc, r[i], bp,
-                                        ValueRange{bi, v, q, idx(i * W)});
-            }
-            return colSum;
-          };
-          Value colSum = splat(vWi32, 0);
-          colSum = forLoop(idx(0), idx(s.k / 4), ValueRange{colSum},
-                           [&](Value q, ValueRange args) {
-                             return SmallVector<Value>{quad(q, 4, args[0])};
-                           })[0];
-          if (s.k % 4)
-            colSum = quad(idx(s.k / 4), s.k % 4, colSum);
-          // comp = K za' zb' - za' colsum.
-          Value c = arith::SubIOp::create(
-              b, loc, splat(vWi32, int64_t(s.k) * za * zb),
-              arith::MulIOp::create(b, loc, colSum, splat(vWi32, za)));
-          vector::StoreOp::create(b, loc, c, comp, ValueRange{bi, n0});
-        };
+        Value padB = e.splat(vWi8, flipB ? -128 : 0);
         if (fullVectors)
           scf::ForOp::create(b, loc, idx(0), idx(fullVectors), idx(1),
                              ValueRange{},
                              [&](OpBuilder &, Location, Value v, ValueRange) {
-                               panel(v, W);
+                               packPanel(rhs, bi, v, W, padB);
                                scf::YieldOp::create(b, loc);
                              });
         if (tailCols)
-          panel(idx(fullVectors), tailCols);
+          packPanel(rhs, bi, idx(fullVectors), tailCols, padB);
         scf::ReduceOp::create(b, loc);
       });
 
-  // The kernel.
-  Value mult = arith::ConstantOp::create(
+  mult = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(VectorType::get({W}, b.getF32Type()),
                              b.getF32FloatAttr(s.mult).getValue()));
+  emitKernel();
+  return out;
+}
+
+void MatmulEmitter::packLhsRow(Value lhs, Value bi, Value m, Value padA) {
+  Value sum = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  for (int64_t c = 0; c < rowStride; c += 32) {
+    int64_t valid = std::min<int64_t>(32, s.k - c);
+    Value v = padA;
+    if (valid > 0) {
+      Value mask = e.prefixMask(32, valid);
+      v = mask ? Value(vector::MaskedLoadOp::create(
+                     b, loc, v32i8, lhs, ValueRange{bi, m, idx(c)}, mask, padA))
+               : Value(vector::LoadOp::create(b, loc, v32i8, lhs,
+                                              ValueRange{bi, m, idx(c)}));
+    }
+    if (flipA)
+      v = arith::XOrIOp::create(b, loc, v, e.splat(v32i8, -128));
+    vector::StoreOp::create(b, loc,
+                            wide ? Value(arith::ExtUIOp::create(
+                                       b, loc, VectorType::get({32}, i16), v))
+                                 : v,
+                            ap, ValueRange{bi, m, idx(c)});
+    if (zb && valid > 0) {
+      Value wide = p.domainSigned
+                       ? Value(arith::ExtSIOp::create(b, loc, v32i32, v))
+                       : Value(arith::ExtUIOp::create(b, loc, v32i32, v));
+      sum =
+          arith::AddIOp::create(b, loc, sum,
+                                vector::ReductionOp::create(
+                                    b, loc, vector::CombiningKind::ADD, wide));
+    }
+  }
+  if (zb)
+    memref::StoreOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, sum,
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-zb))),
+        rowTerm, ValueRange{bi, m});
+}
+
+Value MatmulEmitter::packQuad(Value rhs, Value bi, Value v, Value n0,
+                              Value mask, Value padB, Value q, int64_t rows,
+                              Value colSum) {
+  SmallVector<Value> r;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value x = e.splat(vWi8, 0);
+    if (i < rows) {
+      Value k = add(mul(q, 4), idx(i));
+      x = mask ? Value(vector::MaskedLoadOp::create(
+                     b, loc, vWi8, rhs, ValueRange{bi, k, n0}, mask, padB))
+               : Value(vector::LoadOp::create(b, loc, vWi8, rhs,
+                                              ValueRange{bi, k, n0}));
+      if (flipB)
+        x = arith::XOrIOp::create(b, loc, x, e.splat(vWi8, -128));
+      colSum = arith::AddIOp::create(b, loc, colSum,
+                                     arith::ExtSIOp::create(b, loc, vWi32, x));
+    }
+    r.push_back(x);
+  }
+  if (!dot && !wide) {
+    for (int64_t i = 0; i < 4; ++i)
+      vector::StoreOp::create(b, loc, r[i], bp,
+                              ValueRange{bi, v, q, idx(i * W)});
+    return colSum;
+  }
+  // Lane j of the 4W bytes: r0[j], r1[j], r2[j], r3[j] (dot); of each half
+  // of the 4W words: r0[j], r1[j] then r2[j], r3[j] (wide).
+  SmallVector<int64_t> pairs, quads;
+  for (int64_t j = 0; j < W; ++j) {
+    pairs.push_back(j);
+    pairs.push_back(W + j);
+  }
+  for (int64_t j = 0; j < W; ++j)
+    for (int64_t t : {2 * j, 2 * j + 1, 2 * W + 2 * j, 2 * W + 2 * j + 1})
+      quads.push_back(t);
+  Value t01 = vector::ShuffleOp::create(b, loc, r[0], r[1], pairs);
+  Value t23 = vector::ShuffleOp::create(b, loc, r[2], r[3], pairs);
+  if (wide) {
+    auto v2Wi16 = VectorType::get({2 * W}, i16);
+    vector::StoreOp::create(b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t01),
+                            bp, ValueRange{bi, v, q, idx(0)});
+    vector::StoreOp::create(b, loc, arith::ExtSIOp::create(b, loc, v2Wi16, t23),
+                            bp, ValueRange{bi, v, q, idx(2 * W)});
+  } else {
+    Value packed = vector::ShuffleOp::create(b, loc, t01, t23, quads);
+    vector::StoreOp::create(b, loc, packed, bp, ValueRange{bi, v, q, idx(0)});
+  }
+  return colSum;
+}
+
+void MatmulEmitter::packPanel(Value rhs, Value bi, Value v, int64_t valid,
+                              Value padB) {
+  Value n0 = mul(v, W);
+  Value mask = e.prefixMask(W, valid);
+  Value colSum = e.splat(vWi32, 0);
+  colSum = e.forLoop(idx(0), idx(s.k / 4), ValueRange{colSum},
+                     [&](Value q, ValueRange args) {
+                       return SmallVector<Value>{
+                           packQuad(rhs, bi, v, n0, mask, padB, q, 4, args[0])};
+                     })[0];
+  if (s.k % 4)
+    colSum =
+        packQuad(rhs, bi, v, n0, mask, padB, idx(s.k / 4), s.k % 4, colSum);
+  // comp = K za' zb' - za' colsum.
+  Value c = arith::SubIOp::create(
+      b, loc, e.splat(vWi32, int64_t(s.k) * za * zb),
+      arith::MulIOp::create(b, loc, colSum, e.splat(vWi32, za)));
+  vector::StoreOp::create(b, loc, c, comp, ValueRange{bi, n0});
+}
+
+SmallVector<Value> MatmulEmitter::initAccumulators(Value bi,
+                                                   ArrayRef<Value> rows,
+                                                   Value v0, int64_t nv) {
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < blk.rows; ++r) {
+    Value rt;
+    if (zb)
+      rt = vector::BroadcastOp::create(
+          b, loc, vWi32,
+          memref::LoadOp::create(b, loc, rowTerm, ValueRange{bi, rows[r]}));
+    for (int64_t j = 0; j < nv; ++j) {
+      Value c = vector::LoadOp::create(b, loc, vWi32, comp,
+                                       ValueRange{bi, mul(add(v0, idx(j)), W)});
+      accs.push_back(rt ? Value(arith::AddIOp::create(b, loc, c, rt)) : c);
+    }
+  }
+  return accs;
+}
+
+void MatmulEmitter::stepPairs(SmallVectorImpl<Value> &acc, Value bi,
+                              ArrayRef<Value> rows, Value v0, int64_t nv,
+                              Value q, Value k0) {
+  auto v2Wi16 = VectorType::get({2 * W}, i16);
+  auto v2i16 = VectorType::get({2}, i16);
+  SmallVector<Value> w;
+  for (int64_t j = 0; j < nv; ++j)
+    for (int64_t h = 0; h < 2; ++h)
+      w.push_back(vector::LoadOp::create(
+          b, loc, v2Wi16, bp,
+          ValueRange{bi, add(v0, idx(j)), q, idx(h * 2 * W)}));
+  for (int64_t r = 0; r < blk.rows; ++r)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value pair = vector::LoadOp::create(
+          b, loc, v2i16, ap, ValueRange{bi, rows[r], add(k0, idx(2 * h))});
+      for (int64_t j = 0; j < nv; ++j)
+        acc[r * nv + j] = e.dotPair(acc[r * nv + j], pair, w[j * 2 + h]);
+    }
+}
+
+void MatmulEmitter::stepDot(SmallVectorImpl<Value> &acc, Value bi,
+                            ArrayRef<Value> rows, Value v0, int64_t nv, Value q,
+                            Value k0) {
   auto v1i32 = VectorType::get({1}, i32);
   auto v4i8 = VectorType::get({4}, i8);
-  MLIRContext *ctx = b.getContext();
-  // One register block: rows m0 .. m0 + R - 1 (clamped to M - 1) x vectors
-  // v0 .. v0 + nv - 1; `lastValid` columns in the last vector.
-  auto block = [&](Value bi, Value m0, Value v0, int64_t nv,
-                   int64_t lastValid) {
-    SmallVector<Value> rows;
-    for (int64_t r = 0; r < blk.rows; ++r)
-      rows.push_back(
-          arith::MinSIOp::create(b, loc, add(m0, idx(r)), idx(s.m - 1)));
-    SmallVector<Value> accs;
+  SmallVector<Value> w;
+  for (int64_t j = 0; j < nv; ++j)
+    w.push_back(vector::LoadOp::create(
+        b, loc, v4Wi8, bp, ValueRange{bi, add(v0, idx(j)), q, idx(0)}));
+  for (int64_t r = 0; r < blk.rows; ++r) {
+    Value quad =
+        vector::LoadOp::create(b, loc, v4i8, ap, ValueRange{bi, rows[r], k0});
+    Value word = vector::ExtractOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, v1i32, quad), 0);
+    Value xv = vector::BitCastOp::create(
+        b, loc, v4Wi8, vector::BroadcastOp::create(b, loc, vWi32, word));
+    for (int64_t j = 0; j < nv; ++j)
+      acc[r * nv + j] = e.dot4(acc[r * nv + j], xv, w[j]);
+  }
+}
+
+void MatmulEmitter::stepColumns(SmallVectorImpl<Value> &acc, Value bi,
+                                ArrayRef<Value> rows, Value v0, int64_t nv,
+                                Value q, Value k0) {
+  for (int64_t t = 0; t < 4; ++t) {
+    SmallVector<Value> w;
+    for (int64_t j = 0; j < nv; ++j)
+      w.push_back(arith::ExtSIOp::create(
+          b, loc, vWi32,
+          vector::LoadOp::create(
+              b, loc, vWi8, bp,
+              ValueRange{bi, add(v0, idx(j)), q, idx(t * W)})));
     for (int64_t r = 0; r < blk.rows; ++r) {
-      Value rt;
-      if (zb)
-        rt = vector::BroadcastOp::create(
-            b, loc, vWi32,
-            memref::LoadOp::create(b, loc, rowTerm, ValueRange{bi, rows[r]}));
-      for (int64_t j = 0; j < nv; ++j) {
-        Value c = vector::LoadOp::create(
-            b, loc, vWi32, comp, ValueRange{bi, mul(add(v0, idx(j)), W)});
-        accs.push_back(rt ? Value(arith::AddIOp::create(b, loc, c, rt)) : c);
-      }
+      Value x = memref::LoadOp::create(
+          b, loc, ap, ValueRange{bi, rows[r], add(k0, idx(t))});
+      Value x32 = p.domainSigned
+                      ? Value(arith::ExtSIOp::create(b, loc, i32, x))
+                      : Value(arith::ExtUIOp::create(b, loc, i32, x));
+      Value xs = vector::BroadcastOp::create(b, loc, vWi32, x32);
+      for (int64_t j = 0; j < nv; ++j)
+        acc[r * nv + j] = arith::AddIOp::create(
+            b, loc, acc[r * nv + j], arith::MulIOp::create(b, loc, xs, w[j]));
     }
-    ValueRange result =
-        forLoop(idx(0), idx(q4), accs, [&](Value q, ValueRange args) {
-          SmallVector<Value> acc(args.begin(), args.end());
-          Value k0 = mul(q, 4);
-          if (wide) {
-            auto v2Wi16 = VectorType::get({2 * W}, i16);
-            auto v2i16 = VectorType::get({2}, i16);
-            SmallVector<Value> w;
-            for (int64_t j = 0; j < nv; ++j)
-              for (int64_t h = 0; h < 2; ++h)
-                w.push_back(vector::LoadOp::create(
-                    b, loc, v2Wi16, bp,
-                    ValueRange{bi, add(v0, idx(j)), q, idx(h * 2 * W)}));
-            for (int64_t r = 0; r < blk.rows; ++r)
-              for (int64_t h = 0; h < 2; ++h) {
-                Value pair = vector::LoadOp::create(
-                    b, loc, v2i16, ap,
-                    ValueRange{bi, rows[r], add(k0, idx(2 * h))});
-                for (int64_t j = 0; j < nv; ++j)
-                  acc[r * nv + j] =
-                      dotPair(acc[r * nv + j], pair, w[j * 2 + h]);
-              }
-          } else if (dot) {
-            SmallVector<Value> w;
-            for (int64_t j = 0; j < nv; ++j)
-              w.push_back(vector::LoadOp::create(
-                  b, loc, v4Wi8, bp,
-                  ValueRange{bi, add(v0, idx(j)), q, idx(0)}));
-            for (int64_t r = 0; r < blk.rows; ++r) {
-              Value quad = vector::LoadOp::create(b, loc, v4i8, ap,
-                                                  ValueRange{bi, rows[r], k0});
-              Value word = vector::ExtractOp::create(
-                  b, loc, vector::BitCastOp::create(b, loc, v1i32, quad), 0);
-              Value xv = vector::BitCastOp::create(
-                  b, loc, v4Wi8,
-                  vector::BroadcastOp::create(b, loc, vWi32, word));
-              for (int64_t j = 0; j < nv; ++j) {
-                Value &a = acc[r * nv + j];
-                a = W == kZLanes ? PureIntrinsicOp::create(
-                                       b, loc, vWi32,
-                                       StringAttr::get(
-                                           ctx, "llvm.x86.avx512.vpdpbusd.512"),
-                                       ValueRange{a, xv, w[j]})
-                                       .getResult()
-                                 : dot4(a, xv, w[j]);
-              }
-            }
-          } else {
-            for (int64_t t = 0; t < 4; ++t) {
-              SmallVector<Value> w;
-              for (int64_t j = 0; j < nv; ++j)
-                w.push_back(arith::ExtSIOp::create(
-                    b, loc, vWi32,
-                    vector::LoadOp::create(
-                        b, loc, vWi8, bp,
-                        ValueRange{bi, add(v0, idx(j)), q, idx(t * W)})));
-              for (int64_t r = 0; r < blk.rows; ++r) {
-                Value x = memref::LoadOp::create(
-                    b, loc, ap, ValueRange{bi, rows[r], add(k0, idx(t))});
-                Value x32 = p.domainSigned
-                                ? Value(arith::ExtSIOp::create(b, loc, i32, x))
-                                : Value(arith::ExtUIOp::create(b, loc, i32, x));
-                Value xs = vector::BroadcastOp::create(b, loc, vWi32, x32);
-                for (int64_t j = 0; j < nv; ++j)
-                  acc[r * nv + j] = arith::AddIOp::create(
-                      b, loc, acc[r * nv + j],
-                      arith::MulIOp::create(b, loc, xs, w[j]));
-              }
-            }
-          }
-          return acc;
-        });
-    for (int64_t r = 0; r < blk.rows; ++r)
-      for (int64_t j = 0; j < nv; ++j) {
-        Value bytes = arith::TruncIOp::create(
-            b, loc, vWi8, epilogue(result[r * nv + j], mult, Value()));
-        SmallVector<Value> at{bi, rows[r], mul(add(v0, idx(j)), W)};
-        Value mask = j == nv - 1 ? prefixMask(W, lastValid) : Value();
-        if (mask)
-          vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
+  }
+}
+
+void MatmulEmitter::storeBlock(ValueRange result, Value bi,
+                               ArrayRef<Value> rows, Value v0, int64_t nv,
+                               int64_t lastValid) {
+  for (int64_t r = 0; r < blk.rows; ++r)
+    for (int64_t j = 0; j < nv; ++j) {
+      Value bytes = arith::TruncIOp::create(
+          b, loc, vWi8, e.epilogue(result[r * nv + j], mult, Value()));
+      SmallVector<Value> at{bi, rows[r], mul(add(v0, idx(j)), W)};
+      Value mask = j == nv - 1 ? e.prefixMask(W, lastValid) : Value();
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
+      else
+        vector::StoreOp::create(b, loc, bytes, out, at);
+    }
+}
+
+void MatmulEmitter::block(Value bi, Value m0, Value v0, int64_t nv,
+                          int64_t lastValid) {
+  SmallVector<Value> rows;
+  for (int64_t r = 0; r < blk.rows; ++r)
+    rows.push_back(
+        arith::MinSIOp::create(b, loc, add(m0, idx(r)), idx(s.m - 1)));
+  SmallVector<Value> accs = initAccumulators(bi, rows, v0, nv);
+  ValueRange result =
+      e.forLoop(idx(0), idx(q4), accs, [&](Value q, ValueRange args) {
+        SmallVector<Value> acc(args.begin(), args.end());
+        Value k0 = mul(q, 4);
+        if (wide)
+          stepPairs(acc, bi, rows, v0, nv, q, k0);
+        else if (dot)
+          stepDot(acc, bi, rows, v0, nv, q, k0);
         else
-          vector::StoreOp::create(b, loc, bytes, out, at);
-      }
-  };
+          stepColumns(acc, bi, rows, v0, nv, q, k0);
+        return acc;
+      });
+  storeBlock(result, bi, rows, v0, nv, lastValid);
+}
+
+void MatmulEmitter::emitKernel() {
   // Column blocks: full ones of blk.vectors whole vectors, then the rest
   // (whole vectors and the partial one).
   const int64_t fullBlocks = fullVectors / blk.vectors;
   const int64_t restVectors = fullVectors % blk.vectors + (tailCols ? 1 : 0);
   const int64_t rowBlocks = (s.m + blk.rows - 1) / blk.rows;
-  const int64_t chunks = threadChunks(s.batch, rowBlocks);
+  const int64_t chunks = ConvEmitter::threadChunks(s.batch, rowBlocks);
   const int64_t perChunk = (rowBlocks + chunks - 1) / chunks;
   scf::ParallelOp::create(
       b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(s.batch), idx(chunks)},
       ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
         Value bi = ivs[0];
-        auto [lo, hi] = chunkRange(ivs[1], perChunk, rowBlocks);
+        auto [lo, hi] = e.chunkRange(ivs[1], perChunk, rowBlocks);
         scf::ForOp::create(
             b, loc, lo, hi, idx(1), ValueRange{},
             [&](OpBuilder &, Location, Value rb, ValueRange) {
@@ -416,7 +434,10 @@ Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
             });
         scf::ReduceOp::create(b, loc);
       });
-  return out;
+}
+
+Value ConvEmitter::emitMatmul(Value lhs, Value rhs) {
+  return MatmulEmitter(*this).emit(lhs, rhs);
 }
 
 namespace {
@@ -452,13 +473,10 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
     p.outZp = o->zeroPoint;
     p.lo = o->qmin;
     p.hi = o->qmax;
-    // vpmaddubsw: u8 x s8 pair sums within int16 for every operand value.
-    if (p.info().dot == Int8Dot::Vpmaddubsw) {
-      int64_t xmax = std::max<int64_t>(a->qmax + p.shift, 0);
-      int64_t bmax = std::max<int64_t>(bq->qmax + s.rhsShift, 0);
-      int64_t bmin = std::min<int64_t>(bq->qmin + s.rhsShift, 0);
-      p.fastAvx2 = 2 * xmax * bmax <= 32767 && 2 * xmax * bmin >= -32768;
-    }
+    // What the kernel family proves about the products (avx2's pair sums).
+    p.family().analyzeMatmul(p, std::max<int64_t>(a->qmax + p.shift, 0),
+                             std::min<int64_t>(bq->qmin + s.rhsShift, 0),
+                             std::max<int64_t>(bq->qmax + s.rhsShift, 0));
     ModuleOp module = op->getParentOfType<ModuleOp>();
     ConvEmitter emitter(rewriter, op.getLoc(), p, module);
     op.emitRemark() << "int8 kernel: " << emitter.matmulPathName();

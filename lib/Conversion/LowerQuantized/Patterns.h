@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
-#define QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
+#ifndef QUANTC_LIB_CONVERSION_LOWERQUANTIZED_PATTERNS_H
+#define QUANTC_LIB_CONVERSION_LOWERQUANTIZED_PATTERNS_H
 
 #include "quantc/Isa/Int8Isa.h"
 
@@ -18,11 +18,11 @@ class TypeConverter;
 namespace quantc::lowering {
 
 /// qnt.add, qnt.sub, qnt.mul, qnt.lookup, qnt.channel_affine,
-/// qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp); `arch`
-/// picks qnt.lookup's byte shuffles.
+/// qnt.requantize, quant.qcast, quant.dcast (Elementwise.cpp); `isa`'s
+/// kernel family picks qnt.lookup's byte shuffles.
 void populateElementwisePatterns(mlir::TypeConverter &typeConverter,
                                  mlir::RewritePatternSet &patterns,
-                                 IsaArch arch);
+                                 Int8Isa isa);
 /// qnt.max_pool2d, qnt.avg_pool2d (Pool.cpp).
 void populatePoolPatterns(mlir::TypeConverter &typeConverter,
                           mlir::RewritePatternSet &patterns);
@@ -39,4 +39,4 @@ void populateCastPatterns(mlir::TypeConverter &typeConverter,
 
 } // namespace quantc::lowering
 
-#endif // QUANTC_LIB_CONVERSION_QNTTOLOOPS_PATTERNS_H
+#endif // QUANTC_LIB_CONVERSION_LOWERQUANTIZED_PATTERNS_H
