@@ -41,6 +41,12 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
     is fused with the op that produces its operand 0 (conv-batch_norm,
     conv-relu, matmul-bias), so that only the fused chain's output is
     observed.
+
+    `quantize` is how `qnt-quantize` converts the op: between the
+    dequantizes of its quantized operands and the quantize of its result it
+    becomes its int8 form (and absorbs a following clamp or bias add it
+    fuses), or stays float. By default an op of role `same_as_input` keeps
+    its input's parameters and any other op stays as it is.
   }];
   let methods = [
     InterfaceMethod<"How the result's quantization parameters are chosen",
@@ -61,6 +67,14 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
       produces its operand 0}],
       "bool", "fusesIntoProducer", (ins "::mlir::Operation *":$producer), "",
       "return false;">,
+    InterfaceMethod<[{Replaces the op, between the dequantizes of its
+      quantized operands and the quantize of its result, by its int8 form
+      (every change through `rewriter`), or leaves it float where it has none
+      for these operands. Fails, after an error at the op, only where the op
+      must be quantized and cannot be (qnt-quantize then fails)}],
+      "::llvm::LogicalResult", "quantize",
+      (ins "::mlir::RewriterBase &":$rewriter), "",
+      "return ::mlir::qnt::quantizeByRole($_op.getOperation(), rewriter);">,
   ];
 }
 

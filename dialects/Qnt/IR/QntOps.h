@@ -9,9 +9,17 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::qnt {
+/// The default QuantizableOpInterface::quantize: an op of role
+/// same_as_input keeps its input's parameters (keepInputParams in
+/// QuantizeUtils.h), any other op stays as it is.
+LogicalResult quantizeByRole(Operation *op, RewriterBase &rewriter);
+} // namespace mlir::qnt
 
 #include "dialects/Qnt/IR/QntInterfaces.h.inc"
 

@@ -120,7 +120,7 @@ def Qnt_FakeQuantOp : Qnt_Op<"fake_quant", [Pure, SameOperandsAndResultType]> {
 
 def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
     DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
-                              ["fusesIntoProducer"]>,
+                              ["fusesIntoProducer", "quantize"]>,
     AllTypesMatch<["input", "output"]>,
     AllTypesMatch<["gamma", "beta", "mean", "var"]>]> {
   let summary = "Inference batch normalization";
@@ -159,7 +159,7 @@ def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
 
 def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
-                              ["getObservedWeights"]>]> {
+                              ["getObservedWeights", "quantize"]>]> {
   let summary = "2-D convolution with bias, residual add and activation (NHWC)";
   let description = [{
     A convolution layer as one op: `input` is NHWC, `filter` OHWI
@@ -228,7 +228,7 @@ def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments,
 
 def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
     DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
-                              ["getFixedRange"]>]> {
+                              ["getFixedRange", "quantize"]>]> {
   let summary = "Element-wise activation function (sigmoid, hard_swish, ...)";
   let description = [{
     Applies `fn` (a `UnaryFn`: sigmoid, tanh, hard_sigmoid, hard_swish,

@@ -1,13 +1,18 @@
 //===- QuantizableTosaOps.cpp - Quantization roles of TOSA ops ------------===//
 //
 // The one table of how each upstream TOSA op of the float graph takes part
-// in quantization (QuantizableOpInterface, see QntInterfaces.td). A TOSA op
-// not listed here stays float (role not_quantized).
+// in quantization (QuantizableOpInterface, see QntInterfaces.td): its role,
+// and the function that converts it to its int8 form where it has one
+// (QuantizeMatmul.cpp, QuantizeElementwise.cpp, QuantizeDataMovement.cpp);
+// an op of role same_as_input without one keeps its input's parameters. A
+// TOSA op not listed here stays float (role not_quantized).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QuantizableTosaOps.h"
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
+#include "dialects/Qnt/IR/QuantizeUtils.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -17,11 +22,18 @@ using namespace mlir::qnt;
 
 namespace {
 
+/// The conversion of an op of type OpTy to its int8 form (see
+/// QuantizableOpInterface::quantize).
+template <typename OpTy>
+using QuantizeFn = LogicalResult (*)(OpTy op, RewriterBase &rewriter);
+
 /// An op whose result gets its own observed parameters; `weightAxis` >= 0
-/// observes operand 1 per channel along that axis.
-template <typename OpTy, int64_t weightAxis = -1>
-struct Observed
-    : QuantizableOpInterface::ExternalModel<Observed<OpTy, weightAxis>, OpTy> {
+/// observes operand 1 per channel along that axis; `quantizeFn` converts it
+/// (none: it stays float).
+template <typename OpTy, int64_t weightAxis = -1,
+          QuantizeFn<OpTy> quantizeFn = nullptr>
+struct Observed : QuantizableOpInterface::ExternalModel<
+                      Observed<OpTy, weightAxis, quantizeFn>, OpTy> {
   QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
   SmallVector<std::pair<unsigned, int64_t>>
   getObservedWeights(Operation *) const {
@@ -29,15 +41,28 @@ struct Observed
       return {};
     return {{1u, weightAxis}};
   }
+  LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
+    if constexpr (quantizeFn != nullptr)
+      return quantizeFn(cast<OpTy>(op), rewriter);
+    return success();
+  }
 };
 
 /// An op whose result keeps operand 0's parameters; `moves` when it only
-/// moves, selects or repeats values (it then runs on storage integers).
-template <typename OpTy, bool moves = false>
-struct SameAsInput
-    : QuantizableOpInterface::ExternalModel<SameAsInput<OpTy, moves>, OpTy> {
+/// moves, selects or repeats values (it then runs on storage integers);
+/// `quantizeFn` converts it to an int8 op of its own (none: keepInputParams).
+template <typename OpTy, bool moves = false,
+          QuantizeFn<OpTy> quantizeFn = nullptr>
+struct SameAsInput : QuantizableOpInterface::ExternalModel<
+                         SameAsInput<OpTy, moves, quantizeFn>, OpTy> {
   QuantRole getQuantRole(Operation *) const { return QuantRole::same_as_input; }
   bool movesStorage(Operation *) const { return moves; }
+  LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
+    if constexpr (quantizeFn != nullptr)
+      return quantizeFn(cast<OpTy>(op), rewriter);
+    keepInputParams(op, rewriter);
+    return success();
+  }
 };
 
 /// Data movement: keeps the parameters, runs on storage integers.
@@ -52,6 +77,9 @@ struct ResizeModel
   bool movesStorage(Operation *op) const {
     return cast<tosa::ResizeOp>(op).getMode() ==
            tosa::ResizeMode::NEAREST_NEIGHBOR;
+  }
+  LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
+    return quantizeResize(cast<tosa::ResizeOp>(op), rewriter);
   }
 };
 
@@ -77,6 +105,9 @@ struct AddModel : QuantizableOpInterface::ExternalModel<AddModel, tosa::AddOp> {
                v.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
     return false;
   }
+  LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
+    return quantizeAdd(cast<tosa::AddOp>(op), rewriter);
+  }
 };
 
 /// Pad keeps the parameters and moves values when it pads with zero
@@ -96,6 +127,23 @@ struct PadModel : QuantizableOpInterface::ExternalModel<PadModel, tosa::PadOp> {
     return movesValues(op) ? QuantRole::same_as_input : QuantRole::observed;
   }
   bool movesStorage(Operation *op) const { return movesValues(op); }
+  /// Padding with zero: the same pad on the quantized tensor, padding with
+  /// the zero point.
+  LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
+    if (!movesValues(op))
+      return success();
+    keepInputParams(op, rewriter, [&](Value q, Type qType) -> Value {
+      Value padValue = makeQuantizedConstant(
+          rewriter, op->getLoc(), RankedTensorType::get({1}, elementOf(q)),
+          {quantParams(elementOf(q))->zeroPoint()});
+      auto pad = cast<tosa::PadOp>(rewriter.clone(*op));
+      pad->setOperand(0, q);
+      pad->getResult(0).setType(qType);
+      pad.getPadConstMutable().assign(padValue);
+      return pad.getResult();
+    });
+    return success();
+  }
 };
 
 } // namespace
@@ -106,20 +154,24 @@ void mlir::qnt::attachQuantizableTosaModels(MLIRContext &ctx) {
   tosa::Conv2DOp::attachInterface<Observed<tosa::Conv2DOp, 0>>(ctx);
   tosa::DepthwiseConv2DOp::attachInterface<
       Observed<tosa::DepthwiseConv2DOp, 2>>(ctx);
-  tosa::MatMulOp::attachInterface<Observed<tosa::MatMulOp, 2>>(ctx);
+  tosa::MatMulOp::attachInterface<Observed<tosa::MatMulOp, 2, quantizeMatMul>>(
+      ctx);
   // Arithmetic and pooling with new ranges.
   tosa::AddOp::attachInterface<AddModel>(ctx);
-  tosa::SubOp::attachInterface<Observed<tosa::SubOp>>(ctx);
-  tosa::MulOp::attachInterface<Observed<tosa::MulOp>>(ctx);
+  tosa::SubOp::attachInterface<Observed<tosa::SubOp, -1, quantizeSub>>(ctx);
+  tosa::MulOp::attachInterface<Observed<tosa::MulOp, -1, quantizeMul>>(ctx);
   tosa::ReduceSumOp::attachInterface<Observed<tosa::ReduceSumOp>>(ctx);
-  tosa::ConcatOp::attachInterface<Observed<tosa::ConcatOp>>(ctx);
+  tosa::ConcatOp::attachInterface<Observed<tosa::ConcatOp, -1, quantizeConcat>>(
+      ctx);
   tosa::ClampOp::attachInterface<ClampModel>(ctx);
   // Data movement and selection; average pooling too, as PyTorch's
   // backends share its input's parameters: a mean never leaves the input's
   // range, so its own observer would only narrow the grid to what the
   // calibration images produced (and clip on other images).
-  tosa::AvgPool2dOp::attachInterface<SameAsInput<tosa::AvgPool2dOp>>(ctx);
-  tosa::MaxPool2dOp::attachInterface<SameAsInput<tosa::MaxPool2dOp>>(ctx);
+  tosa::AvgPool2dOp::attachInterface<
+      SameAsInput<tosa::AvgPool2dOp, false, quantizeAvgPool>>(ctx);
+  tosa::MaxPool2dOp::attachInterface<
+      SameAsInput<tosa::MaxPool2dOp, false, quantizeMaxPool>>(ctx);
   tosa::ReduceMaxOp::attachInterface<SameAsInput<tosa::ReduceMaxOp>>(ctx);
   tosa::ReduceMinOp::attachInterface<SameAsInput<tosa::ReduceMinOp>>(ctx);
   tosa::ReshapeOp::attachInterface<MovesValues<tosa::ReshapeOp>>(ctx);

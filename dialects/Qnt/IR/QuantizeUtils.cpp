@@ -1,0 +1,184 @@
+//===- QuantizeUtils.cpp - Pieces of QuantizableOpInterface::quantize -----===//
+//
+// Reading the QDQ form, quantized constants, and the role same_as_input
+// (the default `quantize` of QuantizableOpInterface).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Qnt/IR/QuantizeUtils.h"
+#include "dialects/Qnt/IR/QuantParams.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include <cfloat>
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quant::QuantizedType;
+
+Type mlir::qnt::elementOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+Value mlir::qnt::quantizedSource(Value v) {
+  if (auto d = v.getDefiningOp<quant::DequantizeCastOp>())
+    return d.getInput();
+  return {};
+}
+
+quant::QuantizeCastOp mlir::qnt::quantizedSink(Value v) {
+  if (!v.hasOneUse())
+    return {};
+  return dyn_cast<quant::QuantizeCastOp>(*v.getUsers().begin());
+}
+
+std::optional<SmallVector<int32_t>> mlir::qnt::constantStorage(Value q) {
+  auto scast = q.getDefiningOp<quant::StorageCastOp>();
+  DenseIntElementsAttr attr;
+  if (!scast || !matchPattern(scast.getInput(), m_Constant(&attr)))
+    return std::nullopt;
+  bool isSigned = cast<QuantizedType>(elementOf(q)).isSigned();
+  SmallVector<int32_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(isSigned ? static_cast<int32_t>(v.getSExtValue())
+                              : static_cast<int32_t>(v.getZExtValue()));
+  return values;
+}
+
+std::optional<SmallVector<float>> mlir::qnt::floatConstant(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      !attr.getElementType().isF32())
+    return std::nullopt;
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+Value mlir::qnt::makeQuantizedConstant(OpBuilder &b, Location loc,
+                                       RankedTensorType type,
+                                       ArrayRef<int32_t> values) {
+  auto q = cast<QuantizedType>(type.getElementType());
+  unsigned width = q.getStorageTypeIntegralWidth();
+  auto storageType =
+      RankedTensorType::get(type.getShape(), b.getIntegerType(width));
+  DenseElementsAttr data;
+  if (width == 8) {
+    // The common case (weights), from raw bytes: an APInt per element
+    // took seconds for VGG-sized models.
+    SmallVector<int8_t> bytes(values.begin(), values.end());
+    data = DenseElementsAttr::get(storageType, ArrayRef<int8_t>(bytes));
+  } else if (width == 32) {
+    data = DenseElementsAttr::get(storageType, values);
+  } else {
+    SmallVector<APInt> bits;
+    for (int32_t v : values)
+      bits.push_back(APInt(width, static_cast<uint64_t>(int64_t(v)),
+                           /*isSigned=*/true, /*implicitTrunc=*/true));
+    data = DenseElementsAttr::get(storageType, bits);
+  }
+  Value raw = arith::ConstantOp::create(b, loc, data);
+  return quant::StorageCastOp::create(b, loc, type, raw);
+}
+
+bool mlir::qnt::isRelu(tosa::ClampOp clamp) {
+  auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+  auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+  return lo && hi && lo.getValueAsDouble() == 0.0 &&
+         hi.getValueAsDouble() >= FLT_MAX;
+}
+
+std::pair<Operation *, std::optional<FusedClamp>>
+mlir::qnt::clampAfter(Value &result) {
+  if (!result.hasOneUse())
+    return {nullptr, std::nullopt};
+  Operation *user = *result.getUsers().begin();
+  std::optional<FusedClamp> act = fusedClamp(user);
+  if (!act)
+    return {nullptr, std::nullopt};
+  result = user->getResult(0);
+  return {user, act};
+}
+
+/// The int8 reference's view of a per-tensor 8-bit quantized element type
+/// (no data: scale, zero point, range), or nullopt.
+static std::optional<quantc::ref::QTensor> refView(Type elementType) {
+  std::optional<QuantParams> p = quantParams(elementType);
+  if (!p || p->axis || p->storageWidth != 8)
+    return std::nullopt;
+  return p->refView();
+}
+
+std::optional<std::pair<quantc::ref::QTensor, quantc::ref::QTensor>>
+mlir::qnt::elementwiseViews(Value q, quant::QuantizeCastOp sink) {
+  if (!q || !sink)
+    return std::nullopt;
+  std::optional<quantc::ref::QTensor> in = refView(elementOf(q)),
+                                      out =
+                                          refView(elementOf(sink.getResult()));
+  if (!in || !out)
+    return std::nullopt;
+  return std::make_pair(*in, *out);
+}
+
+InFlightDiagnostic mlir::qnt::layerError(Operation *op) {
+  SmallVector<std::string> names = getLayerNames(op->getLoc());
+  std::string name =
+      names.empty() || names.front().empty() ? "?" : names.front();
+  return op->emitError() << "layer '" << name << "' (" << op->getName()
+                         << "): ";
+}
+
+/// `op` stays float; its result (`floatType`) goes through a quantize to
+/// `qType` and a dequantize for the ops after it.
+static void keepFloat(Operation *op, RewriterBase &rewriter,
+                      RankedTensorType floatType, RankedTensorType qType) {
+  rewriter.setInsertionPointAfter(op);
+  Value qc = quant::QuantizeCastOp::create(rewriter, op->getLoc(), qType,
+                                           op->getResult(0));
+  Value d =
+      quant::DequantizeCastOp::create(rewriter, op->getLoc(), floatType, qc);
+  rewriter.replaceAllUsesExcept(op->getResult(0), d, qc.getDefiningOp());
+}
+
+/// The float type of `op`'s result and its type with the element type of
+/// `q`.
+static std::pair<RankedTensorType, RankedTensorType> resultTypes(Operation *op,
+                                                                 Value q) {
+  auto floatType = cast<RankedTensorType>(op->getResult(0).getType());
+  return {floatType, RankedTensorType::get(floatType.getShape(), elementOf(q))};
+}
+
+void mlir::qnt::keepInputParams(Operation *op, RewriterBase &rewriter,
+                                Int8Form int8Form) {
+  Value q = quantizedSource(op->getOperand(0));
+  if (!q)
+    return;
+  auto [floatType, qType] = resultTypes(op, q);
+  rewriter.setInsertionPoint(op);
+  Value result = int8Form ? int8Form(q, qType) : Value();
+  if (!result && movesStorage(op)) {
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, q);
+    moved->getResult(0).setType(qType);
+    result = moved->getResult(0);
+  }
+  if (!result)
+    return keepFloat(op, rewriter, floatType, qType);
+  Value d = quant::DequantizeCastOp::create(rewriter, op->getLoc(), floatType,
+                                            result);
+  rewriter.replaceOp(op, d);
+}
+
+void mlir::qnt::keepInputParamsInFloat(Operation *op, RewriterBase &rewriter) {
+  Value q = quantizedSource(op->getOperand(0));
+  if (!q)
+    return;
+  auto [floatType, qType] = resultTypes(op, q);
+  keepFloat(op, rewriter, floatType, qType);
+}
+
+LogicalResult mlir::qnt::quantizeByRole(Operation *op, RewriterBase &rewriter) {
+  if (cast<QuantizableOpInterface>(op).getQuantRole() ==
+      QuantRole::same_as_input)
+    keepInputParams(op, rewriter);
+  return success();
+}
