@@ -526,21 +526,6 @@ std::string expectedText(const std::vector<TestCase> &tests) {
   return s;
 }
 
-std::string opsetsText(ArrayRef<int64_t> since, int64_t lo, int64_t hi) {
-  std::string s;
-  for (size_t i = 0; i < since.size(); ++i) {
-    int64_t first = std::max(since[i], lo);
-    int64_t last = i + 1 < since.size() ? since[i + 1] - 1 : hi;
-    if (last < lo)
-      continue;
-    if (!s.empty())
-      s += ", ";
-    s += first == last ? std::to_string(first)
-                       : std::to_string(first) + "-" + std::to_string(last);
-  }
-  return s.empty() ? "-" : s;
-}
-
 std::string docsText(const std::vector<TestCase> &tests, size_t totalTests) {
   auto [lo, hi] = quantc::onnxOpsetRange();
   std::string s;
@@ -617,7 +602,7 @@ std::string docsText(const std::vector<TestCase> &tests, size_t totalTests) {
     // versions, not the default domain's opsets.
     std::string opsets = StringRef(op.opType).contains('.')
                              ? std::string("its domain's")
-                             : opsetsText(op.since, lo, hi);
+                             : quantc::onnxOpsetsText(op.since);
     os << "| " << op.opType << " | " << opsets << " | yes | " << int8 << " | "
        << opPassed << " / " << opRun << " |\n";
   }
