@@ -2,6 +2,7 @@
 
 #include "Common.h"
 
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,13 +27,14 @@ std::optional<QInfo> quantc::lowering::getQInfo(Type type) {
   if (!q || q.getStorageTypeIntegralWidth() != 8 ||
       !q.getExpressedType().isF32())
     return std::nullopt;
+  // The reference's view: float32 scale, int32 zero point (qnt::QuantParams).
+  mlir::qnt::QuantParams params = *mlir::qnt::quantParams(q);
   QInfo info;
-  // The reference sees float32 scales and int32 zero points (ReferenceModel).
-  info.scale = static_cast<float>(q.getScale());
-  info.zeroPoint = static_cast<int32_t>(q.getZeroPoint());
-  info.qmin = static_cast<int32_t>(q.getStorageTypeMin());
-  info.qmax = static_cast<int32_t>(q.getStorageTypeMax());
-  info.isSigned = q.isSigned();
+  info.scale = params.scale();
+  info.zeroPoint = params.zeroPoint();
+  info.qmin = params.qmin;
+  info.qmax = params.qmax;
+  info.isSigned = params.isSigned;
   return info;
 }
 

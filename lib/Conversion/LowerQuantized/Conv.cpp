@@ -89,6 +89,8 @@
 #include "Common.h"
 #include "ConvEmitter.h"
 
+#include "dialects/Qnt/IR/QuantParams.h"
+
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::conv;
@@ -122,20 +124,6 @@ template <typename T> std::optional<SmallVector<T>> constantStorage(Value v) {
   return values;
 }
 
-SmallVector<float> scalesOf(Value v) {
-  Type elt = cast<ShapedType>(v.getType()).getElementType();
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(elt))
-    return {static_cast<float>(t.getScale())};
-  SmallVector<float> s;
-  for (double x : cast<quant::UniformQuantizedPerAxisType>(elt).getScales())
-    s.push_back(static_cast<float>(x));
-  return s;
-}
-
-quantc::ref::Activation refActivation(Activation a) {
-  return static_cast<quantc::ref::Activation>(static_cast<int>(a));
-}
-
 /// Fills the quantization part of `p` common to conv2d and linear.
 LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
                                   Value bias, Value residual, Value output,
@@ -160,7 +148,7 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
   p.shift = inSigned == p.domainSigned ? 0 : (inSigned ? 128 : -128);
   int64_t zp = in.getZeroPoint() + p.shift;
   p.inZp = static_cast<int32_t>(zp);
-  SmallVector<float> wScales = scalesOf(filter);
+  std::optional<QuantParams> wParams = quantParams(filter.getType());
   float inScale = static_cast<float>(in.getScale());
   float outScale = static_cast<float>(out.getScale());
   int64_t perO = static_cast<int64_t>(p.weights.size()) / p.o;
@@ -174,8 +162,8 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
                                 "output channel "
                              << o << " overflows int32";
     p.comp.push_back(static_cast<int32_t>(comp));
-    p.mult.push_back(quantc::ref::requantMultiplier(
-        inScale, wScales[wScales.size() == 1 ? 0 : o], outScale));
+    p.mult.push_back(
+        quantc::ref::requantMultiplier(inScale, wParams->scale(o), outScale));
   }
   p.outSigned = out.isSigned();
   p.outZp = static_cast<int32_t>(out.getZeroPoint());

@@ -43,7 +43,6 @@
 
 namespace mlir::qnt::conv {
 
-using quantc::Int8Dot; // packWeights, until it asks layout()
 using quantc::Int8Isa;
 
 constexpr int64_t kLanes = 8;   // output channels per accumulator vector

@@ -23,7 +23,7 @@ using namespace mlir::qnt::conv;
 Value ConvEmitter::packWeights() {
   // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
   // the element of output channel j, input channel t within the tile.
-  bool i8mm = p.info().dot == Int8Dot::Smmla, wide = widePairs();
+  bool i8mm = layout() == WeightLayout::MatrixPairs, wide = widePairs();
   int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
   int64_t tileBytes = kLanes * chunk;
   auto at = [&](int64_t j, int64_t t) {
@@ -299,9 +299,6 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
 /// avx2, NEON and generic: the padded copy, then register blocks of 4
 /// pixels x 8 channels.
 Value ConvEmitter::emitVector8(Value input, Value residual) {
-  // avx-vnni and avx2 read the zmm kernel's weights (ConvYmm.cpp).
-  if (p.info().arch == quantc::IsaArch::X86)
-    return emitYmm(input, residual);
   Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0,
                       widePairs());
   Value packed = packWeights();

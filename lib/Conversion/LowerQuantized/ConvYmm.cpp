@@ -95,7 +95,6 @@ Value YmmKernel::halves(Value table, Type element, Value lo, Value hi) {
 void YmmKernel::block(Value n, Value oy, Value ox0, int64_t pixels, Value g,
                       Value wBlock, int64_t rowBytes, Value tBlock,
                       Value chBlock, const YmmUnit &u) {
-  MLIRContext *ctx = b.getContext();
   auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
   auto v4i8 = VectorType::get({4}, b.getI8Type());
   auto v1i32 = VectorType::get({1}, b.getI32Type());
@@ -149,11 +148,7 @@ void YmmKernel::block(Value n, Value oy, Value ox0, int64_t pixels, Value g,
                 b, loc, v16i16,
                 vector::BroadcastOp::create(b, loc, v4i64, word));
             for (int64_t k = 0; k < nb; ++k) {
-              Value prod = PureIntrinsicOp::create(
-                               b, loc, v8i32,
-                               StringAttr::get(ctx, "llvm.x86.avx2.pmadd.wd"),
-                               ValueRange{xv, wv[k]})
-                               .getResult();
+              Value prod = p.family().madd16(e, xv, wv[k]);
               Value &a = acc[px * nb + k];
               a = arith::AddIOp::create(b, loc, a, prod);
             }

@@ -14,6 +14,7 @@
 #include "Patterns.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Reference/Reference.h"
 #include "quantc/Reference/Requantize.h"
 
@@ -201,8 +202,7 @@ template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
     std::optional<QInfo> out = getQInfo(op.getOutput().getType());
     if (!a || !c || !out)
       return rewriter.notifyMatchFailure(op, "needs per-tensor 8-bit types");
-    const auto act =
-        static_cast<ref::Activation>(static_cast<int>(op.getActivation()));
+    const ref::Activation act = mlir::qnt::refActivation(op.getActivation());
     ref::Bounds bounds = ref::activationBounds(
         act, 0.0f, 0.0f, out->scale, out->zeroPoint, out->qmin, out->qmax);
     constexpr bool isMul = std::is_same_v<OpTy, mlir::qnt::MulOp>;
@@ -339,7 +339,7 @@ struct ChannelAffineLowering : OpConversionPattern<mlir::qnt::ChannelAffineOp> {
       return rewriter.notifyMatchFailure(op, "needs per-tensor 8-bit types");
     std::optional<APFloat> lo = op.getClampMin(), hi = op.getClampMax();
     ref::Bounds bounds = ref::activationBounds(
-        static_cast<ref::Activation>(static_cast<int>(op.getActivation())),
+        mlir::qnt::refActivation(op.getActivation()),
         lo ? lo->convertToFloat() : 0.0f, hi ? hi->convertToFloat() : 0.0f,
         out->scale, out->zeroPoint, out->qmin, out->qmax);
     if (bounds.lo > bounds.hi)

@@ -32,6 +32,10 @@ public:
 /// avx-vnni.
 class VpdpbusdYmm final : public Dot8Family {
 public:
+  Value emitConv(ConvEmitter &e, Value input, Value residual) const override {
+    return e.isDepthwise() ? e.emitDepthwise(input, residual)
+                           : e.emitYmm(input, residual);
+  }
   int64_t blocksPerRegisterBlock() const override { return 2; }
   Value dot4(ConvEmitter &e, Value acc, Value x, Value w) const override {
     // LLVM 22 types the byte operands as <32 x i8>.

@@ -57,6 +57,10 @@ Value KernelFamily::dotPair(ConvEmitter &, Value, Value, Value) const {
   llvm_unreachable("dotPair on a family without the Pairs16 layout");
 }
 
+Value KernelFamily::madd16(ConvEmitter &, Value, Value) const {
+  llvm_unreachable("madd16 on a family without 16-bit pairs");
+}
+
 void KernelFamily::emitPixelBlock(ConvEmitter &e, Value xp, Value packed,
                                   Value comp, Value mult, Value out,
                                   Value residual, Value n, Value oy, Value ox0,

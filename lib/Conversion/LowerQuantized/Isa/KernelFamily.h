@@ -88,7 +88,8 @@ public:
 
   /// Emits conv2d / linear (input memref [N, H, W, C] of i8) and returns the
   /// output buffer [N, OH, OW, O]. By default the 8-lane kernels
-  /// (ConvVector8.cpp).
+  /// (ConvVector8.cpp); x86's 8-lane families read the zmm kernel's weights
+  /// (ConvYmm.cpp).
   virtual Value emitConv(ConvEmitter &e, Value input, Value residual) const;
   /// The remark's name of the kernel emitConv picks. By default the 8-lane
   /// depthwise kernel's, or "<isa>: " + densePath(p).
@@ -111,6 +112,9 @@ public:
   /// 16-bit pair `pair` (vector<2 x i16>, broadcast) and the lane's pair
   /// in `w` (vector<2L x i16>): the Pairs16 step.
   virtual Value dotPair(ConvEmitter &e, Value acc, Value pair, Value w) const;
+  /// Per int32 lane, the sum of the two products of 16-bit pairs of `x`
+  /// and `w` (vector<2L x i16>): the 16-bit widening step.
+  virtual Value madd16(ConvEmitter &e, Value x, Value w) const;
   /// One register block of the 8-lane conv kernel (ConvEmitter::emitPixels'
   /// arguments); by default emitPixels.
   virtual void emitPixelBlock(ConvEmitter &e, Value xp, Value packed,

@@ -54,6 +54,10 @@ public:
     p.pairSumsFit = 2 * xmax * bmax <= 32767 && 2 * xmax * bmin >= -32768;
   }
 
+  Value emitConv(ConvEmitter &e, Value input, Value residual) const override {
+    return e.isDepthwise() ? e.emitDepthwise(input, residual)
+                           : e.emitYmm(input, residual);
+  }
   WeightLayout weightLayout(const ConvProblem &p) const override {
     return p.pairSumsFit ? WeightLayout::DotQuads : WeightLayout::Pairs16;
   }
@@ -87,8 +91,13 @@ public:
         0);
     Value x = vector::BitCastOp::create(
         b, loc, vi16, vector::BroadcastOp::create(b, loc, vi32, word));
-    Value prod = intrinsic(b, loc, vi32, "llvm.x86.avx2.pmadd.wd", {x, w});
-    return arith::AddIOp::create(b, loc, acc, prod);
+    return arith::AddIOp::create(b, loc, acc, madd16(e, x, w));
+  }
+
+  Value madd16(ConvEmitter &e, Value x, Value w) const override {
+    int64_t lanes = cast<VectorType>(x.getType()).getNumElements() / 2;
+    return intrinsic(e.b, e.loc, VectorType::get({lanes}, e.b.getI32Type()),
+                     "llvm.x86.avx2.pmadd.wd", {x, w});
   }
 
   std::string densePath(const ConvProblem &p) const override {
