@@ -1,11 +1,16 @@
 //===- PostTraining.cpp - Post-training quantization in one call ----------===//
+//
+// quantizePostTraining as three named steps over the named stages: prepare
+// (quantc-prepare), calibrate (Calibrator), quantize (quantc-quantize).
+//
+//===----------------------------------------------------------------------===//
 
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -15,7 +20,7 @@ using namespace mlir;
 using llvm::Error;
 using llvm::Expected;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 Expected<quantc::Profile>
 quantc::readMergedProfiles(ArrayRef<std::string> paths) {
@@ -29,32 +34,62 @@ quantc::readMergedProfiles(ArrayRef<std::string> paths) {
   return mergeProfiles(loaded);
 }
 
+quantc::obs::RangeReduction
+quantc::PostTrainingOptions::rangeReduction() const {
+  if (reduceRange)
+    return *reduceRange;
+  bool saturating = !int8Isas.empty() && llvm::all_of(int8Isas, [](Int8Isa i) {
+    return getInfo(i).saturatingPairs;
+  });
+  return saturating ? obs::RangeReduction::Weights : obs::RangeReduction::None;
+}
+
+quantc::QuantizeOptions quantc::PostTrainingOptions::quantizeOptions() const {
+  QuantizeOptions options;
+  options.fold.reduceRange = rangeReduction();
+  options.quantize.exclude.assign(exclude.begin(), exclude.end());
+  return options;
+}
+
 /// A timer nested in `parent`, or none.
 static TimingScope nest(TimingScope *parent, StringRef name) {
   return parent ? parent->nest(name) : TimingScope();
 }
 
-Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
-                                   const PostTrainingOptions &options) {
-  if (options.data.empty() && options.profiles.empty())
-    return fail("post-training quantization needs calibration data or a "
-                "profile");
-  MLIRContext *ctx = module.getContext();
-  // Fuse first, so that observers see fused activations.
-  {
-    TimingScope timer = nest(options.timing, "fuse + insert observers");
-    PassManager pm(ctx);
-    if (timer)
-      pm.enableTiming(timer);
-    qnt::QntInsertObserversOptions observe;
-    observe.activationKind = options.activationKind;
-    observe.weightKind = options.weightKind;
-    pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
-    pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(observe));
-    if (failed(pm.run(module)))
-      return fail("fusion or observer insertion failed (see above)");
-  }
-  CalibrationOptions calibration;
+/// Runs the stage that `build` adds on `module`, timed as `name` under
+/// `timing`; `failure` is the error if a pass fails (its diagnostics have
+/// been emitted).
+static Error runStage(ModuleOp module, TimingScope *timing, StringRef name,
+                      llvm::function_ref<void(OpPassManager &)> build,
+                      StringRef failure) {
+  TimingScope timer = nest(timing, name);
+  PassManager pm(module.getContext());
+  if (timer)
+    pm.enableTiming(timer);
+  build(pm);
+  if (failed(pm.run(module)))
+    return fail(failure);
+  return Error::success();
+}
+
+/// The prepare stage: fuse first, so that observers see fused activations.
+static Error prepare(ModuleOp module,
+                     const quantc::PostTrainingOptions &options) {
+  quantc::PrepareOptions prepare;
+  prepare.observers.activationKind = options.activationKind;
+  prepare.observers.weightKind = options.weightKind;
+  return runStage(
+      module, options.timing, "fuse + insert observers",
+      [&](OpPassManager &pm) { quantc::buildPreparePipeline(pm, prepare); },
+      "fusion or observer insertion failed (see above)");
+}
+
+/// Calibration: the observed model compiled and run on the data (after the
+/// profiles it starts from); the observers' states written into the IR and
+/// the profile saved.
+static Error calibrate(ModuleOp module, StringRef function,
+                       const quantc::PostTrainingOptions &options) {
+  quantc::CalibrationOptions calibration;
   calibration.batchSize = options.batchSize;
   calibration.maxSamples = options.maxSamples;
   calibration.progress = options.progress;
@@ -62,13 +97,14 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   TimingScope buildTimer = nest(options.timing, "calibration build (JIT)");
   if (buildTimer)
     calibration.timing = &buildTimer;
-  auto calibrator = Calibrator::create(module, function, calibration);
+  auto calibrator = quantc::Calibrator::create(module, function, calibration);
   if (!calibrator)
     return calibrator.takeError();
   buildTimer.stop();
   TimingScope runTimer = nest(options.timing, "calibration run");
   if (!options.profiles.empty()) {
-    Expected<Profile> merged = readMergedProfiles(options.profiles);
+    Expected<quantc::Profile> merged =
+        quantc::readMergedProfiles(options.profiles);
     if (!merged)
       return merged.takeError();
     if (Error e = (*calibrator)->loadProfile(*merged))
@@ -87,27 +123,31 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
       return e;
   }
   if (!options.saveProfile.empty())
-    if (Error e = writeProfile(options.saveProfile, (*calibrator)->profile()))
+    if (Error e =
+            quantc::writeProfile(options.saveProfile, (*calibrator)->profile()))
       return e;
-  runTimer.stop();
+  return Error::success();
+}
+
+Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
+                                   const PostTrainingOptions &options) {
+  if (options.data.empty() && options.profiles.empty())
+    return fail("post-training quantization needs calibration data or a "
+                "profile");
+  if (Error e = prepare(module, options))
+    return e;
+  if (Error e = calibrate(module, function, options))
+    return e;
   if (options.onCalibrated) {
     TimingScope reportTimer = nest(options.timing, "per-layer report");
     if (Error e = options.onCalibrated(module))
       return e;
   }
-  TimingScope quantizeTimer = nest(options.timing, "fold + quantize");
-  PassManager pm(ctx);
-  if (quantizeTimer)
-    pm.enableTiming(quantizeTimer);
-  qnt::QntQuantizeOptions quantize;
-  quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
-  qnt::QntFoldObserversOptions fold;
-  fold.reduceRange = options.reduceRange;
-  pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(fold));
-  pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
-  if (failed(pm.run(module)))
-    return fail("folding or quantization failed (see above)");
-  return Error::success();
+  QuantizeOptions quantize = options.quantizeOptions();
+  return runStage(
+      module, options.timing, "fold + quantize",
+      [&](OpPassManager &pm) { buildQuantizePipeline(pm, quantize); },
+      "folding or quantization failed (see above)");
 }
 
 bool quantc::hasFakeQuant(ModuleOp module) {
@@ -117,12 +157,15 @@ bool quantc::hasFakeQuant(ModuleOp module) {
 
 Error quantc::quantizeFakeQuantModel(ModuleOp module,
                                      ArrayRef<std::string> exclude) {
-  PassManager pm(module.getContext());
-  qnt::QntQuantizeOptions quantize;
-  quantize.exclude.assign(exclude.begin(), exclude.end());
-  pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
-  pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
-  if (failed(pm.run(module)))
-    return fail("fusion or quantization of the QDQ model failed (see above)");
-  return Error::success();
+  PrepareOptions prepare;
+  prepare.insertObservers = false;
+  QuantizeOptions quantize;
+  quantize.quantize.exclude.assign(exclude.begin(), exclude.end());
+  return runStage(
+      module, /*timing=*/nullptr, "prepare + quantize",
+      [&](OpPassManager &pm) {
+        buildPreparePipeline(pm, prepare);
+        buildQuantizePipeline(pm, quantize);
+      },
+      "fusion or quantization of the QDQ model failed (see above)");
 }

@@ -4,9 +4,11 @@
 // reported activation as an extra result:
 //  - the float probe: observers removed, the observers' inputs returned;
 //    JIT-compiled with the float pipeline;
-//  - the int8 probe: the observers' outputs returned, then
-//    qnt-fold-observers and qnt-quantize as post-training quantization runs
-//    them; the extra results are the dequantized int8 activations. It runs
+//  - the int8 probe: the observers' outputs returned, then the quantize
+//    stage (quantc-quantize: qnt-fold-observers, qnt-quantize) with the
+//    options post-training quantization runs it with
+//    (PostTrainingOptions::quantizeOptions); the extra results are the
+//    dequantized int8 activations. It runs
 //    on the int8 reference (quantc::ref) or, when the model keeps float ops
 //    the reference does not implement, compiled with the generic kernels.
 // The float probe runs twice over the calibration data: once for the exact
@@ -19,8 +21,6 @@
 #include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "dialects/Qnt/Transforms/Passes.h"
-#include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Reference/Requantize.h"
 #include "quantc/Runtime/CompiledModel.h"
@@ -41,7 +41,7 @@ using namespace mlir;
 using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
-using quantc::detail::fail;
+using quantc::fail;
 
 namespace {
 
@@ -100,11 +100,7 @@ LayerReport describeFixed(qnt::FakeQuantOp op, const std::string &name) {
 /// The observer library's view of `op`, as qnt-fold-observers folds it.
 Expected<obs::Observer> loadObserver(qnt::ObserveOp op, const std::string &name,
                                      obs::RangeReduction reduction) {
-  std::string error;
-  std::optional<obs::Observer> observer = op.loadObserver(reduction, error);
-  if (!observer)
-    return fail("observer '" + name + "': " + error);
-  return std::move(*observer);
+  return toExpected(op.loadObserver(reduction), "observer '" + name + "': ");
 }
 
 /// The weight observed by `op` and what quantization does to it.
@@ -115,9 +111,10 @@ Expected<WeightReport> describeWeight(qnt::ObserveOp op,
   Expected<obs::Observer> observer = loadObserver(op, w.name, reduction);
   if (!observer)
     return observer.takeError();
-  obs::ErrorOr<obs::QParams> qp = observer->computeQParams();
+  Expected<obs::QParams> qp =
+      toExpected(observer->computeQParams(), "observer '" + w.name + "': ");
   if (!qp)
-    return fail("observer '" + w.name + "': " + qp.error());
+    return qp.takeError();
   w.config = observer->config();
   w.scales = qp->scale;
   DenseElementsAttr constant;
@@ -178,13 +175,14 @@ describeObserved(qnt::ObserveOp op, const std::string &name,
   Expected<obs::Observer> observer = loadObserver(op, l.name, reduction);
   if (!observer)
     return observer.takeError();
-  obs::ErrorOr<std::pair<std::vector<float>, std::vector<float>>> range =
-      observer->computeRange();
+  Expected<std::pair<std::vector<float>, std::vector<float>>> range =
+      toExpected(observer->computeRange(), "observer '" + l.name + "': ");
   if (!range)
-    return fail("observer '" + l.name + "': " + range.error());
-  obs::ErrorOr<obs::QParams> qp = observer->computeQParams();
+    return range.takeError();
+  Expected<obs::QParams> qp =
+      toExpected(observer->computeQParams(), "observer '" + l.name + "': ");
   if (!qp)
-    return fail("observer '" + l.name + "': " + qp.error());
+    return qp.takeError();
   // Per-channel activations have no single clipping range to draw.
   if (qp->scale.size() != 1)
     return std::optional<LayerReport>();
@@ -321,6 +319,321 @@ Error forEachSample(const ReportOptions &options, ArrayRef<ModelTensor> in,
       });
 }
 
+/// Output buffers for a model's results, one per output shape.
+struct OutputBuffers {
+  std::vector<std::vector<float>> data;
+  std::vector<float *> pointers;
+
+  explicit OutputBuffers(const std::vector<std::vector<int64_t>> &shapes) {
+    for (const std::vector<int64_t> &shape : shapes)
+      data.emplace_back(product(shape));
+    for (std::vector<float> &b : data)
+      pointers.push_back(b.data());
+  }
+};
+
+/// The shapes of `tensors`.
+std::vector<std::vector<int64_t>> shapesOf(ArrayRef<ModelTensor> tensors) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const ModelTensor &t : tensors)
+    shapes.push_back(t.shape);
+  return shapes;
+}
+
+/// The layers of the report, from the activation observers of `fn` and
+/// their state; returns the index (among activationObservers) of each
+/// reported one.
+Expected<SmallVector<size_t>> describeLayers(func::FuncOp fn,
+                                             const ReportOptions &options,
+                                             ModelReport &report) {
+  SmallVector<size_t> reported;
+  SmallVector<Operation *> observers = activationObservers(fn);
+  for (auto [i, op] : llvm::enumerate(observers)) {
+    Expected<std::optional<LayerReport>> layer =
+        describeLayer(op, i, options.quantize.fold.reduceRange);
+    if (!layer)
+      return layer.takeError();
+    if (!*layer)
+      continue;
+    reported.push_back(i);
+    report.layers.push_back(std::move(**layer));
+  }
+  if (report.layers.empty())
+    return fail("the model has no quantized activations to report on");
+  return reported;
+}
+
+/// The float probe: the model without observers (and fixed-parameter
+/// fake_quants), compiled, returning every reported layer's float value.
+struct FloatProbe {
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<CompiledModel> model;
+  /// The result index of each layer; -1 - i: model input i itself
+  /// (returning an argument would not bufferize into an output buffer).
+  std::vector<int64_t> result;
+  std::unique_ptr<OutputBuffers> outputs;
+
+  /// The float activation of layer `i` after a run on the inputs `x`.
+  ArrayRef<float> activation(size_t i, ArrayRef<const float *> x) const {
+    if (result[i] < 0) {
+      size_t arg = static_cast<size_t>(-1 - result[i]);
+      return ArrayRef<float>(x[arg], model->inputs()[arg].numElements());
+    }
+    return outputs->data[result[i]];
+  }
+  Error run(ArrayRef<const float *> x) {
+    return model->run(x, outputs->pointers);
+  }
+};
+
+Expected<FloatProbe> buildFloatProbe(ModuleOp calibrated,
+                                     const ReportOptions &options,
+                                     ArrayRef<size_t> reported) {
+  FloatProbe probe;
+  probe.module = calibrated.clone();
+  auto floatOps = probeObservers(*probe.module, options.function, reported);
+  if (!floatOps)
+    return floatOps.takeError();
+  // Observers go first, so that a layer that is a model result is returned
+  // once.
+  SmallVector<Value> floatValues, inputs;
+  for (Operation *op : floatOps->second)
+    inputs.push_back(op->getOperand(0));
+  probe.module->walk([](Operation *op) {
+    if (isa<qnt::ObserveOp>(op) ||
+        (isa<qnt::FakeQuantOp>(op) && !isConstant(op->getOperand(0)))) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
+  });
+  for (Value v : inputs)
+    if (!isa<BlockArgument>(v))
+      floatValues.push_back(v);
+  std::vector<int64_t> returned = returnAlso(floatOps->first, floatValues);
+  auto next = returned.begin();
+  for (Value v : inputs)
+    probe.result.push_back(
+        isa<BlockArgument>(v)
+            ? -1 - static_cast<int64_t>(cast<BlockArgument>(v).getArgNumber())
+            : *next++);
+  auto model = CompiledModel::create(
+      *probe.module, options.function,
+      [](OpPassManager &pm) { buildFloatToLLVMPipeline(pm); });
+  if (!model)
+    return model.takeError();
+  probe.model = std::move(*model);
+  probe.outputs =
+      std::make_unique<OutputBuffers>(shapesOf(probe.model->outputs()));
+  return std::move(probe);
+}
+
+/// The int8 probe: the model through the quantize stage as post-training
+/// quantization runs it, returning every reported layer's dequantized int8
+/// value; run on the int8 reference, else compiled with generic kernels.
+struct Int8Probe {
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<ReferenceModel> reference;
+  std::unique_ptr<CompiledModel> compiled;
+  /// The result index of each layer.
+  std::vector<int64_t> result;
+  /// Per layer: whether its returned value is still float, to be
+  /// quantized and dequantized here (empty: none is).
+  std::vector<bool> quantizeOnHost;
+  std::unique_ptr<OutputBuffers> outputs;
+
+  ArrayRef<float> activation(size_t i) const {
+    return outputs->data[result[i]];
+  }
+  Error run(ArrayRef<const float *> x) {
+    return reference ? reference->run(x, outputs->pointers)
+                     : compiled->run(x, outputs->pointers);
+  }
+};
+
+/// Quantizes the probe's module (the quantize stage) and records, in
+/// `report`, what the int8 model computes in float and each layer's int8 op.
+Error quantizeProbe(Int8Probe &probe, func::FuncOp fn,
+                    const ReportOptions &options, ModelReport &report) {
+  PassManager pm(probe.module->getContext());
+  buildQuantizePipeline(pm, options.quantize);
+  if (failed(pm.run(*probe.module)))
+    return fail("folding or quantization of the report's int8 model failed "
+                "(see above)");
+  report.floatOps = findFloatOps(fn);
+  Operation *ret = fn.getBody().front().getTerminator();
+  for (auto [l, r] : llvm::zip(report.layers, probe.result)) {
+    Value v = ret->getOperand(r);
+    if (auto dcast = v.getDefiningOp<quant::DequantizeCastOp>())
+      v = dcast.getInput();
+    Operation *def = v.getDefiningOp();
+    l.int8Op = def ? def->getName().getStringRef().str() : "input";
+  }
+  return Error::success();
+}
+
+/// Compiles the probe with the generic int8 kernels, for a model the
+/// reference cannot run.
+Error compileProbe(Int8Probe &probe, func::FuncOp fn,
+                   const ReportOptions &options) {
+  // Canonicalization folds dcast(qcast(x)) to x (upstream quant's folder)
+  // where the extra result is the only user of a quantization: that
+  // value's quantize-dequantize is then done here, as the reference does.
+  Operation *ret = fn.getBody().front().getTerminator();
+  for (int64_t r : probe.result) {
+    auto dcast = ret->getOperand(r).getDefiningOp<quant::DequantizeCastOp>();
+    probe.quantizeOnHost.push_back(
+        dcast && dcast.getInput().getDefiningOp<quant::QuantizeCastOp>());
+  }
+  auto generic = CompiledModel::create(
+      *probe.module, options.function,
+      [](OpPassManager &pm) { buildInt8ToLLVMPipeline(pm, "generic"); });
+  if (!generic)
+    return generic.takeError();
+  probe.compiled = std::move(*generic);
+  return Error::success();
+}
+
+Expected<Int8Probe> buildInt8Probe(ModuleOp calibrated,
+                                   const ReportOptions &options,
+                                   ArrayRef<size_t> reported,
+                                   ModelReport &report) {
+  Int8Probe probe;
+  probe.module = calibrated.clone();
+  auto int8Ops = probeObservers(*probe.module, options.function, reported);
+  if (!int8Ops)
+    return int8Ops.takeError();
+  SmallVector<Value> int8Values;
+  for (Operation *op : int8Ops->second)
+    int8Values.push_back(op->getResult(0));
+  probe.result = returnAlso(int8Ops->first, int8Values);
+  if (Error e = quantizeProbe(probe, int8Ops->first, options, report))
+    return std::move(e);
+  if (auto model = ReferenceModel::create(*probe.module, options.function)) {
+    probe.reference = std::move(*model);
+    probe.quantizeOnHost.assign(report.layers.size(), false);
+    report.int8Executor = "reference";
+  } else {
+    llvm::consumeError(model.takeError());
+    if (Error e = compileProbe(probe, int8Ops->first, options))
+      return std::move(e);
+    report.int8Executor = "compiled";
+  }
+  probe.outputs = std::make_unique<OutputBuffers>(
+      shapesOf(probe.reference ? probe.reference->outputs()
+                               : probe.compiled->outputs()));
+  return std::move(probe);
+}
+
+/// Pass 1 over the data: the exact extremes of every float activation,
+/// then each layer's histogram range.
+Error measureExtremes(const ReportOptions &options, FloatProbe &floats,
+                      ModelReport &report) {
+  for (LayerReport &l : report.layers) {
+    l.min = INFINITY;
+    l.max = -INFINITY;
+  }
+  Error e = forEachSample(options, floats.model->inputs(), nullptr,
+                          [&](ArrayRef<const float *> x) -> Error {
+                            if (Error e = floats.run(x))
+                              return e;
+                            for (auto [i, l] : llvm::enumerate(report.layers)) {
+                              ArrayRef<float> f = floats.activation(i, x);
+                              auto [lo, hi] =
+                                  std::minmax_element(f.begin(), f.end());
+                              l.min = std::min(l.min, *lo);
+                              l.max = std::max(l.max, *hi);
+                            }
+                            return Error::success();
+                          });
+  if (e)
+    return e;
+  for (LayerReport &l : report.layers) {
+    l.histMin = std::min(l.min, l.gridMin);
+    l.histMax = std::max(l.max, l.gridMax);
+    if (!(l.histMax > l.histMin))
+      l.histMax = l.histMin + 1;
+    l.histogram.assign(options.bins, 0);
+  }
+  return Error::success();
+}
+
+/// Adds one run's float activation `f` and int8 one `q` of layer `l`:
+/// clipping, the errors of the tensor alone and of the int8 model, the
+/// histogram. `quantizeOnHost`: `q` is still float (see Int8Probe).
+void accumulateLayer(LayerReport &l, ArrayRef<float> f, ArrayRef<float> q,
+                     bool quantizeOnHost) {
+  double width = (static_cast<double>(l.histMax) - l.histMin) /
+                 static_cast<double>(l.histogram.size());
+  int64_t last = static_cast<int64_t>(l.histogram.size()) - 1;
+  for (size_t k = 0; k < f.size(); ++k) {
+    int64_t code = ref::quantizeUnclamped(f[k], l.scale, l.zeroPoint);
+    l.clipped += code < l.qmin || code > l.qmax;
+    double fk = f[k];
+    double alone = fk - fakeQuant(f[k], l);
+    double cumulative = fk - (quantizeOnHost ? fakeQuant(q[k], l) : q[k]);
+    l.signal += fk * fk;
+    l.errorAlone += alone * alone;
+    l.errorCumulative += cumulative * cumulative;
+    auto bin = static_cast<int64_t>(std::floor((fk - l.histMin) / width));
+    ++l.histogram[std::clamp<int64_t>(bin, 0, last)];
+  }
+  l.count += static_cast<int64_t>(f.size());
+}
+
+/// Adds one run's first model result, float `f` and int8 `q`: its error,
+/// equal elements and, for a classifier, top-1 agreement.
+void accumulateOutput(ModelReport &report, ArrayRef<float> f,
+                      ArrayRef<float> q) {
+  for (size_t k = 0; k < f.size(); ++k) {
+    double d = static_cast<double>(f[k]) - q[k];
+    report.outputSignal += static_cast<double>(f[k]) * f[k];
+    report.outputError += d * d;
+    report.outputEqual += f[k] == q[k];
+  }
+  report.outputElements += static_cast<int64_t>(f.size());
+  if (report.classifier) {
+    int64_t classes = report.outputShape.back();
+    for (int64_t r = 0; r < report.outputShape[0]; ++r) {
+      auto fr = f.begin() + r * classes, qr = q.begin() + r * classes;
+      report.top1Agree += std::max_element(fr, fr + classes) - fr ==
+                          std::max_element(qr, qr + classes) - qr;
+      ++report.rows;
+    }
+  }
+}
+
+/// Pass 2 over the data: float and int8 side by side.
+Error measureErrors(const ReportOptions &options, FloatProbe &floats,
+                    Int8Probe &int8, ModelReport &report) {
+  const std::vector<int64_t> &out = floats.model->outputs().front().shape;
+  report.outputShape = out;
+  report.outputDtype = floats.model->outputs().front().dtype;
+  // [rows, 1, ..., 1, classes]: a classifier's scores.
+  report.classifier = report.outputDtype == "float32" && out.size() >= 2 &&
+                      out.back() >= 2 &&
+                      product(ArrayRef(out).drop_front().drop_back()) == 1;
+  Error e = forEachSample(
+      options, floats.model->inputs(), &report.sources,
+      [&](ArrayRef<const float *> x) -> Error {
+        if (Error e = floats.run(x))
+          return e;
+        if (Error e = int8.run(x))
+          return e;
+        ++report.samples;
+        for (auto [i, l] : llvm::enumerate(report.layers))
+          accumulateLayer(l, floats.activation(i, x), int8.activation(i),
+                          int8.quantizeOnHost[i]);
+        accumulateOutput(report, floats.outputs->data.front(),
+                         int8.outputs->data.front());
+        return Error::success();
+      });
+  if (e)
+    return e;
+  if (report.samples == 0)
+    return fail("the calibration data has no samples");
+  return Error::success();
+}
+
 } // namespace
 
 std::optional<double> quantc::sqnrDb(double signal, double error) {
@@ -347,237 +660,19 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   if (fn.getNumResults() == 0)
     return fail("the model has no results");
 
-  // The layers, from the observers and their state.
-  SmallVector<size_t> reported;
-  SmallVector<Operation *> observers = activationObservers(fn);
-  for (auto [i, op] : llvm::enumerate(observers)) {
-    Expected<std::optional<LayerReport>> layer =
-        describeLayer(op, i, options.reduceRange);
-    if (!layer)
-      return layer.takeError();
-    if (!*layer)
-      continue;
-    reported.push_back(i);
-    report.layers.push_back(std::move(**layer));
-  }
-  if (report.layers.empty())
-    return fail("the model has no quantized activations to report on");
-
-  // The float probe.
-  OwningOpRef<ModuleOp> floatProbe = calibrated.clone();
-  auto floatOps = probeObservers(*floatProbe, options.function, reported);
-  if (!floatOps)
-    return floatOps.takeError();
-  // The float result of each layer; -1 - i: model input i itself (returning
-  // an argument would not bufferize into an output buffer). Observers go
-  // first, so that a layer that is a model result is returned once.
-  SmallVector<Value> floatValues, inputs;
-  // The float model: no observers, and no fixed-parameter fake_quants.
-  for (Operation *op : floatOps->second)
-    inputs.push_back(op->getOperand(0));
-  floatProbe->walk([](Operation *op) {
-    if (isa<qnt::ObserveOp>(op) ||
-        (isa<qnt::FakeQuantOp>(op) && !isConstant(op->getOperand(0)))) {
-      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
-      op->erase();
-    }
-  });
-  for (Value v : inputs)
-    if (!isa<BlockArgument>(v))
-      floatValues.push_back(v);
-  std::vector<int64_t> returned = returnAlso(floatOps->first, floatValues);
-  std::vector<int64_t> floatResult;
-  auto next = returned.begin();
-  for (Value v : inputs)
-    floatResult.push_back(
-        isa<BlockArgument>(v)
-            ? -1 - static_cast<int64_t>(cast<BlockArgument>(v).getArgNumber())
-            : *next++);
-  auto floatModel = CompiledModel::create(
-      *floatProbe, options.function,
-      [](OpPassManager &pm) { buildFloatToLLVMPipeline(pm); });
-  if (!floatModel)
-    return floatModel.takeError();
-
-  // The int8 probe.
-  OwningOpRef<ModuleOp> int8Probe = calibrated.clone();
-  auto int8Ops = probeObservers(*int8Probe, options.function, reported);
-  if (!int8Ops)
-    return int8Ops.takeError();
-  SmallVector<Value> int8Values;
-  for (Operation *op : int8Ops->second)
-    int8Values.push_back(op->getResult(0));
-  std::vector<int64_t> int8Result = returnAlso(int8Ops->first, int8Values);
-  {
-    PassManager pm(calibrated.getContext());
-    qnt::QntQuantizeOptions quantize;
-    quantize.exclude.assign(options.exclude.begin(), options.exclude.end());
-    qnt::QntFoldObserversOptions fold;
-    fold.reduceRange = options.reduceRange;
-    pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(fold));
-    pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(quantize));
-    if (failed(pm.run(*int8Probe)))
-      return fail("folding or quantization of the report's int8 model failed "
-                  "(see above)");
-  }
-  report.floatOps = findFloatOps(int8Ops->first);
-  Operation *int8Return = int8Ops->first.getBody().front().getTerminator();
-  for (auto [l, r] : llvm::zip(report.layers, int8Result)) {
-    Value v = int8Return->getOperand(r);
-    if (auto dcast = v.getDefiningOp<quant::DequantizeCastOp>())
-      v = dcast.getInput();
-    Operation *def = v.getDefiningOp();
-    l.int8Op = def ? def->getName().getStringRef().str() : "input";
-  }
-  std::function<Error(ArrayRef<const float *>, ArrayRef<float *>)> runInt8;
-  std::vector<std::vector<int64_t>> int8Shapes;
-  std::vector<bool> quantizeOnHost(report.layers.size(), false);
-  std::unique_ptr<ReferenceModel> reference;
-  std::unique_ptr<CompiledModel> compiled;
-  if (auto model = ReferenceModel::create(*int8Probe, options.function)) {
-    reference = std::move(*model);
-    report.int8Executor = "reference";
-    for (const ModelTensor &t : reference->outputs())
-      int8Shapes.push_back(t.shape);
-    runInt8 = [&](ArrayRef<const float *> in, ArrayRef<float *> outs) {
-      return reference->run(in, outs);
-    };
-  } else {
-    llvm::consumeError(model.takeError());
-    quantizeOnHost.clear();
-    // Canonicalization folds dcast(qcast(x)) to x (upstream quant's folder)
-    // where the extra result is the only user of a quantization: that
-    // value's quantize-dequantize is then done here, as the reference does.
-    for (int64_t r : int8Result) {
-      auto dcast =
-          int8Return->getOperand(r).getDefiningOp<quant::DequantizeCastOp>();
-      quantizeOnHost.push_back(
-          dcast && dcast.getInput().getDefiningOp<quant::QuantizeCastOp>());
-    }
-    auto generic = CompiledModel::create(
-        *int8Probe, options.function,
-        [](OpPassManager &pm) { buildInt8ToLLVMPipeline(pm, "generic"); });
-    if (!generic)
-      return generic.takeError();
-    compiled = std::move(*generic);
-    report.int8Executor = "compiled";
-    for (const ModelTensor &t : compiled->outputs())
-      int8Shapes.push_back(t.shape);
-    runInt8 = [&](ArrayRef<const float *> in, ArrayRef<float *> outs) {
-      return compiled->run(in, outs);
-    };
-  }
-
-  std::vector<std::vector<int64_t>> shapes;
-  for (const ModelTensor &t : (*floatModel)->outputs())
-    shapes.push_back(t.shape);
-  std::vector<std::vector<float>> floatOut, int8Out;
-  std::vector<float *> floatPtrs, int8Ptrs;
-  for (const std::vector<int64_t> &shape : shapes)
-    floatOut.emplace_back(product(shape));
-  for (const std::vector<int64_t> &shape : int8Shapes)
-    int8Out.emplace_back(product(shape));
-  for (std::vector<float> &b : floatOut)
-    floatPtrs.push_back(b.data());
-  for (std::vector<float> &b : int8Out)
-    int8Ptrs.push_back(b.data());
-  const std::vector<ModelTensor> &in = (*floatModel)->inputs();
-  // The float activation of layer i for the inputs `x`.
-  auto floatActivation = [&](size_t i,
-                             ArrayRef<const float *> x) -> ArrayRef<float> {
-    if (floatResult[i] < 0) {
-      size_t arg = static_cast<size_t>(-1 - floatResult[i]);
-      return ArrayRef<float>(x[arg], in[arg].numElements());
-    }
-    return floatOut[floatResult[i]];
-  };
-
-  // Pass 1: the exact extremes of every activation.
-  for (LayerReport &l : report.layers) {
-    l.min = INFINITY;
-    l.max = -INFINITY;
-  }
-  Error e1 = forEachSample(
-      options, in, nullptr, [&](ArrayRef<const float *> x) -> Error {
-        if (Error e = (*floatModel)->run(x, floatPtrs))
-          return e;
-        for (auto [i, l] : llvm::enumerate(report.layers)) {
-          ArrayRef<float> f = floatActivation(i, x);
-          auto [lo, hi] = std::minmax_element(f.begin(), f.end());
-          l.min = std::min(l.min, *lo);
-          l.max = std::max(l.max, *hi);
-        }
-        return Error::success();
-      });
-  if (e1)
-    return std::move(e1);
-  for (LayerReport &l : report.layers) {
-    l.histMin = std::min(l.min, l.gridMin);
-    l.histMax = std::max(l.max, l.gridMax);
-    if (!(l.histMax > l.histMin))
-      l.histMax = l.histMin + 1;
-    l.histogram.assign(options.bins, 0);
-  }
-
-  // Pass 2: float and int8 side by side.
-  report.outputShape = shapes.front();
-  // [rows, 1, ..., 1, classes]: a classifier's scores.
-  const std::vector<int64_t> &out = shapes.front();
-  report.outputDtype = (*floatModel)->outputs().front().dtype;
-  report.classifier = report.outputDtype == "float32" && out.size() >= 2 &&
-                      out.back() >= 2 &&
-                      product(ArrayRef(out).drop_front().drop_back()) == 1;
-  Error e2 = forEachSample(
-      options, in, &report.sources, [&](ArrayRef<const float *> x) -> Error {
-        if (Error e = (*floatModel)->run(x, floatPtrs))
-          return e;
-        if (Error e = runInt8(x, int8Ptrs))
-          return e;
-        ++report.samples;
-        for (auto [i, l] : llvm::enumerate(report.layers)) {
-          ArrayRef<float> f = floatActivation(i, x);
-          const std::vector<float> &q = int8Out[int8Result[i]];
-          double width = (static_cast<double>(l.histMax) - l.histMin) /
-                         static_cast<double>(l.histogram.size());
-          int64_t last = static_cast<int64_t>(l.histogram.size()) - 1;
-          for (size_t k = 0; k < f.size(); ++k) {
-            int64_t code = ref::quantizeUnclamped(f[k], l.scale, l.zeroPoint);
-            l.clipped += code < l.qmin || code > l.qmax;
-            double fk = f[k];
-            double alone = fk - fakeQuant(f[k], l);
-            double cumulative =
-                fk - (quantizeOnHost[i] ? fakeQuant(q[k], l) : q[k]);
-            l.signal += fk * fk;
-            l.errorAlone += alone * alone;
-            l.errorCumulative += cumulative * cumulative;
-            auto bin =
-                static_cast<int64_t>(std::floor((fk - l.histMin) / width));
-            ++l.histogram[std::clamp<int64_t>(bin, 0, last)];
-          }
-          l.count += static_cast<int64_t>(f.size());
-        }
-        const std::vector<float> &f = floatOut.front(), &q = int8Out.front();
-        for (size_t k = 0; k < f.size(); ++k) {
-          double d = static_cast<double>(f[k]) - q[k];
-          report.outputSignal += static_cast<double>(f[k]) * f[k];
-          report.outputError += d * d;
-          report.outputEqual += f[k] == q[k];
-        }
-        report.outputElements += static_cast<int64_t>(f.size());
-        if (report.classifier) {
-          int64_t classes = report.outputShape.back();
-          for (int64_t r = 0; r < report.outputShape[0]; ++r) {
-            auto fr = f.begin() + r * classes, qr = q.begin() + r * classes;
-            report.top1Agree += std::max_element(fr, fr + classes) - fr ==
-                                std::max_element(qr, qr + classes) - qr;
-            ++report.rows;
-          }
-        }
-        return Error::success();
-      });
-  if (e2)
-    return std::move(e2);
-  if (report.samples == 0)
-    return fail("the calibration data has no samples");
+  Expected<SmallVector<size_t>> reported = describeLayers(fn, options, report);
+  if (!reported)
+    return reported.takeError();
+  Expected<FloatProbe> floats = buildFloatProbe(calibrated, options, *reported);
+  if (!floats)
+    return floats.takeError();
+  Expected<Int8Probe> int8 =
+      buildInt8Probe(calibrated, options, *reported, report);
+  if (!int8)
+    return int8.takeError();
+  if (Error e = measureExtremes(options, *floats, report))
+    return std::move(e);
+  if (Error e = measureErrors(options, *floats, *int8, report))
+    return std::move(e);
   return report;
 }

@@ -8,17 +8,20 @@
 //   quant-calibrate --merge a.json b.json -o merged.json
 //   quant-calibrate model.mlir --data calib.npy -o out.mlir --report dir
 //
-// A thin driver over quantc::Calibrator and the profile functions.
+// A thin driver over the prepare stage (observers, without fusion),
+// quantc::Calibrator and the profile functions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
-#include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Calibrator.h"
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
+#include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Report/Report.h"
+#include "quantc/Support/Fail.h"
+#include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -119,12 +122,7 @@ static cl::list<std::string> inputShapes("input-shape",
 static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
                            cl::init(false), cl::cat(category));
 
-static int error(const Twine &message) {
-  errs() << "quant-calibrate: error: " << message << "\n";
-  return 1;
-}
-
-static int error(Error e) { return error(toString(std::move(e))); }
+static const quantc::ToolError error("quant-calibrate");
 
 static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   os << formatv("calibrated '{0}' on {1} samples ({2} per batch); model "
@@ -135,11 +133,11 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
                 "range [min, max]", "scale / zero point");
   for (const quantc::ProfileObserver &o : profile.observers) {
     auto observer = quantc::obs::Observer::create(o.config);
-    if (!observer || observer->setState(o.state))
+    if (observer.failed() || observer->setState(o.state).failed())
       continue;
     auto range = observer->computeRange();
     auto qp = observer->computeQParams();
-    if (!range || !qp)
+    if (range.failed() || qp.failed())
       continue;
     std::string r, q;
     raw_string_ostream rs(r), qs(q);
@@ -158,111 +156,153 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   }
 }
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
+/// Parses the command line (quant-calibrate's options only in --help).
+static void parseCommandLine(int argc, char **argv) {
   quantc::registerAllPasses();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "quant-calibrate: run a model compiled to native code on calibration "
       "data, record observer statistics in the IR and in a profile\n");
+}
 
-  if (mergeMode) {
-    std::vector<std::string> inputs(positional.begin(), positional.end());
-    if (inputs.size() < 2)
-      return error("--merge needs at least two profiles");
-    if (outputFile == "-")
-      return error("--merge needs -o <merged.json>");
-    Expected<quantc::Profile> merged = quantc::readMergedProfiles(inputs);
-    if (!merged)
-      return error(merged.takeError());
-    if (Error e = quantc::writeProfile(outputFile, *merged))
-      return error(std::move(e));
-    if (!quiet)
-      printSummary(outs(), *merged);
-    return 0;
-  }
+/// --merge: the positional profiles merged into -o.
+static Error mergeProfiles() {
+  std::vector<std::string> inputs(positional.begin(), positional.end());
+  if (inputs.size() < 2)
+    return quantc::fail("--merge needs at least two profiles");
+  if (outputFile == "-")
+    return quantc::fail("--merge needs -o <merged.json>");
+  Expected<quantc::Profile> merged = quantc::readMergedProfiles(inputs);
+  if (!merged)
+    return merged.takeError();
+  if (Error e = quantc::writeProfile(outputFile, *merged))
+    return e;
+  if (!quiet)
+    printSummary(outs(), *merged);
+  return Error::success();
+}
+
+/// Checks that one model and something to calibrate with were given.
+static Error checkArguments() {
   if (positional.size() != 1)
-    return error(positional.empty()
-                     ? "no model given (quant-calibrate model.mlir --data ...)"
-                     : "give one model (or use --merge for profiles)");
-  const std::string &inputFile = positional.front();
+    return quantc::fail(
+        positional.empty()
+            ? "no model given (quant-calibrate model.mlir --data ...)"
+            : "give one model (or use --merge for profiles)");
   if (dataPaths.empty() && profiles.empty())
-    return error("nothing to calibrate with: give --data and/or --profile");
+    return quantc::fail(
+        "nothing to calibrate with: give --data and/or --profile");
   if (!reportDir.empty() && dataPaths.empty())
-    return error("--report needs --data (the report runs the float and int8 "
-                 "models on it)");
+    return quantc::fail("--report needs --data (the report runs the float "
+                        "and int8 models on it)");
+  return Error::success();
+}
 
-  quantc::ToolContext tool;
-  MLIRContext &context = tool.context();
-  std::string loadError;
-  OwningOpRef<ModuleOp> module =
-      tool.loadModel(inputFile, batch, inputShapes, loadError);
-  if (!module)
-    return error(loadError);
-
+/// The prepare stage without fusion, for a model without observers (and
+/// --insert-observers): the model is calibrated as it is given.
+static Error prepare(ModuleOp module) {
   bool hasObservers = false;
   module->walk([&](qnt::ObserveOp) { hasObservers = true; });
-  if (!hasObservers && insertObservers) {
-    PassManager pm(&context);
-    qnt::QntInsertObserversOptions opts;
-    opts.activationKind = activationKind;
-    opts.weightKind = weightKind;
-    opts.reduceRange = reduceRange;
-    opts.target = target;
-    pm.addNestedPass<func::FuncOp>(qnt::createQntInsertObservers(opts));
-    if (failed(pm.run(*module)))
-      return error("cannot insert observers");
-  }
+  if (hasObservers || !insertObservers)
+    return Error::success();
+  quantc::PrepareOptions options;
+  options.fuse = false;
+  options.observers.activationKind = activationKind;
+  options.observers.weightKind = weightKind;
+  options.observers.reduceRange = reduceRange;
+  options.observers.target = target;
+  PassManager pm(module.getContext());
+  quantc::buildPreparePipeline(pm, options);
+  if (failed(pm.run(module)))
+    return quantc::fail("cannot insert observers");
+  return Error::success();
+}
 
+/// Runs the model on the data (after the profiles it starts from) and
+/// writes the observers' states into the IR; returns the profile.
+static Expected<quantc::Profile> calibrate(ModuleOp module) {
   quantc::CalibrationOptions options;
   options.batchSize = batchSize;
   options.maxSamples = maxSamples;
   options.progress = !quiet;
-  auto calibrator = quantc::Calibrator::create(*module, functionName, options);
+  auto calibrator = quantc::Calibrator::create(module, functionName, options);
   if (!calibrator)
-    return error(calibrator.takeError());
+    return calibrator.takeError();
   if (!profiles.empty()) {
     Expected<quantc::Profile> merged = quantc::readMergedProfiles(profiles);
     if (!merged)
-      return error(merged.takeError());
+      return merged.takeError();
     if (Error e = (*calibrator)->loadProfile(*merged))
-      return error(std::move(e));
+      return std::move(e);
   }
   if (Error e = (*calibrator)
                     ->runFiles(std::vector<std::string>(dataPaths.begin(),
                                                         dataPaths.end())))
-    return error(std::move(e));
+    return std::move(e);
   if (Error e = (*calibrator)->finish())
-    return error(std::move(e));
+    return std::move(e);
   if (Error e = (*calibrator)->writeStates())
-    return error(std::move(e));
+    return std::move(e);
+  return (*calibrator)->profile();
+}
 
-  if (!reportDir.empty()) {
-    quantc::ReportOptions options;
-    options.function = functionName;
-    options.data.assign(dataPaths.begin(), dataPaths.end());
-    options.maxSamples = maxSamples;
-    Expected<quantc::ModelReport> report =
-        quantc::buildReport(*module, options);
-    if (!report)
-      return error(report.takeError());
-    if (Error e = quantc::writeReport(reportDir, *report))
-      return error(std::move(e));
-  }
+/// --report: the per-layer report of the calibrated model.
+static Error writeLayerReport(ModuleOp module) {
+  if (reportDir.empty())
+    return Error::success();
+  quantc::ReportOptions options;
+  options.function = functionName;
+  options.data.assign(dataPaths.begin(), dataPaths.end());
+  options.maxSamples = maxSamples;
+  Expected<quantc::ModelReport> report = quantc::buildReport(module, options);
+  if (!report)
+    return report.takeError();
+  return quantc::writeReport(reportDir, *report);
+}
 
-  quantc::Profile profile = (*calibrator)->profile();
-  std::string errorMessage;
-  std::unique_ptr<ToolOutputFile> output =
-      quantc::openToolOutput(outputFile, errorMessage);
-  if (!output)
-    return error(errorMessage);
+/// Writes the calibrated model (-o) and --save-profile, then the summary.
+static Error writeOutputs(ModuleOp module, const quantc::Profile &profile) {
+  Expected<std::unique_ptr<ToolOutputFile>> opened =
+      quantc::openToolOutput(outputFile);
+  if (!opened)
+    return opened.takeError();
+  std::unique_ptr<ToolOutputFile> output = std::move(*opened);
   if (!saveProfile.empty())
     if (Error e = quantc::writeProfile(saveProfile, profile))
-      return error(std::move(e));
+      return e;
   module->print(output->os());
   output->keep();
   if (!quiet)
     printSummary(outputFile == "-" ? errs() : outs(), profile);
+  return Error::success();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  parseCommandLine(argc, argv);
+  if (mergeMode) {
+    if (Error e = mergeProfiles())
+      return error(std::move(e));
+    return 0;
+  }
+  if (Error e = checkArguments())
+    return error(std::move(e));
+
+  quantc::ToolContext tool;
+  Expected<OwningOpRef<ModuleOp>> loaded =
+      tool.loadModel(positional.front(), batch, inputShapes);
+  if (!loaded)
+    return error(loaded.takeError());
+  OwningOpRef<ModuleOp> module = std::move(*loaded);
+  if (Error e = prepare(*module))
+    return error(std::move(e));
+  Expected<quantc::Profile> profile = calibrate(*module);
+  if (!profile)
+    return error(profile.takeError());
+  if (Error e = writeLayerReport(*module))
+    return error(std::move(e));
+  if (Error e = writeOutputs(*module, *profile))
+    return error(std::move(e));
   return 0;
 }

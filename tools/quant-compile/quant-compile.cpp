@@ -23,7 +23,9 @@
 #include "quantc/InitAll.h"
 #include "quantc/ModelAttributes.h"
 #include "quantc/Report/Report.h"
+#include "quantc/Support/Fail.h"
 #include "quantc/Target/Compile.h"
+#include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -226,9 +228,7 @@ static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
                                const quantc::CompileTarget &target,
                                const quantc::ModelInterface &model,
                                mlir::TimingScope &timing) {
-  auto fail = [](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(), message);
-  };
+  using quantc::fail;
   if (outputFile == "-")
     return fail("--emit=shared needs an output file (-o model.so)");
   const char *cc = std::getenv("CC");
@@ -275,18 +275,15 @@ static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
   return Error::success();
 }
 
-static int error(const Twine &message) {
-  errs() << "quant-compile: error: " << message << "\n";
-  return 1;
-}
+static const quantc::ToolError error("quant-compile");
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
+/// Parses the command line; --help shows quant-compile's options (and the
+/// timing ones), not every LLVM and MLIR option linked in (those still
+/// work).
+static void parseCommandLine(int argc, char **argv) {
   quantc::registerAllPasses();
   // --mlir-timing: wall time of each step and pass.
   mlir::registerDefaultTimingManagerCLOptions();
-  // --help shows quant-compile's options (and the timing ones), not every
-  // LLVM and MLIR option linked in; those still work.
   cl::HideUnrelatedOptions({&compileCategory, &ptqCategory});
   for (StringRef name : {"mlir-timing", "mlir-timing-display"})
     if (cl::Option *option = cl::getRegisteredOptions().lookup(name)) {
@@ -296,169 +293,156 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-compile: compile a model to an object "
                               "file and a C header\n");
+}
 
-  if (!reportDir.empty() && calibrationData.empty())
-    return error("--report needs --calibration-data (the report runs the "
-                 "float and int8 models on it)");
-
-  if (listIsas) {
-    quantc::printInt8Isas(outs());
-    return 0;
-  }
-
-  // The target first: a bad triple / CPU / feature needs no model.
+/// The target of --target / --cpu / --mattr / --int8-isas (with -v, printed).
+static Expected<quantc::CompileTarget> createTarget() {
   Expected<quantc::CompileTarget> target = quantc::createCompileTarget(
       targetTriple, targetCpu, targetFeatures,
       std::vector<std::string>(int8Isas.begin(), int8Isas.end()));
-  if (!target)
-    return error(toString(target.takeError()));
-  if (verbose) {
-    errs() << "quant-compile: target " << target->triple << ", int8 kernels";
-    for (const quantc::TargetVariant &v : target->variants)
-      errs() << (&v == &target->variants.front() ? " " : ", ")
-             << quantc::toString(v.isa) << " (cpu " << v.cpu
-             << (v.features.empty() ? "" : " " + v.features) << ")";
-    errs() << (target->dispatches() ? " chosen at run time" : "")
-           << ", threads " << quantc::toString(parallel.getValue()) << "\n";
-  }
+  if (!target || !verbose)
+    return target;
+  errs() << "quant-compile: target " << target->triple << ", int8 kernels";
+  for (const quantc::TargetVariant &v : target->variants)
+    errs() << (&v == &target->variants.front() ? " " : ", ")
+           << quantc::toString(v.isa) << " (cpu " << v.cpu
+           << (v.features.empty() ? "" : " " + v.features) << ")";
+  errs() << (target->dispatches() ? " chosen at run time" : "") << ", threads "
+         << quantc::toString(parallel.getValue()) << "\n";
+  return target;
+}
 
-  mlir::DefaultTimingManager timingManager;
-  mlir::applyDefaultTimingManagerCLOptions(timingManager);
-  mlir::TimingScope timing = timingManager.getRootScope();
-
-  quantc::ToolContext tool;
-  mlir::MLIRContext &context = tool.context();
+/// Diagnostics without the op printed, and remarks only with --remarks.
+static void configureDiagnostics(mlir::MLIRContext &context) {
   context.printOpOnDiagnostic(false);
   // Registered last, runs first: drop remarks unless asked for.
   context.getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
     return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
                          !showRemarks);
   });
+}
 
-  std::string loadError;
-  mlir::TimingScope importTimer = timing.nest("import");
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (sys::path::extension(inputFile) == ".onnx") {
-    quantc::OnnxImportOptions importOptions;
-    importOptions.batch = onnxBatch;
-    if (Error e = quantc::parseInputShapes(inputShapes, importOptions))
-      return error(toString(std::move(e)));
-    module =
-        quantc::importOnnxFile(inputFile, context, importOptions, loadError);
-    if (!module)
-      return error(loadError);
-  } else if (!inputShapes.empty() || onnxBatch) {
-    return error("--input-shape and --batch apply to ONNX models (.onnx)");
-  } else {
-    module = tool.load(inputFile, loadError);
+/// Post-training quantization as the command line asks for it: the object's
+/// int8 instruction sets choose reduce_range unless --reduce-range does;
+/// with --report, the per-layer report of the calibrated model.
+static quantc::PostTrainingOptions
+postTrainingOptions(const quantc::CompileTarget &target,
+                    mlir::TimingScope &timing) {
+  quantc::PostTrainingOptions ptq;
+  ptq.data.assign(calibrationData.begin(), calibrationData.end());
+  ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());
+  ptq.saveProfile = saveProfile;
+  ptq.activationKind = activationObserver;
+  ptq.weightKind = weightObserver;
+  ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
+  ptq.maxSamples = maxSamples;
+  ptq.timing = &timing;
+  ptq.verifyEachPass = verifyEach;
+  for (const quantc::TargetVariant &v : target.variants)
+    ptq.int8Isas.push_back(v.isa);
+  switch (reduceRange) {
+  case ReduceRange::Auto:
+    break;
+  case ReduceRange::Weights:
+    ptq.reduceRange = quantc::obs::RangeReduction::Weights;
+    break;
+  case ReduceRange::Activations:
+    ptq.reduceRange = quantc::obs::RangeReduction::Activations;
+    break;
+  case ReduceRange::Off:
+    ptq.reduceRange = quantc::obs::RangeReduction::None;
+    break;
   }
-  if (!module)
-    return error(loadError);
-  importTimer.stop();
+  if (!reportDir.empty()) {
+    // The report measures the quantize stage this quantization runs.
+    quantc::ReportOptions report;
+    report.function = functionName;
+    report.data = ptq.data;
+    report.maxSamples = ptq.maxSamples;
+    report.quantize = ptq.quantizeOptions();
+    ptq.onCalibrated = [report](mlir::ModuleOp calibrated) -> Error {
+      Expected<quantc::ModelReport> built =
+          quantc::buildReport(calibrated, report);
+      if (!built)
+        return built.takeError();
+      return quantc::writeReport(reportDir, *built);
+    };
+  }
+  return ptq;
+}
 
-  bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
-  bool qdq = quantc::hasFakeQuant(*module);
+/// True when a function of `module` is quantized dynamically.
+static bool isDynamicallyQuantized(mlir::ModuleOp module) {
   bool dynamic = false;
   module->walk([&](mlir::func::FuncOp f) {
     dynamic |= f->hasAttr(quantc::kDynamicQuantizationAttr);
   });
-  if (dynamic && !calibrate && !dynamicAsFloat)
-    return error(inputFile +
-                 " is quantized dynamically (DynamicQuantizeLinear + "
-                 "ConvInteger / MatMulInteger): its activations have no "
-                 "scales to compile int8 code with. Pass --calibration-data "
-                 "to quantize it statically (its weights are imported as the "
-                 "float model they dequantize to), or --dynamic-as-float to "
-                 "compile that float model");
-  if (dynamic && calibrate && dynamicAsFloat)
-    return error("--dynamic-as-float and --calibration-data / --profile "
-                 "exclude each other");
-  if (qdq) {
-    // A QDQ model: its own scales and zero points, no calibration.
-    if (calibrate)
-      return error(inputFile +
-                   " already carries quantization parameters "
-                   "(QuantizeLinear / DequantizeLinear or qnt.fake_quant); "
-                   "--calibration-data and --profile do not apply to it");
-    if (!keepQdqFloat)
-      if (Error e = quantc::quantizeFakeQuantModel(
-              *module, SmallVector<std::string>(excludeLayers.begin(),
-                                                excludeLayers.end())))
-        return error(toString(std::move(e)));
-  } else if (calibrate) {
-    quantc::PostTrainingOptions ptq;
-    ptq.data.assign(calibrationData.begin(), calibrationData.end());
-    ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());
-    ptq.saveProfile = saveProfile;
-    ptq.activationKind = activationObserver;
-    ptq.weightKind = weightObserver;
-    ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
-    ptq.maxSamples = maxSamples;
-    ptq.timing = &timing;
-    ptq.verifyEachPass = verifyEach;
-    // 7-bit weights where every variant's int8 instructions can saturate
-    // (an avx2-only object); the profile is the same for every target.
-    switch (reduceRange) {
-    case ReduceRange::Auto:
-      ptq.reduceRange = target->onlySaturatingPairs()
-                            ? quantc::obs::RangeReduction::Weights
-                            : quantc::obs::RangeReduction::None;
-      break;
-    case ReduceRange::Weights:
-      ptq.reduceRange = quantc::obs::RangeReduction::Weights;
-      break;
-    case ReduceRange::Activations:
-      ptq.reduceRange = quantc::obs::RangeReduction::Activations;
-      break;
-    case ReduceRange::Off:
-      ptq.reduceRange = quantc::obs::RangeReduction::None;
-      break;
-    }
-    if (!reportDir.empty())
-      ptq.onCalibrated = [&](mlir::ModuleOp calibrated) -> Error {
-        quantc::ReportOptions options;
-        options.function = functionName;
-        options.data = ptq.data;
-        options.maxSamples = ptq.maxSamples;
-        options.exclude = ptq.exclude;
-        options.reduceRange = ptq.reduceRange;
-        Expected<quantc::ModelReport> report =
-            quantc::buildReport(calibrated, options);
-        if (!report)
-          return report.takeError();
-        return quantc::writeReport(reportDir, *report);
-      };
-    if (Error e = quantc::quantizePostTraining(*module, functionName, ptq))
-      return error(toString(std::move(e)));
-  }
+  return dynamic;
+}
 
+/// Quantizes the model as it asks: a QDQ model with its own parameters
+/// (unless --keep-qdq-float), a float one post-training with
+/// --calibration-data / --profile; a dynamically quantized one needs either
+/// of those or --dynamic-as-float. With -v, says what stays float.
+static Error quantizeModel(mlir::ModuleOp module,
+                           const quantc::CompileTarget &target,
+                           mlir::TimingScope &timing) {
+  bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
+  bool qdq = quantc::hasFakeQuant(module);
+  bool dynamic = isDynamicallyQuantized(module);
+  if (dynamic && !calibrate && !dynamicAsFloat)
+    return quantc::fail(
+        inputFile +
+        " is quantized dynamically (DynamicQuantizeLinear + "
+        "ConvInteger / MatMulInteger): its activations have no "
+        "scales to compile int8 code with. Pass --calibration-data "
+        "to quantize it statically (its weights are imported as the "
+        "float model they dequantize to), or --dynamic-as-float to "
+        "compile that float model");
+  if (dynamic && calibrate && dynamicAsFloat)
+    return quantc::fail("--dynamic-as-float and --calibration-data / "
+                        "--profile exclude each other");
+  if (qdq && calibrate)
+    return quantc::fail(inputFile +
+                        " already carries quantization parameters "
+                        "(QuantizeLinear / DequantizeLinear or "
+                        "qnt.fake_quant); --calibration-data and --profile "
+                        "do not apply to it");
+  if (qdq && !keepQdqFloat) {
+    // A QDQ model: its own scales and zero points, no calibration.
+    if (Error e = quantc::quantizeFakeQuantModel(
+            module, SmallVector<std::string>(excludeLayers.begin(),
+                                             excludeLayers.end())))
+      return e;
+  } else if (calibrate) {
+    if (Error e = quantc::quantizePostTraining(
+            module, functionName, postTrainingOptions(target, timing)))
+      return e;
+  }
   if (verbose && (calibrate || (qdq && !keepQdqFloat))) {
     // What the int8 model still computes in float (float islands, a final
     // softmax).
-    std::vector<quantc::FloatOp> floats = quantc::findFloatOps(*module);
+    std::vector<quantc::FloatOp> floats = quantc::findFloatOps(module);
     errs() << "quant-compile: " << floats.size() << " op(s) computed in float";
     for (const quantc::FloatOp &f : floats)
       errs() << (&f == floats.data() ? ": " : ", ") << f.op
              << (f.layer.empty() ? "" : " (" + f.layer + ")");
     errs() << "\n";
   }
+  return Error::success();
+}
 
-  Expected<quantc::ModelInterface> model =
-      quantc::describeModel(*module, functionName, symbolName,
-                            outputFile != "-" ? outputFile : inputFile);
-  if (!model)
-    return error(toString(model.takeError()));
-  model->parallelism = parallel;
-  // Variants that differ in int8 instructions only are one for float code.
-  if (!model->quantized)
-    target->dropInt8OnlyVariants();
-  // One lowered copy of the model per variant of the target, all in
-  // parallel (ToolContext loaded every dialect: loading one is not
-  // thread-safe).
-  const std::vector<quantc::TargetVariant> &targetVariants = target->variants;
+/// One lowered copy of `module` per variant of the target, all in parallel
+/// (ToolContext loaded every dialect: loading one is not thread-safe).
+static Expected<std::vector<mlir::OwningOpRef<mlir::ModuleOp>>>
+lowerVariants(mlir::OwningOpRef<mlir::ModuleOp> module,
+              const quantc::ModelInterface &model,
+              const quantc::CompileTarget &target, mlir::TimingScope &timing) {
+  const std::vector<quantc::TargetVariant> &targetVariants = target.variants;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> variants;
   for (size_t i = 0; i + 1 < targetVariants.size(); ++i)
     variants.push_back(module->clone());
+  mlir::MLIRContext *context = module->getContext();
   variants.push_back(std::move(module));
   auto lower = [&](size_t i) {
     mlir::TimingScope lowerTimer =
@@ -466,59 +450,121 @@ int main(int argc, char **argv) {
                      quantc::toString(targetVariants[i].isa) + ")")
                         .str());
     return quantc::lowerToLLVMDialect(
-        *variants[i], *model, targetVariants[i].isa, &lowerTimer, verifyEach);
+        *variants[i], model, targetVariants[i].isa, &lowerTimer, verifyEach);
   };
   if (failed(
-          mlir::failableParallelForEachN(&context, 0, variants.size(), lower)))
-    return error("cannot compile '" + inputFile + "' (see the errors above)");
+          mlir::failableParallelForEachN(context, 0, variants.size(), lower)))
+    return quantc::fail("cannot compile '" + inputFile +
+                        "' (see the errors above)");
+  return std::move(variants);
+}
 
+/// Writes -o as --emit asks: the LLVM dialect modules, LLVM IR, assembly,
+/// an object, or a shared library.
+static Error writeOutput(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> variants,
+                         const quantc::CompileTarget &target,
+                         const quantc::ModelInterface &model,
+                         mlir::TimingScope &timing) {
   SmallVector<mlir::ModuleOp> modules;
   for (auto &v : variants)
     modules.push_back(*v);
-  std::string errorMessage;
-  if (emit == Emit::Shared) {
-    if (Error e = linkSharedLibrary(modules, *target, *model, timing))
-      return error(toString(std::move(e)));
-  } else {
-    auto output = quantc::openToolOutput(outputFile, errorMessage);
-    if (!output)
-      return error(errorMessage);
-    if (emit == Emit::MLIR) {
-      // One module per variant, in the split-input-file format.
-      for (auto [i, v] : llvm::enumerate(variants)) {
-        if (i)
-          output->os() << "\n// -----\n\n";
-        if (target->dispatches())
-          output->os() << "// int8 kernels: "
-                       << quantc::toString(target->variants[i].isa) << "\n";
-        v->print(output->os());
-      }
-    } else {
-      quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
-                              : emit == Emit::Asm ? quantc::EmitKind::Assembly
-                                                  : quantc::EmitKind::Object;
-      if (Error e = quantc::emitCode(modules, *target, *model, kind,
-                                     output->os(), &timing,
-                                     /*keepUntilExit=*/true))
-        return error(toString(std::move(e)));
+  if (emit == Emit::Shared)
+    return linkSharedLibrary(modules, target, model, timing);
+  Expected<std::unique_ptr<ToolOutputFile>> opened =
+      quantc::openToolOutput(outputFile);
+  if (!opened)
+    return opened.takeError();
+  std::unique_ptr<ToolOutputFile> output = std::move(*opened);
+  if (emit == Emit::MLIR) {
+    // One module per variant, in the split-input-file format.
+    for (auto [i, v] : llvm::enumerate(modules)) {
+      if (i)
+        output->os() << "\n// -----\n\n";
+      if (target.dispatches())
+        output->os() << "// int8 kernels: "
+                     << quantc::toString(target.variants[i].isa) << "\n";
+      v.print(output->os());
     }
-    output->keep();
+  } else {
+    quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
+                            : emit == Emit::Asm ? quantc::EmitKind::Assembly
+                                                : quantc::EmitKind::Object;
+    if (Error e = quantc::emitCode(modules, target, model, kind, output->os(),
+                                   &timing, /*keepUntilExit=*/true))
+      return e;
   }
+  output->keep();
+  return Error::success();
+}
 
+/// Writes the C header: --header, else with --emit=obj beside the object.
+static Error writeHeader(const quantc::CompileTarget &target,
+                         const quantc::ModelInterface &model) {
   std::string headerPath = headerFile;
   if (headerPath.empty() && emit == Emit::Obj && outputFile != "-") {
     SmallString<256> path(outputFile.getValue());
     sys::path::replace_extension(path, ".h");
     headerPath = std::string(path);
   }
-  if (!headerPath.empty()) {
-    auto header = quantc::openToolOutput(headerPath, errorMessage);
-    if (!header)
-      return error(errorMessage);
-    quantc::emitHeader(*model, *target, sys::path::filename(inputFile),
-                       header->os());
-    header->keep();
+  if (headerPath.empty())
+    return Error::success();
+  Expected<std::unique_ptr<ToolOutputFile>> header =
+      quantc::openToolOutput(headerPath);
+  if (!header)
+    return header.takeError();
+  quantc::emitHeader(model, target, sys::path::filename(inputFile),
+                     (*header)->os());
+  (*header)->keep();
+  return Error::success();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  parseCommandLine(argc, argv);
+  if (!reportDir.empty() && calibrationData.empty())
+    return error("--report needs --calibration-data (the report runs the "
+                 "float and int8 models on it)");
+  if (listIsas) {
+    quantc::printInt8Isas(outs());
+    return 0;
   }
+  // The target first: a bad triple / CPU / feature needs no model.
+  Expected<quantc::CompileTarget> target = createTarget();
+  if (!target)
+    return error(target.takeError());
+
+  mlir::DefaultTimingManager timingManager;
+  mlir::applyDefaultTimingManagerCLOptions(timingManager);
+  mlir::TimingScope timing = timingManager.getRootScope();
+  quantc::ToolContext tool;
+  configureDiagnostics(tool.context());
+
+  mlir::TimingScope importTimer = timing.nest("import");
+  Expected<mlir::OwningOpRef<mlir::ModuleOp>> loaded =
+      tool.loadModel(inputFile, onnxBatch, inputShapes);
+  if (!loaded)
+    return error(loaded.takeError());
+  mlir::OwningOpRef<mlir::ModuleOp> module = std::move(*loaded);
+  importTimer.stop();
+
+  if (Error e = quantizeModel(*module, *target, timing))
+    return error(std::move(e));
+  Expected<quantc::ModelInterface> model =
+      quantc::describeModel(*module, functionName, symbolName,
+                            outputFile != "-" ? outputFile : inputFile);
+  if (!model)
+    return error(model.takeError());
+  model->parallelism = parallel;
+  // Variants that differ in int8 instructions only are one for float code.
+  if (!model->quantized)
+    target->dropInt8OnlyVariants();
+  auto variants = lowerVariants(std::move(module), *model, *target, timing);
+  if (!variants)
+    return error(variants.takeError());
+  if (Error e = writeOutput(*variants, *target, *model, timing))
+    return error(std::move(e));
+  if (Error e = writeHeader(*target, *model))
+    return error(std::move(e));
   // Done: the outputs are closed. Tearing down the modules and the context
   // (every variant's packed weights: hundreds of MB for ViT-B/16) takes
   // seconds; the process skips it, as clang does (-disable-free).

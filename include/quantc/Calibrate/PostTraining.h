@@ -1,8 +1,10 @@
 //===- PostTraining.h - Post-training quantization in one call --*- C++ -*-===//
 //
 // The path from a float model to a quantized one, as quant-compile runs it
-// for `--calibration-data`: fuse, insert observers, calibrate (compiled),
-// fold, quantize. Each step is the pass or library the individual tools use.
+// for `--calibration-data`: the prepare stage (fuse, insert observers),
+// calibration (compiled), the quantize stage (fold, quantize). The stages are
+// the named pipelines of quantc/Pipelines/Pipelines.h, which the individual
+// tools and the per-layer report run too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,11 +12,14 @@
 #define QUANTC_CALIBRATE_POSTTRAINING_H
 
 #include "quantc/Calibrate/Profile.h"
+#include "quantc/Isa/Int8Isa.h"
+#include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,9 +39,14 @@ struct PostTrainingOptions {
   std::string weightKind = "per_channel_min_max";
   /// Fold one side of the int8 dot products with 7-bit ranges
   /// (reduce_range), for int8 kernels whose dot instruction can saturate
-  /// (Int8IsaInfo::saturatingPairs). Observers are inserted without it, so
-  /// the calibration (and a saved profile) is the same for every target.
-  obs::RangeReduction reduceRange = obs::RangeReduction::None;
+  /// (Int8IsaInfo::saturatingPairs); unset: chosen from `int8Isas` (see
+  /// rangeReduction()). Observers are inserted without it, so the
+  /// calibration (and a saved profile) is the same for every target.
+  std::optional<obs::RangeReduction> reduceRange;
+  /// The int8 instruction sets the quantized model is compiled for (every
+  /// variant of a dispatching object), from which an unset `reduceRange` is
+  /// chosen.
+  std::vector<Int8Isa> int8Isas;
   /// Layer / op names kept in float.
   std::vector<std::string> exclude;
   int64_t batchSize = 32;
@@ -50,6 +60,16 @@ struct PostTrainingOptions {
   /// Called with the calibrated model (every observer holds its state)
   /// before folding, e.g. to build a per-layer report; an error stops.
   std::function<llvm::Error(mlir::ModuleOp)> onCalibrated;
+
+  /// The reduce_range folding uses: `reduceRange` if set, else 7-bit
+  /// weights where every one of `int8Isas` saturates pair sums (an
+  /// avx2-only object: its fast path needs them), else 8 bits (the avx2
+  /// variant of a dispatching object widens to 16 bits where a pair sum
+  /// could saturate).
+  obs::RangeReduction rangeReduction() const;
+  /// The options of the quantize stage (fold + quantize) as this
+  /// quantization runs it; the per-layer report measures the same.
+  QuantizeOptions quantizeOptions() const;
 };
 
 /// Quantizes the float model `module` in place (function `function`, or the
@@ -65,8 +85,10 @@ bool hasFakeQuant(mlir::ModuleOp module);
 
 /// Quantizes a model that carries its quantization parameters in
 /// `qnt.fake_quant` ops (QuantizeLinear / DequantizeLinear pairs) in place:
-/// qnt-fuse, then qnt-quantize with those scales and zero points (weights
-/// quantized by their own fake_quant), layers in `exclude` kept in float.
+/// the prepare stage without observers (qnt-fuse), then the quantize stage
+/// (qnt-quantize with those scales and zero points, weights quantized by
+/// their own fake_quant; no observer to fold), layers in `exclude` kept in
+/// float.
 llvm::Error quantizeFakeQuantModel(mlir::ModuleOp module,
                                    llvm::ArrayRef<std::string> exclude);
 

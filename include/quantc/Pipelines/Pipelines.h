@@ -1,7 +1,17 @@
 //===- Pipelines.h - Named pass pipelines -----------------------*- C++ -*-===//
+//
+// The stages of the compiler as named pipelines: the front end (prepare:
+// fuse + observe; quantize: fold + quantize) and the back end (a float or
+// quantized model to the LLVM dialect). Each is a C++ builder with an options
+// struct, registered for quant-opt as `quantc-<stage>{...}`; every tool and
+// library that runs a stage builds it here, so they run the same passes.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_PIPELINES_PIPELINES_H
 #define QUANTC_PIPELINES_PIPELINES_H
+
+#include "dialects/Qnt/Transforms/Passes.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -11,6 +21,40 @@ class Operation;
 } // namespace mlir
 
 namespace quantc {
+
+/// The prepare stage's options.
+struct PrepareOptions {
+  /// Run qnt-fuse first, so that observers see fused layers (conv + batch
+  /// norm + activation). quant-calibrate observes a model as it is given.
+  bool fuse = true;
+  /// Run qnt-insert-observers. A QDQ model is prepared without: its
+  /// qnt.fake_quant ops carry its parameters.
+  bool insertObservers = true;
+  /// qnt-insert-observers' options (observer kinds, dtypes, schemes).
+  mlir::qnt::QntInsertObserversOptions observers;
+};
+
+/// Prepare (PyTorch's fuse_modules + prepare): qnt-fuse, then
+/// qnt-insert-observers, on every function. Registered as
+/// `quantc-prepare{fuse=... insert-observers=... activation-kind=...}`, with
+/// qnt-insert-observers' options.
+void buildPreparePipeline(mlir::OpPassManager &pm,
+                          const PrepareOptions &options = {});
+
+/// The quantize stage's options.
+struct QuantizeOptions {
+  /// qnt-fold-observers' options (reduce-range).
+  mlir::qnt::QntFoldObserversOptions fold;
+  /// qnt-quantize's options (layers kept in float).
+  mlir::qnt::QntQuantizeOptions quantize;
+};
+
+/// Quantize (PyTorch's convert): qnt-fold-observers (calibrated observers
+/// become constant qnt.fake_quant), then qnt-quantize (int8 qnt ops), on
+/// every function. Registered as `quantc-quantize{reduce-range=...
+/// exclude=...}`. A model without observers (a QDQ model) is only quantized.
+void buildQuantizePipeline(mlir::OpPassManager &pm,
+                           const QuantizeOptions &options = {});
 
 /// How generated code uses threads.
 enum class Parallelism {

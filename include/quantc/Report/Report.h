@@ -7,8 +7,8 @@
 // float, for the tensor alone and for the whole int8 model up to that point.
 //
 // The numbers come from running the model on the calibration data twice:
-// the float model (observers removed) and the int8 model (qnt-quantize
-// output, on the int8 reference or compiled), each with every observed
+// the float model (observers removed) and the int8 model (the quantize
+// stage's output, on the int8 reference or compiled), each with every observed
 // activation returned as an extra result. See docs/report.md.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +17,7 @@
 #define QUANTC_REPORT_REPORT_H
 
 #include "quantc/Observers/Observer.h"
+#include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -35,13 +36,11 @@ struct ReportOptions {
   std::vector<std::string> data;
   /// Use at most this many model runs (0: all), as calibration did.
   int64_t maxSamples = 0;
-  /// Layers / op names qnt-quantize keeps in float.
-  std::vector<std::string> exclude;
   /// Histogram bins per activation.
   int64_t bins = 128;
-  /// Fold one side with 7-bit ranges, as the compiled model does
-  /// (PostTrainingOptions::reduceRange).
-  obs::RangeReduction reduceRange = obs::RangeReduction::None;
+  /// The quantize stage's options (layers kept in float, reduce_range), as
+  /// the compiled model gets them (PostTrainingOptions::quantizeOptions).
+  QuantizeOptions quantize;
 };
 
 /// The weight of a layer (a constant input of the op producing the
