@@ -236,7 +236,7 @@ def Qnt_UnaryOp : Qnt_Op<"unary", [Pure, SameOperandsAndResultType,
     parameters `alpha` and `beta` (their defaults are ONNX's). Each
     function's formula, parameters and range are written once, in
     `dialects/Qnt/IR/UnaryFunctions.h`, and used by the float lowering
-    (`qnt-lower-float-unary`), the verifier and the quantization role: a
+    (`qnt-lower-float`), the verifier and the quantization role: a
     bounded function (sigmoid, hard_sigmoid, tanh, erf, sign) has fixed
     output parameters, the others are observed. `selu` takes ONNX's `alpha`
     and its `gamma` (the scale) as `beta`; `round` rounds half to even.
@@ -280,7 +280,7 @@ def Qnt_SoftmaxOp : Qnt_Op<"softmax", [Pure, SameOperandsAndResultType,
     zero point 0 for u8), except attention's (a softmax feeding the left
     operand of a matmul, through reshapes and transposes), whose output is
     observed: most attention probabilities lie far below 1/256. Its int8
-    form is PyTorch's: dequantize, float softmax, quantize. A log-softmax stays float. `qnt-lower-softmax`
+    form is PyTorch's: dequantize, float softmax, quantize. A log-softmax stays float. `qnt-lower-float`
     expands it into TOSA ops for the float code.
 
     Example:
@@ -309,7 +309,7 @@ def Qnt_LayerNormOp : Qnt_Op<"layer_norm", [Pure,
     that quantization sees it whole: its output is observed, and in an int8
     model it computes in float between a dequantize and a quantize (a float
     island, listed by `quant-compile -v` and the report).
-    `qnt-lower-layer-norm` expands it into TOSA ops for the float code.
+    `qnt-lower-float` expands it into TOSA ops for the float code.
 
     Example:
     ```mlir
@@ -349,7 +349,7 @@ def Qnt_GroupNormOp : Qnt_Op<"group_norm", [Pure,
     `qnt.layer_norm` (and PyTorch's quantized `group_norm` /
     `instance_norm`), its output is observed and in an int8 model it
     computes in float between a dequantize and a quantize.
-    `qnt-lower-layer-norm` expands it into TOSA ops for the float code.
+    `qnt-lower-float` expands it into TOSA ops for the float code.
 
     Example:
     ```mlir

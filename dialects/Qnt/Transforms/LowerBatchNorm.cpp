@@ -13,12 +13,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERBATCHNORM
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -74,14 +68,8 @@ struct LowerBatchNormPattern : public OpRewritePattern<BatchNormOp> {
   }
 };
 
-struct QntLowerBatchNormPass
-    : public mlir::qnt::impl::QntLowerBatchNormBase<QntLowerBatchNormPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerBatchNormPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerBatchNormPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerBatchNormPattern>(patterns.getContext());
+}

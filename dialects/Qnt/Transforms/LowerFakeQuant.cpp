@@ -14,12 +14,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERFAKEQUANT
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -119,14 +113,8 @@ struct LowerFakeQuantPattern : public OpRewritePattern<FakeQuantOp> {
   }
 };
 
-struct QntLowerFakeQuantPass
-    : public mlir::qnt::impl::QntLowerFakeQuantBase<QntLowerFakeQuantPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerFakeQuantPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerFakeQuantPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerFakeQuantPattern>(patterns.getContext());
+}

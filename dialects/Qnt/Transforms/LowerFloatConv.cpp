@@ -18,13 +18,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include <cfloat>
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERFLOATCONV
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -292,14 +286,8 @@ struct LowerFloatConv : public OpRewritePattern<Conv2DOp> {
   }
 };
 
-struct QntLowerFloatConvPass
-    : public mlir::qnt::impl::QntLowerFloatConvBase<QntLowerFloatConvPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerFloatConv>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerFloatConvPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerFloatConv>(patterns.getContext());
+}

@@ -1,8 +1,8 @@
 //===- LowerFloatUnary.cpp - Float qnt.unary to linalg --------------------===//
 //
 // The formula of each function (UnaryFunctions.h) instantiated with an Ops
-// type that emits arith / math ops inside an element-wise linalg.generic;
-// transcendental functions then become polynomial approximations.
+// type that emits arith / math ops inside an element-wise linalg.generic
+// (qnt-lower-float then makes transcendental functions polynomials).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,16 +13,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERFLOATUNARY
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -105,21 +98,8 @@ struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
   }
 };
 
-struct QntLowerFloatUnaryPass
-    : public mlir::qnt::impl::QntLowerFloatUnaryBase<QntLowerFloatUnaryPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerFloatUnaryPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    // exp / tanh / erf / log1p of the new bodies as polynomials: vectorizable
-    // arith instead of a libm call per element.
-    RewritePatternSet approximations(&getContext());
-    populateMathPolynomialApproximationPatterns(approximations);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(approximations))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerFloatUnaryPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerFloatUnaryPattern>(patterns.getContext());
+}

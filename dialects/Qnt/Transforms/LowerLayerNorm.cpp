@@ -18,12 +18,6 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERLAYERNORM
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -165,14 +159,9 @@ struct LowerGroupNormPattern : public OpRewritePattern<GroupNormOp> {
   }
 };
 
-struct QntLowerLayerNormPass
-    : public mlir::qnt::impl::QntLowerLayerNormBase<QntLowerLayerNormPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerLayerNormPattern, LowerGroupNormPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerLayerNormPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerLayerNormPattern, LowerGroupNormPattern>(
+      patterns.getContext());
+}

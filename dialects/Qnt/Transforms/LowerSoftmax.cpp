@@ -11,12 +11,6 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir::qnt {
-#define GEN_PASS_DEF_QNTLOWERSOFTMAX
-#include "dialects/Qnt/Transforms/Passes.h.inc"
-} // namespace mlir::qnt
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -58,14 +52,8 @@ struct LowerSoftmaxPattern : public OpRewritePattern<SoftmaxOp> {
   }
 };
 
-struct QntLowerSoftmaxPass
-    : public mlir::qnt::impl::QntLowerSoftmaxBase<QntLowerSoftmaxPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerSoftmaxPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+void mlir::qnt::populateLowerSoftmaxPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerSoftmaxPattern>(patterns.getContext());
+}

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 #include "quantc/Observers/QParams.h"
 
@@ -23,6 +24,16 @@ namespace mlir::qnt {
 
 #define GEN_PASS_REGISTRATION
 #include "dialects/Qnt/Transforms/Passes.h.inc"
+
+/// The lowerings of qnt-lower-float, one pattern set per float qnt op
+/// (Lower<Op>.cpp), and all of them.
+void populateLowerFakeQuantPatterns(RewritePatternSet &patterns);
+void populateLowerFloatConvPatterns(RewritePatternSet &patterns);
+void populateLowerBatchNormPatterns(RewritePatternSet &patterns);
+void populateLowerFloatUnaryPatterns(RewritePatternSet &patterns);
+void populateLowerSoftmaxPatterns(RewritePatternSet &patterns);
+void populateLowerLayerNormPatterns(RewritePatternSet &patterns);
+void populateLowerFloatPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::qnt
 

@@ -104,82 +104,67 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
   ];
 }
 
-def QntLowerBatchNorm : Pass<"qnt-lower-batch-norm", "func::FuncOp"> {
-  let summary = "Lower qnt.batch_norm to a linalg.generic";
+def QntLowerFloat : Pass<"qnt-lower-float", "func::FuncOp"> {
+  let summary = "Lower the float qnt ops to TOSA and linalg";
   let description = [{
-    Computes `(x - mean) * (gamma / sqrt(var + epsilon)) + beta` element-wise
-    with the parameters broadcast along the op's axis, so that a model whose
-    batch norms were not fused into convolutions can still be compiled.
+    Expands the float forms of the qnt ops into TOSA or linalg ops, which
+    the standard TOSA -> linalg pipeline compiles with the rest of the float
+    model. Each op's lowering is its own pattern set (`Lower<Op>.cpp`, one
+    `populate...Patterns` each):
+
+    * `qnt.fake_quant` (`LowerFakeQuant.cpp`): an element-wise
+      `linalg.generic` that quantizes and dequantizes in float32 exactly as
+      the int8 reference does (`quantc::ref::quantize` then
+      `quantc::ref::dequantize`):
+      `r = clamp(round_half_even(x * (1 / scale)), qmin - zp, qmax - zp)`
+      (NaN rounds to 0), `y = (r + 0.0) * scale`, with the float32 reciprocal
+      of the float32 scale, per tensor or per channel along the type's axis,
+      for any storage range. `x * (1 / scale)` is what `quant.qcast` and
+      weight quantization compute in the int8 model, so a model run in float
+      with this lowering simulates its quantization exactly; ONNX
+      QuantizeLinear divides (`x / scale`), which differs from the product
+      only when `x / scale` lies within a rounding error of a half-integer
+      (the two then round to neighbouring integers).
+    * float `qnt.conv2d` (`LowerFloatConv.cpp`): `tosa.conv2d` (groups = 1),
+      `tosa.depthwise_conv2d` (groups = C, one input channel per group) or,
+      for other grouped convolutions, an `scf.for` over the groups whose body
+      is one `linalg.conv_2d_nhwc_hwcf` on the group's channels (the input
+      padded once, the filter rearranged to one HWCF filter per group, the
+      output initialized with the bias and updated in place), so that the
+      code does not grow with the number of groups; then `tosa.add` for the
+      residual and `tosa.clamp` for the activation. Padding that a
+      floor-mode convolution never reads is dropped, as TOSA requires exact
+      output sizes.
+    * `qnt.batch_norm` (`LowerBatchNorm.cpp`): an element-wise
+      `linalg.generic` computing
+      `(x - mean) * (gamma / sqrt(var + epsilon)) + beta` with the
+      parameters broadcast along the op's axis, so that a model whose batch
+      norms were not fused into convolutions can still be compiled.
+    * float `qnt.unary` (`LowerFloatUnary.cpp`): an element-wise
+      `linalg.generic` whose body is the function's formula
+      (`dialects/Qnt/IR/UnaryFunctions.h`) in arith / math ops; exp, tanh,
+      erf and log1p are then expanded into polynomial approximations
+      (upstream `math` patterns) so that the body vectorizes instead of
+      calling libm per element.
+    * float `qnt.softmax` (`LowerSoftmax.cpp`): its max-subtracted formula in
+      TOSA ops along the axis: `reduce_max`, `sub`, `exp`, `reduce_sum`, then
+      `reciprocal` and `mul` (softmax) or `log` and `sub` (log-softmax).
+    * float `qnt.layer_norm` and `qnt.group_norm` (`LowerLayerNorm.cpp`):
+      `reduce_sum` over each normalized dimension and a multiplication by
+      `1 / n` for the mean, `sub`, the same for the biased variance of the
+      difference, `rsqrt` of the variance plus epsilon, then `mul` by it and
+      by `gamma` and `add` of `beta` (both reshaped to broadcast). A group
+      norm is the same formula on the input reshaped to
+      `[N, S, groups, C / groups]` (`S` the spatial size), reduced over
+      dimensions 1 and 3, then reshaped back for the per-channel `gamma` and
+      `beta`.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect",
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
-}
-
-def QntLowerFloatUnary : Pass<"qnt-lower-float-unary", "func::FuncOp"> {
-  let summary = "Lower float qnt.unary to a linalg.generic";
-  let description = [{
-    Replaces each float `qnt.unary` by an element-wise `linalg.generic`
-    whose body is the function's formula (`dialects/Qnt/IR/UnaryFunctions.h`)
-    in arith / math ops, with exp, tanh, erf and log1p expanded into
-    polynomial approximations (upstream `math` patterns) so that the body
-    vectorizes instead of calling libm per element.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
-}
-
-def QntLowerSoftmax : Pass<"qnt-lower-softmax", "func::FuncOp"> {
-  let summary = "Expand float qnt.softmax into TOSA ops";
-  let description = [{
-    Replaces each float `qnt.softmax` by its max-subtracted formula in TOSA
-    ops along the axis: `reduce_max`, `sub`, `exp`, `reduce_sum`, then
-    `reciprocal` and `mul` (softmax) or `log` and `sub` (log-softmax),
-    which `tosa-to-linalg` lowers with the rest of the float model.
-  }];
-  let dependentDialects = ["::mlir::tosa::TosaDialect"];
-}
-
-def QntLowerLayerNorm : Pass<"qnt-lower-layer-norm", "func::FuncOp"> {
-  let summary = "Expand float qnt.layer_norm and qnt.group_norm into TOSA ops";
-  let description = [{
-    Replaces each float `qnt.layer_norm` by its formula in TOSA ops:
-    `reduce_sum` over each normalized dimension and a multiplication by
-    `1 / n` for the mean, `sub`, the same for the biased variance of the
-    difference, `rsqrt` of the variance plus epsilon, then `mul` by it and
-    by `gamma` and `add` of `beta` (both reshaped to broadcast), which
-    `tosa-to-linalg` lowers with the rest of the float model. A float
-    `qnt.group_norm` becomes the same formula on the input reshaped to
-    `[N, S, groups, C / groups]` (`S` the spatial size), reduced over
-    dimensions 1 and 3, then reshaped back for the per-channel `gamma` and
-    `beta`.
-  }];
-  let dependentDialects = ["::mlir::tosa::TosaDialect"];
-}
-
-def QntLowerFakeQuant : Pass<"qnt-lower-fake-quant", "func::FuncOp"> {
-  let summary = "Lower qnt.fake_quant to float quantize-dequantize";
-  let description = [{
-    Replaces each `qnt.fake_quant` by an element-wise `linalg.generic` that
-    quantizes and dequantizes in float32 exactly as the int8 reference does
-    (`quantc::ref::quantize` then `quantc::ref::dequantize`):
-    `r = clamp(round_half_even(x * (1 / scale)), qmin - zp, qmax - zp)`
-    (NaN rounds to 0), `y = (r + 0.0) * scale`, with the float32 reciprocal
-    of the float32 scale, per tensor or per channel along the type's axis,
-    for any storage range. `x * (1 / scale)` is what `quant.qcast` and
-    weight quantization compute in the int8 model, so a model run in float
-    with this lowering simulates its quantization exactly; ONNX
-    QuantizeLinear divides (`x / scale`), which differs from the product
-    only when `x / scale` lies within a rounding error of a half-integer
-    (the two then round to neighbouring integers).
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def QntInstrumentObservers : Pass<"qnt-instrument-observers", "ModuleOp"> {
@@ -232,26 +217,6 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::tosa::TosaDialect"];
-}
-
-def QntLowerFloatConv : Pass<"qnt-lower-float-conv", "func::FuncOp"> {
-  let summary = "Lower the float form of qnt.conv2d to TOSA";
-  let description = [{
-    Expands a float `qnt.conv2d` into `tosa.conv2d` (groups = 1),
-    `tosa.depthwise_conv2d` (groups = C, one input channel per group) or,
-    for other grouped convolutions, an `scf.for` over the groups whose body
-    is one `linalg.conv_2d_nhwc_hwcf` on the group's channels (the input
-    padded once, the filter rearranged to one HWCF filter per group, the
-    output initialized with the bias and updated in place), so that the
-    code does not grow with the number of groups; then `tosa.add` for the
-    residual and `tosa.clamp` for the activation. Padding that a floor-mode
-    convolution never reads is dropped, as TOSA requires exact output sizes.
-  }];
-  let dependentDialects = ["::mlir::tosa::TosaDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
 }
 
 def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {

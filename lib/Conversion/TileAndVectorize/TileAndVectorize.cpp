@@ -339,7 +339,7 @@ struct TileAndVectorizeFloatPass
 private:
   /// exp / tanh / erf / log ... in linalg bodies (softmax, tosa.exp,
   /// sigmoid) as polynomials, which vectorize, instead of one libm call per
-  /// element (qnt-lower-float-unary does the same for qnt.unary).
+  /// element (qnt-lower-float does the same for qnt.unary).
   LogicalResult approximateMath(func::FuncOp func) {
     RewritePatternSet approximations(&getContext());
     populateMathPolynomialApproximationPatterns(approximations);

@@ -556,7 +556,7 @@ LogicalResult prelu(NodeImporter &n) {
 //===----------------------------------------------------------------------===//
 
 /// softmax / log-softmax of `x` along IR dimension `axis`: one qnt.softmax
-/// (expanded by qnt-lower-softmax for the float code).
+/// (expanded by qnt-lower-float for the float code).
 Value softmaxAlong(NodeImporter &n, Value x, int64_t axis, bool log) {
   ImplicitLocOpBuilder &b = n.builder();
   return qnt::SoftmaxOp::create(b, x, b.getI64IntegerAttr(axis),

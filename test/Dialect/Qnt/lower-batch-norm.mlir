@@ -1,4 +1,4 @@
-// RUN: quant-opt %s -split-input-file -qnt-lower-batch-norm | FileCheck %s
+// RUN: quant-opt %s -split-input-file -qnt-lower-float | FileCheck %s
 // Numerics are checked end to end in test/Integration/Calibrate/ranges.mlir.
 
 // NHWC (axis -1): parameters are indexed by the last dimension.

@@ -1,4 +1,4 @@
-// RUN: quant-opt %s -split-input-file -qnt-lower-fake-quant | FileCheck %s
+// RUN: quant-opt %s -split-input-file -qnt-lower-float | FileCheck %s
 // Numerics (against numpy and ONNX's QuantizeLinear / DequantizeLinear) are
 // checked end to end in test/Integration/Compile/qdq.mlir.
 

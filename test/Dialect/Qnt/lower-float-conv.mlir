@@ -1,4 +1,4 @@
-// RUN: quant-opt %s -split-input-file -qnt-lower-float-conv | FileCheck %s
+// RUN: quant-opt %s -split-input-file -qnt-lower-float | FileCheck %s
 // Numerics: test/Integration/Fuse/equivalence.mlir runs lowered fused models.
 
 // groups = 1, residual and relu: conv, add, clamp.

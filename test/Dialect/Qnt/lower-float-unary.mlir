@@ -1,5 +1,5 @@
-// RUN: quant-opt %s --split-input-file --qnt-lower-float-unary | FileCheck %s
-// RUN: quant-opt %s --split-input-file --qnt-lower-float-unary --quantc-float-to-llvm -o /dev/null
+// RUN: quant-opt %s --split-input-file --qnt-lower-float | FileCheck %s
+// RUN: quant-opt %s --split-input-file --qnt-lower-float --quantc-float-to-llvm -o /dev/null
 
 // The formula of UnaryFunctions.h in one element-wise linalg.generic.
 // CHECK-LABEL: func.func @hard_swish

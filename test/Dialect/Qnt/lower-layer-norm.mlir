@@ -1,5 +1,5 @@
-// RUN: quant-opt %s --split-input-file --qnt-lower-layer-norm | FileCheck %s
-// RUN: quant-opt %s --split-input-file --qnt-lower-layer-norm --quantc-float-to-llvm -o /dev/null
+// RUN: quant-opt %s --split-input-file --qnt-lower-float | FileCheck %s
+// RUN: quant-opt %s --split-input-file --qnt-lower-float --quantc-float-to-llvm -o /dev/null
 
 // Over the last dimension: the mean and the biased variance as reduce_sum
 // times 1 / n, rsqrt of the variance plus epsilon, then gamma and beta

@@ -1,5 +1,5 @@
-// RUN: quant-opt %s --split-input-file --qnt-lower-softmax | FileCheck %s
-// RUN: quant-opt %s --split-input-file --qnt-lower-softmax --quantc-float-to-llvm -o /dev/null
+// RUN: quant-opt %s --split-input-file --qnt-lower-float | FileCheck %s
+// RUN: quant-opt %s --split-input-file --qnt-lower-float --quantc-float-to-llvm -o /dev/null
 
 // Softmax along the axis, max-subtracted: the reductions keep the axis as
 // a dimension of size 1 and broadcast back.

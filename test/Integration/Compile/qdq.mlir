@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t/f %t/q
 // RUN: quant-translate --import-onnx %S/Inputs/qdq_resnet.onnx -o %t/qdq.mlir
 //
-// In float (--keep-qdq-float, qnt-lower-fake-quant): the quantization
+// In float (--keep-qdq-float, qnt-lower-float): the quantization
 // simulated as the int8 reference quantizes. Against the outputs under
 // ONNX semantics (numpy, x / scale, torch's float convolutions): the output
 // lies on the grid of its scale (0.0365929976); differences in
