@@ -435,9 +435,10 @@ std::vector<uint8_t> referenceOutput(const Layer &l) {
   out.data = y.data();
   out.shape = {1, s.oh, s.oh, s.oc};
   out.scale = float(l.sOut);
-  if (quantc::ref::Error e =
-          quantc::ref::conv2d(in, w, l.bias.data(), params, nullptr, out))
-    die("int8 reference: " + *e);
+  if (quantc::Status s =
+          quantc::ref::conv2d(in, w, l.bias.data(), params, nullptr, out);
+      s.failed())
+    die("int8 reference: " + s.message());
   return y;
 }
 

@@ -61,10 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                 [](Diagnostic &) { return success(); });
   quantc::OnnxImportOptions options;
   options.batch = 1;
-  std::string error;
   OwningOpRef<ModuleOp> module = quantc::importOnnx(
       llvm::StringRef(reinterpret_cast<const char *>(data), size), context,
-      options, error);
+      options);
   if (!module)
     return 0;
   if (failed(verify(*module))) {

@@ -33,7 +33,7 @@ using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 namespace {
 /// A stream that hashes what is written to it: the printed model (weights
@@ -140,9 +140,8 @@ struct Calibrator::Impl {
 
   Error flush();
   Error observe(Slot &slot, const float *data, std::vector<int64_t> shape);
-  /// An observer's error message as an Error naming the observer.
-  Error observerError(const Slot &slot,
-                      const std::optional<std::string> &error);
+  /// An observer's status as an Error naming the observer.
+  Error observerError(const Slot &slot, const Status &status);
 };
 
 Calibrator::Calibrator(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -197,18 +196,18 @@ Calibrator::create(ModuleOp module, StringRef function,
     slot.constant = matchPattern(op.getInput(), m_Constant());
     slot.batched =
         !slot.constant && !op.getConfig().isPerChannel() && !slot.shape.empty();
-    obs::ErrorOr<obs::Observer> observer =
+    quantc::StatusOr<obs::Observer> observer =
         obs::Observer::create(qnt::toObserverConfig(op.getConfig()));
-    if (!observer) {
-      error = fail("observer '" + slot.name + "': " + observer.error());
+    Status status = observer.status();
+    if (observer.ok()) {
+      slot.observer = std::move(*observer);
+      if (qnt::ObserverStateAttr state = op.getStateAttr())
+        status = slot.observer.setState(qnt::toObserverState(state));
+    }
+    if (status.failed()) {
+      error = toError(status, "observer '" + slot.name + "': ");
       return;
     }
-    slot.observer = std::move(*observer);
-    if (qnt::ObserverStateAttr state = op.getStateAttr())
-      if (auto e = slot.observer.setState(qnt::toObserverState(state))) {
-        error = fail("observer '" + slot.name + "': " + *e);
-        return;
-      }
     impl->slots.push_back(std::move(slot));
   });
   if (error)
@@ -289,12 +288,9 @@ Error Calibrator::Impl::observe(Slot &slot, const float *data,
   return observerError(slot, slot.observer.observe(data, shape));
 }
 
-Error Calibrator::Impl::observerError(const Slot &slot,
-                                      const std::optional<std::string> &error) {
-  if (!error)
-    return Error::success();
-  return fail("observer '" + slot.name + "' (" + slot.location +
-              "), samples up to " + llvm::Twine(samples) + ": " + *error);
+Error Calibrator::Impl::observerError(const Slot &slot, const Status &status) {
+  return toError(status, "observer '" + slot.name + "' (" + slot.location +
+                             "), samples up to " + llvm::Twine(samples) + ": ");
 }
 
 Error Calibrator::Impl::flush() {
@@ -305,7 +301,7 @@ Error Calibrator::Impl::flush() {
   for (Slot &slot : slots)
     if (slot.batched && slot.pendingSamples > 0)
       ready.push_back(&slot);
-  std::vector<std::optional<std::string>> errors(ready.size());
+  std::vector<Status> errors(ready.size(), Status::success());
   mlir::parallelFor(module.getContext(), 0, ready.size(), [&](size_t i) {
     Slot &slot = *ready[i];
     std::vector<int64_t> shape = slot.shape;
@@ -428,8 +424,9 @@ Error Calibrator::loadProfile(const Profile &profile) {
     if (o.name != slot.name || o.shape != slot.shape)
       return fail("profile observer #" + llvm::Twine(i) + " '" + o.name +
                   "' does not match the model's '" + slot.name + "'");
-    if (std::optional<std::string> e = slot.observer.setState(o.state))
-      return fail("profile observer '" + o.name + "': " + *e);
+    if (Error e = toError(slot.observer.setState(o.state),
+                          "profile observer '" + o.name + "': "))
+      return e;
   }
   m.samples = profile.samples;
   m.sources = profile.sources;

@@ -17,7 +17,7 @@ const char *const quantc::kToolVersion = "quantc 0.1.0";
 static constexpr StringLiteral kFormat = "quantc-calibration-profile";
 static constexpr int64_t kVersion = 1;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 //===----------------------------------------------------------------------===//
 // Writing
@@ -67,11 +67,12 @@ json::Value quantc::toJSON(const Profile &profile) {
                        {"config", toJSON(o.config)},
                        {"state", ::toJSON(o.state)}};
     // Derived numbers, for the reader: the float range each scale came from.
-    obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
-    if (observer && o.state.batches > 0 && !observer->setState(o.state)) {
+    quantc::StatusOr<obs::Observer> observer = obs::Observer::create(o.config);
+    if (observer.ok() && o.state.batches > 0 &&
+        observer->setState(o.state).ok()) {
       auto range = observer->computeRange();
       auto qparams = observer->computeQParams();
-      if (range && qparams) {
+      if (range.ok() && qparams.ok()) {
         entry["range"] = json::Object{{"min", toArray(range->first)},
                                       {"max", toArray(range->second)}};
         entry["qparams"] =
@@ -156,6 +157,17 @@ public:
 };
 } // namespace
 
+/// The observer library's observer for a profile entry (config and state);
+/// a failure starts with `context`.
+static Expected<obs::Observer> toObserver(const ProfileObserver &o,
+                                          const Twine &context) {
+  quantc::StatusOr<obs::Observer> observer = obs::Observer::create(o.config);
+  if (observer.ok() && o.state.batches > 0)
+    if (Status s = observer->setState(o.state); s.failed())
+      return toError(s, context);
+  return toExpected(std::move(observer), context);
+}
+
 static Expected<ProfileObserver> readObserver(const json::Value &value,
                                               size_t index) {
   ProfileObserver o;
@@ -205,12 +217,8 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
   o.config.kind = *k;
   o.config.dtype = *d;
   o.config.qscheme = *q;
-  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
-  if (!observer)
-    return fail(r.where + " ('" + o.name + "'): " + observer.error());
-  if (o.state.batches > 0)
-    if (std::optional<std::string> error = observer->setState(o.state))
-      return fail(r.where + " ('" + o.name + "'): " + *error);
+  if (Error e = toObserver(o, r.where + " ('" + o.name + "'): ").takeError())
+    return std::move(e);
   return o;
 }
 
@@ -256,17 +264,6 @@ Expected<Profile> quantc::parseProfile(StringRef text, StringRef path) {
 // Merging
 //===----------------------------------------------------------------------===//
 
-/// The observer library's observer for a profile entry (config and state).
-static Expected<obs::Observer> toObserver(const ProfileObserver &o) {
-  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(o.config);
-  if (!observer)
-    return fail("observer '" + o.name + "': " + observer.error());
-  if (o.state.batches > 0)
-    if (std::optional<std::string> error = observer->setState(o.state))
-      return fail("observer '" + o.name + "': " + *error);
-  return std::move(*observer);
-}
-
 Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   if (profiles.empty())
     return fail("no profiles to merge");
@@ -283,7 +280,8 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
   merged.tool = kToolVersion;
   std::vector<obs::Observer> observers;
   for (const ProfileObserver &o : first.observers) {
-    Expected<obs::Observer> observer = toObserver(o);
+    Expected<obs::Observer> observer =
+        toObserver(o, "observer '" + o.name + "': ");
     if (!observer)
       return observer.takeError();
     observers.push_back(std::move(*observer));
@@ -306,11 +304,13 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
           o.shape != first.observers[i].shape)
         return fail("profiles have different observers ('" +
                     first.observers[i].name + "' vs '" + o.name + "')");
-      Expected<obs::Observer> observer = toObserver(o);
+      Expected<obs::Observer> observer =
+          toObserver(o, "observer '" + o.name + "': ");
       if (!observer)
         return observer.takeError();
-      if (auto error = observers[i].merge(*observer))
-        return fail("observer '" + o.name + "': " + *error);
+      if (Error e = toError(observers[i].merge(*observer),
+                            "observer '" + o.name + "': "))
+        return e;
     }
     merged.samples += other.samples;
     merged.sources.insert(merged.sources.end(), other.sources.begin(),

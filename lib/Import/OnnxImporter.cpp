@@ -10,6 +10,7 @@
 
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/ModelAttributes.h"
+#include "quantc/Support/Fail.h"
 
 #include "Importer.h"
 #include "OpRegistry.h"
@@ -732,9 +733,9 @@ OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
   return importer.run(model);
 }
 
-OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
-                                         const OnnxImportOptions &options,
-                                         std::string &error) {
+llvm::Expected<OwningOpRef<ModuleOp>>
+quantc::importOnnxOrError(StringRef bytes, MLIRContext &context,
+                          const OnnxImportOptions &options) {
   // Collect the first error and its notes as one message.
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
@@ -749,24 +750,20 @@ OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
   });
   OwningOpRef<ModuleOp> module = importOnnx(bytes, context, options);
   if (!module)
-    error = message.empty() ? "import failed" : message;
+    return fail(message.empty() ? "import failed" : message);
   return module;
 }
 
-OwningOpRef<ModuleOp> quantc::importOnnxFile(StringRef path,
-                                             MLIRContext &context,
-                                             const OnnxImportOptions &options,
-                                             std::string &error) {
+llvm::Expected<OwningOpRef<ModuleOp>>
+quantc::importOnnxFile(StringRef path, MLIRContext &context,
+                       const OnnxImportOptions &options) {
   auto bytes = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
-  if (!bytes) {
-    error = ("cannot read '" + path + "': " + bytes.getError().message()).str();
-    return nullptr;
-  }
-  std::string message;
-  OwningOpRef<ModuleOp> module =
-      importOnnx((*bytes)->getBuffer(), context, options, message);
+  if (!bytes)
+    return fail("cannot read '" + path + "': " + bytes.getError().message());
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      importOnnxOrError((*bytes)->getBuffer(), context, options);
   if (!module)
-    error = ("'" + path + "': " + message).str();
+    return fail("'" + path + "': " + toString(module.takeError()));
   return module;
 }
 
@@ -778,9 +775,8 @@ const char *const quantc::kInputShapeHelp =
 
 llvm::Error quantc::parseInputShape(StringRef spec,
                                     OnnxImportOptions &options) {
-  auto fail = [&](const Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "bad --input-shape '" + spec + "': " + why);
+  auto bad = [&](const Twine &why) {
+    return fail("bad --input-shape '" + spec + "': " + why);
   };
   InputShape shape;
   StringRef dims = spec;
@@ -789,10 +785,10 @@ llvm::Error quantc::parseInputShape(StringRef spec,
     shape.name = spec.take_front(eq).str();
     dims = spec.drop_front(eq + 1);
     if (shape.name.empty())
-      return fail("the input name before '=' is empty");
+      return bad("the input name before '=' is empty");
   }
   if (dims.empty())
-    return fail("no dimensions (expected e.g. 1x3x224x224)");
+    return bad("no dimensions (expected e.g. 1x3x224x224)");
   SmallVector<StringRef> parts;
   dims.split(parts, dims.contains(',') ? ',' : 'x', -1, /*KeepEmpty=*/true);
   for (StringRef part : parts) {
@@ -800,22 +796,22 @@ llvm::Error quantc::parseInputShape(StringRef spec,
     uint64_t value;
     if (text.empty() || !llvm::all_of(text, llvm::isDigit) ||
         text.getAsInteger(10, value))
-      return fail("dimension '" + part +
-                  "' is not a positive integer (expected e.g. 1x3x224x224)");
+      return bad("dimension '" + part +
+                 "' is not a positive integer (expected e.g. 1x3x224x224)");
     if (value == 0)
-      return fail("dimension 0: empty tensors are not supported");
+      return bad("dimension 0: empty tensors are not supported");
     if (value > static_cast<uint64_t>(onnx_import::kMaxIntValue))
-      return fail("dimension " + text + " is too large (at most " +
-                  Twine(onnx_import::kMaxIntValue) + ")");
+      return bad("dimension " + text + " is too large (at most " +
+                 Twine(onnx_import::kMaxIntValue) + ")");
     shape.dims.push_back(static_cast<int64_t>(value));
   }
   if (auto err = onnx_import::checkActivationShape(shape.dims))
-    return fail("the shape " + *err);
+    return bad("the shape " + *err);
   for (const InputShape &other : options.inputShapes)
     if (other.name == shape.name)
-      return fail(shape.name.empty()
-                      ? Twine("a shape without a name is given twice")
-                      : "input '" + shape.name + "' is given twice");
+      return bad(shape.name.empty()
+                     ? Twine("a shape without a name is given twice")
+                     : "input '" + shape.name + "' is given twice");
   options.inputShapes.push_back(std::move(shape));
   return llvm::Error::success();
 }

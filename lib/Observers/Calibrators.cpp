@@ -47,6 +47,8 @@
 #include <cmath>
 
 using namespace quantc::obs;
+using quantc::Status;
+using quantc::StatusOr;
 using namespace quantc::obs::detail;
 
 namespace {
@@ -241,13 +243,15 @@ double detail::calibratorAmax(const ObserverState &st,
   return mseAmax(st.histogram, used, w, levels);
 }
 
-std::optional<std::string>
-detail::calibratorValidate(const ObserverState &st, const ObserverConfig &cfg) {
+Status detail::calibratorValidate(const ObserverState &st,
+                                  const ObserverConfig &cfg) {
   if (st.histMin != 0)
-    return std::string("calibrator histogram must start at 0 (it counts |x|)");
+    return Status::failure(
+        "calibrator histogram must start at 0 (it counts |x|)");
   std::optional<int> k = gridExp(st, cfg.bins);
   if (!k || *k != selectExp(stateAmax(st), cfg.bins))
-    return "calibrator histogram range [0, " + std::to_string(st.histMax) +
-           "] is not bins * 2^k for the smallest k covering max|x|";
-  return std::nullopt;
+    return Status::failure(
+        "calibrator histogram range [0, " + std::to_string(st.histMax) +
+        "] is not bins * 2^k for the smallest k covering max|x|");
+  return Status::success();
 }

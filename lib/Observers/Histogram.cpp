@@ -24,6 +24,8 @@
 #include <limits>
 
 using namespace quantc::obs;
+using quantc::Status;
+using quantc::StatusOr;
 using namespace quantc::obs::detail;
 
 namespace {
@@ -57,24 +59,23 @@ void combineInto(std::vector<float> &hist, const std::vector<float> &prev,
   }
 }
 
-std::optional<std::string> boundsError(float lo, float hi) {
+Status boundsError(float lo, float hi) {
   if (pythonIntOfFloat(lo) && pythonIntOfFloat(hi))
-    return std::nullopt;
-  return "histogram observer: range [" + std::to_string(lo) + ", " +
-         std::to_string(hi) +
-         "] does not fit int64 (PyTorch 1.13 passes int(min), int(max) to "
-         "torch.histc and fails)";
+    return Status::success();
+  return Status::failure(
+      "histogram observer: range [" + std::to_string(lo) + ", " +
+      std::to_string(hi) +
+      "] does not fit int64 (PyTorch 1.13 passes int(min), int(max) to "
+      "torch.histc and fails)");
 }
 } // namespace
 
-std::optional<std::string> detail::histogramObserve(ObserverState &st,
-                                                    const ObserverConfig &cfg,
-                                                    const float *x, int64_t n,
-                                                    float bmin, float bmax) {
+Status detail::histogramObserve(ObserverState &st, const ObserverConfig &cfg,
+                                const float *x, int64_t n, float bmin,
+                                float bmax) {
   const int64_t bins = cfg.bins;
   if (st.batches == 0 || st.min[0] == st.max[0]) {
-    if (auto err = boundsError(bmin, bmax))
-      return err;
+    QUANTC_TRY(boundsError(bmin, bmax));
     st.histogram = torchHistc(x, n, bins, *pythonIntOfFloat(bmin),
                               *pythonIntOfFloat(bmax));
     st.min = {bmin};
@@ -90,15 +91,15 @@ std::optional<std::string> detail::histogramObserve(ObserverState &st,
     if (!(downF >= 1 &&
           downF <= static_cast<double>(std::numeric_limits<int64_t>::max() /
                                        (2 * bins))))
-      return std::string("histogram observer: new range is too wide relative "
-                         "to the old one to combine the histograms");
+      return Status::failure(
+          "histogram observer: new range is too wide relative "
+          "to the old one to combine the histograms");
     const int64_t down = static_cast<int64_t>(downF);
     const float e = static_cast<float>(down) * coarse - (cmax - cmin);
     cmax = cmax + e;
     const auto startIdx =
         static_cast<int64_t>(std::nearbyint((minVal - cmin) / hbw));
-    if (auto err = boundsError(cmin, cmax))
-      return err;
+    QUANTC_TRY(boundsError(cmin, cmax));
     std::vector<float> hist = torchHistc(x, n, bins, *pythonIntOfFloat(cmin),
                                          *pythonIntOfFloat(cmax));
     if (cmin == minVal && cmax == maxVal) {
@@ -113,7 +114,7 @@ std::optional<std::string> detail::histogramObserve(ObserverState &st,
   }
   st.histMin = st.min[0];
   st.histMax = st.max[0];
-  return std::nullopt;
+  return Status::success();
 }
 
 namespace {

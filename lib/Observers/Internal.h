@@ -45,10 +45,8 @@ std::optional<int64_t> pythonIntOfFloat(float v);
 //===----------------------------------------------------------------------===//
 
 /// HistogramObserver.forward on one batch with batch extremes (bmin, bmax).
-std::optional<std::string> histogramObserve(ObserverState &st,
-                                            const ObserverConfig &cfg,
-                                            const float *x, int64_t n,
-                                            float bmin, float bmax);
+Status histogramObserve(ObserverState &st, const ObserverConfig &cfg,
+                        const float *x, int64_t n, float bmin, float bmax);
 /// HistogramObserver._non_linear_param_search: the (min, max) to quantize.
 std::pair<float, float> histogramSearch(const ObserverState &st,
                                         const ObserverConfig &cfg,
@@ -71,8 +69,7 @@ void calibratorMerge(ObserverState &a, const ObserverState &b,
 double calibratorAmax(const ObserverState &st, const ObserverConfig &cfg,
                       const QuantRange &range);
 /// Checks that a calibrator histogram state is on a valid grid.
-std::optional<std::string> calibratorValidate(const ObserverState &st,
-                                              const ObserverConfig &cfg);
+Status calibratorValidate(const ObserverState &st, const ObserverConfig &cfg);
 
 } // namespace quantc::obs::detail
 

@@ -14,6 +14,8 @@
 #include <cmath>
 
 using namespace quantc::obs;
+using quantc::Status;
+using quantc::StatusOr;
 
 namespace {
 struct KindName {
@@ -74,27 +76,29 @@ bool quantc::obs::usesHistogram(ObserverKind kind) {
          kind == ObserverKind::Entropy || kind == ObserverKind::MSE;
 }
 
-std::optional<std::string> ObserverConfig::validate() const {
-  if (auto err = validateQuantRange(dtype, quantMin, quantMax))
-    return err;
+Status ObserverConfig::validate() const {
+  QUANTC_TRY(validateQuantRange(dtype, quantMin, quantMax));
   // PyTorch's min/max observers raise here; its HistogramObserver accepts the
   // combination and returns zero point 128 outside [0, 127]. Rejected for all.
   if (qscheme == QScheme::Symmetric && reduceRange && dtype == Dtype::QUInt8)
-    return std::string("cannot reduce range for symmetric quantization for "
-                       "quint8");
+    return Status::failure("cannot reduce range for symmetric quantization for "
+                           "quint8");
   if (!(averagingConstant >= 0 && averagingConstant <= 1))
-    return "averaging_constant must be in [0, 1], got " +
-           std::to_string(averagingConstant);
+    return Status::failure("averaging_constant must be in [0, 1], got " +
+                           std::to_string(averagingConstant));
   if (usesHistogram(kind) && (bins < 2 || bins > (int64_t(1) << 20)))
-    return "bins must be in [2, 2^20], got " + std::to_string(bins);
+    return Status::failure("bins must be in [2, 2^20], got " +
+                           std::to_string(bins));
   if (upsampleRate < 1 || upsampleRate > (int64_t(1) << 20))
-    return "upsample_rate must be in [1, 2^20], got " +
-           std::to_string(upsampleRate);
+    return Status::failure("upsample_rate must be in [1, 2^20], got " +
+                           std::to_string(upsampleRate));
   if (!(percentile > 0 && percentile <= 100))
-    return "percentile must be in (0, 100], got " + std::to_string(percentile);
+    return Status::failure("percentile must be in (0, 100], got " +
+                           std::to_string(percentile));
   if (!(eps > 0 && std::isfinite(eps)))
-    return "eps must be positive and finite, got " + std::to_string(eps);
-  return std::nullopt;
+    return Status::failure("eps must be positive and finite, got " +
+                           std::to_string(eps));
+  return Status::success();
 }
 
 Observer::Observer(const ObserverConfig &config)
@@ -102,43 +106,44 @@ Observer::Observer(const ObserverConfig &config)
       range(effectiveQuantRange(config.dtype, config.reduceRange,
                                 config.quantMin, config.quantMax)) {}
 
-ErrorOr<Observer> Observer::create(const ObserverConfig &config) {
-  if (auto err = config.validate())
-    return ErrorOr<Observer>::makeError(*err);
+StatusOr<Observer> Observer::create(const ObserverConfig &config) {
+  QUANTC_TRY(config.validate());
   return Observer(config);
 }
 
-std::optional<std::string>
-Observer::observe(const float *data, const std::vector<int64_t> &shape) {
+Status Observer::observe(const float *data, const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      return "negative dimension " + std::to_string(d) + " in shape";
+      return Status::failure("negative dimension " + std::to_string(d) +
+                             " in shape");
     n *= d;
   }
   if (n == 0)
-    return std::string("empty tensor: nothing to observe");
+    return Status::failure("empty tensor: nothing to observe");
   for (int64_t i = 0; i < n; ++i)
     if (!std::isfinite(data[i]))
-      return "non-finite value " + std::to_string(data[i]) + " at index " +
-             std::to_string(i) +
-             ": observers reject NaN/Inf (the batch was ignored)";
+      return Status::failure(
+          "non-finite value " + std::to_string(data[i]) + " at index " +
+          std::to_string(i) +
+          ": observers reject NaN/Inf (the batch was ignored)");
 
   ObserverState next = st;
   if (isPerChannel(cfg.kind)) {
     const auto rank = static_cast<int64_t>(shape.size());
     const int64_t axis = cfg.chAxis < 0 ? cfg.chAxis + rank : cfg.chAxis;
     if (axis < 0 || axis >= rank)
-      return "ch_axis " + std::to_string(cfg.chAxis) +
-             " out of range for a tensor of rank " + std::to_string(rank);
+      return Status::failure("ch_axis " + std::to_string(cfg.chAxis) +
+                             " out of range for a tensor of rank " +
+                             std::to_string(rank));
     const int64_t channels = shape[axis];
     int64_t inner = 1;
     for (int64_t d = axis + 1; d < rank; ++d)
       inner *= shape[d];
     if (st.batches > 0 && static_cast<int64_t>(st.min.size()) != channels)
-      return "channel count " + std::to_string(channels) +
-             " differs from earlier batches (" + std::to_string(st.min.size()) +
-             ")";
+      return Status::failure("channel count " + std::to_string(channels) +
+                             " differs from earlier batches (" +
+                             std::to_string(st.min.size()) + ")");
     std::vector<float> cmin(channels, INFINITY), cmax(channels, -INFINITY);
     for (int64_t i = 0; i < n; ++i) {
       const int64_t c = (i / inner) % channels;
@@ -164,8 +169,7 @@ Observer::observe(const float *data, const std::vector<int64_t> &shape) {
     auto [mn, mx] = std::minmax_element(data, data + n);
     const float bmin = *mn, bmax = *mx;
     if (cfg.kind == ObserverKind::Histogram) {
-      if (auto err = detail::histogramObserve(next, cfg, data, n, bmin, bmax))
-        return err;
+      QUANTC_TRY(detail::histogramObserve(next, cfg, data, n, bmin, bmax));
     } else if (st.batches == 0) {
       next.min = {bmin};
       next.max = {bmax};
@@ -182,20 +186,22 @@ Observer::observe(const float *data, const std::vector<int64_t> &shape) {
   }
   ++next.batches;
   st = std::move(next);
-  return std::nullopt;
+  return Status::success();
 }
 
-std::optional<std::string> Observer::merge(const Observer &other) {
+Status Observer::merge(const Observer &other) {
   if (!sameConfig(cfg, other.cfg))
-    return std::string("cannot merge observers with different configurations");
+    return Status::failure(
+        "cannot merge observers with different configurations");
   if (other.st.batches == 0)
-    return std::nullopt;
+    return Status::success();
   if (st.batches == 0) {
     st = other.st;
-    return std::nullopt;
+    return Status::success();
   }
   if (st.min.size() != other.st.min.size())
-    return std::string("cannot merge observers with different channel counts");
+    return Status::failure(
+        "cannot merge observers with different channel counts");
   const ObserverState &o = other.st;
   switch (cfg.kind) {
   case ObserverKind::MinMax:
@@ -227,58 +233,58 @@ std::optional<std::string> Observer::merge(const Observer &other) {
     break;
   }
   st.batches += o.batches;
-  return std::nullopt;
+  return Status::success();
 }
 
-std::optional<std::string> Observer::setState(ObserverState state) {
+Status Observer::setState(ObserverState state) {
   if (state.batches < 0)
-    return std::string("negative batch count");
+    return Status::failure("negative batch count");
   if (state.batches == 0) {
     if (!state.min.empty() || !state.max.empty() || !state.histogram.empty())
-      return std::string("a state with 0 batches must have no statistics");
+      return Status::failure("a state with 0 batches must have no statistics");
     st = std::move(state);
-    return std::nullopt;
+    return Status::success();
   }
   if (state.min.size() != state.max.size() || state.min.empty())
-    return std::string("min and max must be non-empty and of equal size");
+    return Status::failure("min and max must be non-empty and of equal size");
   if (!isPerChannel(cfg.kind) && state.min.size() != 1)
-    return std::string("a per-tensor observer needs exactly one min/max");
+    return Status::failure("a per-tensor observer needs exactly one min/max");
   for (size_t c = 0; c < state.min.size(); ++c)
     if (!std::isfinite(state.min[c]) || !std::isfinite(state.max[c]) ||
         state.min[c] > state.max[c])
-      return "invalid min/max at channel " + std::to_string(c);
+      return Status::failure("invalid min/max at channel " + std::to_string(c));
   if (!usesHistogram(cfg.kind)) {
     if (!state.histogram.empty())
-      return std::string("this observer kind keeps no histogram");
+      return Status::failure("this observer kind keeps no histogram");
   } else {
     if (static_cast<int64_t>(state.histogram.size()) != cfg.bins)
-      return "histogram must have " + std::to_string(cfg.bins) + " bins";
+      return Status::failure("histogram must have " + std::to_string(cfg.bins) +
+                             " bins");
     // PyTorch's histogram combining interpolates counts in float32 and can
     // leave tiny negative counts (cancellation in cumsum differences); they
     // are part of its state. The calibrators count exactly.
     bool exactCounts = cfg.kind != ObserverKind::Histogram;
     for (float h : state.histogram)
       if (!std::isfinite(h) || (exactCounts && h < 0))
-        return std::string(exactCounts
-                               ? "histogram counts must be finite and >= 0"
-                               : "histogram counts must be finite");
+        return Status::failure(exactCounts
+                                   ? "histogram counts must be finite and >= 0"
+                                   : "histogram counts must be finite");
     if (cfg.kind == ObserverKind::Histogram) {
       if (state.histMin != state.min[0] || state.histMax != state.max[0])
-        return std::string("histogram range must equal min/max");
-    } else if (auto err = detail::calibratorValidate(state, cfg)) {
-      return err;
+        return Status::failure("histogram range must equal min/max");
+    } else {
+      QUANTC_TRY(detail::calibratorValidate(state, cfg));
     }
   }
   st = std::move(state);
-  return std::nullopt;
+  return Status::success();
 }
 
-ErrorOr<std::pair<std::vector<float>, std::vector<float>>>
+StatusOr<std::pair<std::vector<float>, std::vector<float>>>
 Observer::computeRange() const {
-  using R = ErrorOr<std::pair<std::vector<float>, std::vector<float>>>;
   if (st.batches == 0)
-    return R::makeError(std::string(toString(cfg.kind)) +
-                        " observer has not observed any data");
+    return Status::failure(std::string(toString(cfg.kind)) +
+                           " observer has not observed any data");
   switch (cfg.kind) {
   case ObserverKind::Histogram: {
     // dst_nbins = 2 ** bits(dtype), regardless of reduce_range.
@@ -301,10 +307,10 @@ Observer::computeRange() const {
   }
 }
 
-ErrorOr<QParams> Observer::computeQParams() const {
+StatusOr<QParams> Observer::computeQParams() const {
   auto r = computeRange();
-  if (!r)
-    return ErrorOr<QParams>::makeError(r.error());
+  if (r.failed())
+    return r.status();
   return calculateQParams(r->first, r->second, cfg.dtype, cfg.qscheme, range,
                           cfg.eps, isPerChannel(cfg.kind));
 }

@@ -12,6 +12,8 @@
 #include <cmath>
 
 using namespace quantc::obs;
+using quantc::Status;
+using quantc::StatusOr;
 
 const char *quantc::obs::toString(Dtype dtype) {
   return dtype == Dtype::QUInt8 ? "quint8" : "qint8";
@@ -37,32 +39,36 @@ std::optional<QScheme> quantc::obs::parseQScheme(const std::string &name) {
   return std::nullopt;
 }
 
-std::optional<std::string>
-quantc::obs::validateQuantRange(Dtype dtype, std::optional<int64_t> quantMin,
-                                std::optional<int64_t> quantMax) {
+Status quantc::obs::validateQuantRange(Dtype dtype,
+                                       std::optional<int64_t> quantMin,
+                                       std::optional<int64_t> quantMax) {
   if (!quantMin && !quantMax)
-    return std::nullopt;
+    return Status::success();
   if (!quantMin || !quantMax)
-    return std::string("quant_min and quant_max must be given together");
+    return Status::failure("quant_min and quant_max must be given together");
   int64_t qmin = *quantMin, qmax = *quantMax;
   if (!(qmin <= 0 && 0 <= qmax))
-    return "user-specified quantization range must include 0, got [" +
-           std::to_string(qmin) + ", " + std::to_string(qmax) + "]";
+    return Status::failure(
+        "user-specified quantization range must include 0, got [" +
+        std::to_string(qmin) + ", " + std::to_string(qmax) + "]");
   if (!(qmin < qmax))
-    return "qmin must be strictly less than qmax for user-specified "
-           "quantization range, got [" +
-           std::to_string(qmin) + ", " + std::to_string(qmax) + "]";
+    return Status::failure(
+        "qmin must be strictly less than qmax for user-specified "
+        "quantization range, got [" +
+        std::to_string(qmin) + ", " + std::to_string(qmax) + "]");
   if (qmax - qmin + 1 > 256)
-    return "quantization range should be positive and not exceed the maximum "
-           "bit range (=256), got [" +
-           std::to_string(qmin) + ", " + std::to_string(qmax) + "]";
+    return Status::failure(
+        "quantization range should be positive and not exceed the maximum "
+        "bit range (=256), got [" +
+        std::to_string(qmin) + ", " + std::to_string(qmax) + "]");
   int64_t lo = dtype == Dtype::QUInt8 ? 0 : -128;
   int64_t hi = dtype == Dtype::QUInt8 ? 255 : 127;
   if (qmin < lo || qmax > hi)
-    return "quantization range [" + std::to_string(qmin) + ", " +
-           std::to_string(qmax) + "] does not fit " + toString(dtype) + " [" +
-           std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  return std::nullopt;
+    return Status::failure("quantization range [" + std::to_string(qmin) +
+                           ", " + std::to_string(qmax) + "] does not fit " +
+                           toString(dtype) + " [" + std::to_string(lo) + ", " +
+                           std::to_string(hi) + "]");
+  return Status::success();
 }
 
 /// Python's floor division by 2.
@@ -92,25 +98,24 @@ QuantRange quantc::obs::effectiveQuantRange(Dtype dtype, bool reduceRange,
   return r;
 }
 
-ErrorOr<QParams>
+StatusOr<QParams>
 quantc::obs::calculateQParams(const std::vector<float> &minVals,
                               const std::vector<float> &maxVals, Dtype dtype,
                               QScheme qscheme, const QuantRange &range,
                               float eps, bool perChannel) {
-  using R = ErrorOr<QParams>;
   if (minVals.size() != maxVals.size())
-    return R::makeError("min and max have different sizes");
+    return Status::failure("min and max have different sizes");
   if (minVals.empty())
-    return R::makeError("no min/max values: the observer has not run");
+    return Status::failure("no min/max values: the observer has not run");
   if (!perChannel && minVals.size() != 1)
-    return R::makeError("per-tensor qparams need exactly one min/max pair");
+    return Status::failure("per-tensor qparams need exactly one min/max pair");
   // PyTorch's check_min_max_valid: an unobserved per-tensor pair (+inf, -inf)
   // returns the defaults instead of failing.
   if (!perChannel && minVals[0] == INFINITY && maxVals[0] == -INFINITY)
     return QParams{{1.0f}, {0}};
   for (size_t i = 0; i < minVals.size(); ++i)
     if (!(minVals[i] <= maxVals[i]))
-      return R::makeError(
+      return Status::failure(
           "min " + std::to_string(minVals[i]) + " should be less than max " +
           std::to_string(maxVals[i]) + " (channel " + std::to_string(i) + ")");
 

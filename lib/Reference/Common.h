@@ -19,13 +19,13 @@ namespace quantc::ref::detail {
 std::string shapeString(const std::vector<int64_t> &shape);
 
 /// Error unless `shape` equals `expected`; `what` names the tensor.
-Error checkShape(const char *what, const std::vector<int64_t> &shape,
-                 const std::vector<int64_t> &expected);
+Status checkShape(const char *what, const std::vector<int64_t> &shape,
+                  const std::vector<int64_t> &expected);
 
 /// Error unless `shape` broadcasts to `out` (same rank; each dimension
 /// equal to out's or 1).
-Error checkBroadcast(const char *what, const std::vector<int64_t> &shape,
-                     const std::vector<int64_t> &out);
+Status checkBroadcast(const char *what, const std::vector<int64_t> &shape,
+                      const std::vector<int64_t> &out);
 
 /// Walks the output's elements in order and gives, for each, the flat index
 /// of the element of a broadcast operand (shape checked by checkBroadcast).
@@ -44,25 +44,25 @@ private:
 };
 
 /// Error unless m is finite (a scale ratio overflowed otherwise).
-Error checkMultiplier(const char *what, float m);
+Status checkMultiplier(const char *what, float m);
 
 /// The bounds of `act` for `output`, or an error when they are empty or the
 /// clamp bounds are not finite / ordered.
-Error outputBounds(const FusedActivation &act, const QTensor &output,
-                   Bounds &bounds);
+Status outputBounds(const FusedActivation &act, const QTensor &output,
+                    Bounds &bounds);
 
 /// Checks the weights: data, rank, scales (count 1 or shape[0], finite and
 /// > 0).
-Error checkWeights(const QWeights &weights, size_t rank);
+Status checkWeights(const QWeights &weights, size_t rank);
 
 /// Error unless, for every output channel o, any input in
 /// [input.qmin, input.qmax] gives an accumulator within int32:
 /// sum_k |w[o, k]| * max|x - zp| + |bias[o]| <= INT32_MAX, where the
 /// weights of channel o are the k = 0..perChannel-1 values at
 /// weights.data + o * perChannel.
-Error checkAccumulatorRange(const QTensor &input, const QWeights &weights,
-                            const int32_t *bias, int64_t channels,
-                            int64_t perChannel);
+Status checkAccumulatorRange(const QTensor &input, const QWeights &weights,
+                             const int32_t *bias, int64_t channels,
+                             int64_t perChannel);
 
 } // namespace quantc::ref::detail
 

@@ -11,16 +11,14 @@
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
+using quantc::Status;
 
-Error quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
-                          const int32_t *bias, const Conv2DParams &params,
-                          const QTensor *residual, const QTensor &output) {
-  if (Error e = input.validate("input", 4))
-    return e;
-  if (Error e = output.validate("output", 4))
-    return e;
-  if (Error e = checkWeights(weights, 4))
-    return e;
+Status quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
+                           const int32_t *bias, const Conv2DParams &params,
+                           const QTensor *residual, const QTensor &output) {
+  QUANTC_TRY(input.validate("input", 4));
+  QUANTC_TRY(output.validate("output", 4));
+  QUANTC_TRY(checkWeights(weights, 4));
   const int64_t n = input.shape[0], h = input.shape[1], w = input.shape[2],
                 c = input.shape[3];
   const int64_t o = weights.shape[0], kh = weights.shape[1],
@@ -28,46 +26,41 @@ Error quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
   const int64_t groups = params.groups;
   const Window2D &win = params.window;
   if (groups < 1 || c % groups != 0 || o % groups != 0)
-    return "groups (" + std::to_string(groups) +
-           ") must divide the input channels (" + std::to_string(c) +
-           ") and the output channels (" + std::to_string(o) + ")";
+    return Status::failure("groups (" + std::to_string(groups) +
+                           ") must divide the input channels (" +
+                           std::to_string(c) + ") and the output channels (" +
+                           std::to_string(o) + ")");
   if (wi != c / groups)
-    return "weights: expected " + std::to_string(c / groups) +
-           " input channels per group (OHWI), got " + std::to_string(wi);
+    return Status::failure("weights: expected " + std::to_string(c / groups) +
+                           " input channels per group (OHWI), got " +
+                           std::to_string(wi));
   if (win.strideH < 1 || win.strideW < 1 || win.dilationH < 1 ||
       win.dilationW < 1 || win.padTop < 0 || win.padBottom < 0 ||
       win.padLeft < 0 || win.padRight < 0)
-    return std::string("strides and dilations must be >= 1, pads >= 0");
+    return Status::failure("strides and dilations must be >= 1, pads >= 0");
   const int64_t oh = windowOutputSize(h, kh, win.strideH, win.padTop,
                                       win.padBottom, win.dilationH);
   const int64_t ow = windowOutputSize(w, kw, win.strideW, win.padLeft,
                                       win.padRight, win.dilationW);
   if (oh < 1 || ow < 1)
-    return std::string("padded input is smaller than the dilated kernel");
-  if (Error e = checkShape("output", output.shape, {n, oh, ow, o}))
-    return e;
+    return Status::failure("padded input is smaller than the dilated kernel");
+  QUANTC_TRY(checkShape("output", output.shape, {n, oh, ow, o}));
   if (residual) {
-    if (Error e = residual->validate("residual", 4))
-      return e;
-    if (Error e = checkShape("residual", residual->shape, output.shape))
-      return e;
+    QUANTC_TRY(residual->validate("residual", 4));
+    QUANTC_TRY(checkShape("residual", residual->shape, output.shape));
   }
   Bounds bounds;
-  if (Error e = outputBounds(params.activation, output, bounds))
-    return e;
+  QUANTC_TRY(outputBounds(params.activation, output, bounds));
   std::vector<float> multipliers(o);
   for (int64_t oc = 0; oc < o; ++oc) {
     multipliers[oc] =
         requantMultiplier(input.scale, weights.scale(oc), output.scale);
-    if (Error e = checkMultiplier("conv2d", multipliers[oc]))
-      return e;
+    QUANTC_TRY(checkMultiplier("conv2d", multipliers[oc]));
   }
   const float residualMultiplier =
       residual ? requantMultiplier(residual->scale, 1.0f, output.scale) : 0.0f;
-  if (Error e = checkMultiplier("residual", residualMultiplier))
-    return e;
-  if (Error e = checkAccumulatorRange(input, weights, bias, o, kh * kw * wi))
-    return e;
+  QUANTC_TRY(checkMultiplier("residual", residualMultiplier));
+  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, o, kh * kw * wi));
 
   const int64_t outPerGroup = o / groups;
   for (int64_t b = 0; b < n; ++b)
@@ -108,37 +101,30 @@ Error quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
                            output.zeroPoint, bounds.lo, bounds.hi);
           output.set(outIndex, q);
         }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::matmul(const QTensor &input, const QWeights &weights,
-                          const int32_t *bias,
-                          const FusedActivation &activation,
-                          const QTensor &output) {
-  if (Error e = input.validate("input", 2))
-    return e;
-  if (Error e = output.validate("output", 2))
-    return e;
-  if (Error e = checkWeights(weights, 2))
-    return e;
+Status quantc::ref::matmul(const QTensor &input, const QWeights &weights,
+                           const int32_t *bias,
+                           const FusedActivation &activation,
+                           const QTensor &output) {
+  QUANTC_TRY(input.validate("input", 2));
+  QUANTC_TRY(output.validate("output", 2));
+  QUANTC_TRY(checkWeights(weights, 2));
   const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
   if (weights.shape[1] != k)
-    return "weights: expected [N, " + std::to_string(k) + "], got " +
-           shapeString(weights.shape);
-  if (Error e = checkShape("output", output.shape, {m, n}))
-    return e;
+    return Status::failure("weights: expected [N, " + std::to_string(k) +
+                           "], got " + shapeString(weights.shape));
+  QUANTC_TRY(checkShape("output", output.shape, {m, n}));
   Bounds bounds;
-  if (Error e = outputBounds(activation, output, bounds))
-    return e;
+  QUANTC_TRY(outputBounds(activation, output, bounds));
   std::vector<float> multipliers(n);
   for (int64_t j = 0; j < n; ++j) {
     multipliers[j] =
         requantMultiplier(input.scale, weights.scale(j), output.scale);
-    if (Error e = checkMultiplier("matmul", multipliers[j]))
-      return e;
+    QUANTC_TRY(checkMultiplier("matmul", multipliers[j]));
   }
-  if (Error e = checkAccumulatorRange(input, weights, bias, n, k))
-    return e;
+  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, n, k));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       int64_t acc = bias ? bias[j] : 0;
@@ -149,33 +135,28 @@ Error quantc::ref::matmul(const QTensor &input, const QWeights &weights,
                  requantize(static_cast<int32_t>(acc), multipliers[j],
                             output.zeroPoint, bounds.lo, bounds.hi));
     }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::batchMatmul(const QTensor &a, const QTensor &b,
-                               const QTensor &output) {
-  if (Error e = a.validate("lhs", 3))
-    return e;
-  if (Error e = b.validate("rhs", 3))
-    return e;
-  if (Error e = output.validate("output", 3))
-    return e;
+Status quantc::ref::batchMatmul(const QTensor &a, const QTensor &b,
+                                const QTensor &output) {
+  QUANTC_TRY(a.validate("lhs", 3));
+  QUANTC_TRY(b.validate("rhs", 3));
+  QUANTC_TRY(output.validate("output", 3));
   const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2],
                 n = b.shape[2];
-  if (Error e = checkShape("rhs", b.shape, {batch, k, n}))
-    return e;
-  if (Error e = checkShape("output", output.shape, {batch, m, n}))
-    return e;
+  QUANTC_TRY(checkShape("rhs", b.shape, {batch, k, n}));
+  QUANTC_TRY(checkShape("output", output.shape, {batch, m, n}));
   const float mult = requantMultiplier(a.scale, b.scale, output.scale);
-  if (Error e = checkMultiplier("matmul", mult))
-    return e;
+  QUANTC_TRY(checkMultiplier("matmul", mult));
   auto centered = [](const QTensor &t) {
     return std::max<int64_t>(int64_t(t.zeroPoint) - t.qmin,
                              int64_t(t.qmax) - t.zeroPoint);
   };
   if (k * centered(a) * centered(b) > INT32_MAX)
-    return "matmul: the int32 accumulator could overflow (K = " +
-           std::to_string(k) + ")";
+    return Status::failure(
+        "matmul: the int32 accumulator could overflow (K = " +
+        std::to_string(k) + ")");
   for (int64_t p = 0; p < batch; ++p)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
@@ -187,5 +168,5 @@ Error quantc::ref::batchMatmul(const QTensor &a, const QTensor &b,
                    requantize(static_cast<int32_t>(acc), mult, output.zeroPoint,
                               output.qmin, output.qmax));
       }
-  return std::nullopt;
+  return Status::success();
 }

@@ -7,24 +7,20 @@
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
+using quantc::Status;
 
 namespace {
 
 /// The checks of a binary op: ranks, broadcasting, output bounds.
-Error checkBinary(const QTensor &a, const QTensor &b,
-                  const FusedActivation &activation, const QTensor &output,
-                  Bounds &bounds) {
+Status checkBinary(const QTensor &a, const QTensor &b,
+                   const FusedActivation &activation, const QTensor &output,
+                   Bounds &bounds) {
   const size_t rank = output.shape.size();
-  if (Error e = a.validate("lhs", rank))
-    return e;
-  if (Error e = b.validate("rhs", rank))
-    return e;
-  if (Error e = output.validate("output", rank))
-    return e;
-  if (Error e = checkBroadcast("lhs", a.shape, output.shape))
-    return e;
-  if (Error e = checkBroadcast("rhs", b.shape, output.shape))
-    return e;
+  QUANTC_TRY(a.validate("lhs", rank));
+  QUANTC_TRY(b.validate("rhs", rank));
+  QUANTC_TRY(output.validate("output", rank));
+  QUANTC_TRY(checkBroadcast("lhs", a.shape, output.shape));
+  QUANTC_TRY(checkBroadcast("rhs", b.shape, output.shape));
   return outputBounds(activation, output, bounds);
 }
 
@@ -40,72 +36,61 @@ void forEachBroadcast(const QTensor &a, const QTensor &b, const QTensor &output,
 
 } // namespace
 
-Error quantc::ref::add(const QTensor &a, const QTensor &b,
-                       const FusedActivation &activation, const QTensor &output,
-                       bool subtract) {
+Status quantc::ref::add(const QTensor &a, const QTensor &b,
+                        const FusedActivation &activation,
+                        const QTensor &output, bool subtract) {
   Bounds bounds;
-  if (Error e = checkBinary(a, b, activation, output, bounds))
-    return e;
+  QUANTC_TRY(checkBinary(a, b, activation, output, bounds));
   const float ma = requantMultiplier(a.scale, 1.0f, output.scale);
   const float mb = requantMultiplier(b.scale, 1.0f, output.scale);
-  if (Error e = checkMultiplier("lhs", ma))
-    return e;
-  if (Error e = checkMultiplier("rhs", mb))
-    return e;
+  QUANTC_TRY(checkMultiplier("lhs", ma));
+  QUANTC_TRY(checkMultiplier("rhs", mb));
   const float signedMb = subtract ? -mb : mb;
   forEachBroadcast(a, b, output, [&](int64_t i, int32_t x, int32_t y) {
     output.set(i, requantize2(x - a.zeroPoint, ma, y - b.zeroPoint, signedMb,
                               output.zeroPoint, bounds.lo, bounds.hi));
   });
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::mul(const QTensor &a, const QTensor &b,
-                       const FusedActivation &activation,
-                       const QTensor &output) {
+Status quantc::ref::mul(const QTensor &a, const QTensor &b,
+                        const FusedActivation &activation,
+                        const QTensor &output) {
   Bounds bounds;
-  if (Error e = checkBinary(a, b, activation, output, bounds))
-    return e;
+  QUANTC_TRY(checkBinary(a, b, activation, output, bounds));
   const float m = requantMultiplier(a.scale, b.scale, output.scale);
-  if (Error e = checkMultiplier("output", m))
-    return e;
+  QUANTC_TRY(checkMultiplier("output", m));
   forEachBroadcast(a, b, output, [&](int64_t i, int32_t x, int32_t y) {
     output.set(i, requantize((x - a.zeroPoint) * (y - b.zeroPoint), m,
                              output.zeroPoint, bounds.lo, bounds.hi));
   });
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::channelAffine(const QTensor &input,
-                                 const std::vector<float> &multipliers,
-                                 const std::vector<float> &offsets,
-                                 const FusedActivation &activation,
-                                 const QTensor &output) {
+Status quantc::ref::channelAffine(const QTensor &input,
+                                  const std::vector<float> &multipliers,
+                                  const std::vector<float> &offsets,
+                                  const FusedActivation &activation,
+                                  const QTensor &output) {
   const size_t rank = output.shape.size();
   if (rank < 1)
-    return std::string("output: channel_affine needs rank >= 1");
-  if (Error e = input.validate("input", rank))
-    return e;
-  if (Error e = output.validate("output", rank))
-    return e;
-  if (Error e = checkShape("input", input.shape, output.shape))
-    return e;
+    return Status::failure("output: channel_affine needs rank >= 1");
+  QUANTC_TRY(input.validate("input", rank));
+  QUANTC_TRY(output.validate("output", rank));
+  QUANTC_TRY(checkShape("input", input.shape, output.shape));
   const int64_t channels = output.shape.back();
   if (static_cast<int64_t>(multipliers.size()) != channels ||
       static_cast<int64_t>(offsets.size()) != channels)
-    return "expected " + std::to_string(channels) +
-           " multipliers and offsets, got " +
-           std::to_string(multipliers.size()) + " and " +
-           std::to_string(offsets.size());
+    return Status::failure("expected " + std::to_string(channels) +
+                           " multipliers and offsets, got " +
+                           std::to_string(multipliers.size()) + " and " +
+                           std::to_string(offsets.size()));
   for (size_t c = 0; c < multipliers.size(); ++c) {
-    if (Error e = checkMultiplier("multiplier", multipliers[c]))
-      return e;
-    if (Error e = checkMultiplier("offset", offsets[c]))
-      return e;
+    QUANTC_TRY(checkMultiplier("multiplier", multipliers[c]));
+    QUANTC_TRY(checkMultiplier("offset", offsets[c]));
   }
   Bounds bounds;
-  if (Error e = outputBounds(activation, output, bounds))
-    return e;
+  QUANTC_TRY(outputBounds(activation, output, bounds));
   const int64_t count = output.numElements();
   for (int64_t i = 0; i < count; ++i) {
     const int64_t c = i % channels;
@@ -113,10 +98,10 @@ Error quantc::ref::channelAffine(const QTensor &input,
                requantize2(input.get(i) - input.zeroPoint, multipliers[c], 1,
                            offsets[c], output.zeroPoint, bounds.lo, bounds.hi));
   }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::batchNormAffine(
+Status quantc::ref::batchNormAffine(
     const std::vector<float> &gamma, const std::vector<float> &beta,
     const std::vector<float> &mean, const std::vector<float> &var,
     double epsilon, float inScale, float outScale,
@@ -124,7 +109,8 @@ Error quantc::ref::batchNormAffine(
   const size_t channels = gamma.size();
   if (beta.size() != channels || mean.size() != channels ||
       var.size() != channels)
-    return std::string("batch norm: gamma, beta, mean and var sizes differ");
+    return Status::failure(
+        "batch norm: gamma, beta, mean and var sizes differ");
   multipliers.clear();
   offsets.clear();
   for (size_t c = 0; c < channels; ++c) {
@@ -134,10 +120,10 @@ Error quantc::ref::batchNormAffine(
         static_cast<float>(double(inScale) * a / double(outScale)));
     offsets.push_back(static_cast<float>(b / double(outScale)));
     if (!std::isfinite(multipliers.back()) || !std::isfinite(offsets.back()))
-      return "batch norm: channel " + std::to_string(c) +
-             " has a non-finite scale or shift";
+      return Status::failure("batch norm: channel " + std::to_string(c) +
+                             " has a non-finite scale or shift");
   }
-  return std::nullopt;
+  return Status::success();
 }
 
 int32_t quantc::ref::lookupEntry(double y, const QTensor &output) {
@@ -149,68 +135,62 @@ int32_t quantc::ref::lookupEntry(double y, const QTensor &output) {
   return static_cast<int32_t>(v);
 }
 
-Error quantc::ref::lookup(const QTensor &input,
-                          const std::vector<int32_t> &table,
-                          const QTensor &output) {
+Status quantc::ref::lookup(const QTensor &input,
+                           const std::vector<int32_t> &table,
+                           const QTensor &output) {
   const size_t rank = output.shape.size();
-  if (Error e = input.validate("input", rank))
-    return e;
-  if (Error e = output.validate("output", rank))
-    return e;
-  if (Error e = checkShape("input", input.shape, output.shape))
-    return e;
+  QUANTC_TRY(input.validate("input", rank));
+  QUANTC_TRY(output.validate("output", rank));
+  QUANTC_TRY(checkShape("input", input.shape, output.shape));
   const int64_t channels = rank ? output.shape.back() : 1;
   const int64_t tables = static_cast<int64_t>(table.size()) / kTableSize;
   if (static_cast<int64_t>(table.size()) % kTableSize != 0 ||
       (tables != 1 && tables != channels))
-    return "table: expected " + std::to_string(kTableSize) + " or " +
-           std::to_string(channels * kTableSize) + " entries, got " +
-           std::to_string(table.size());
+    return Status::failure("table: expected " + std::to_string(kTableSize) +
+                           " or " + std::to_string(channels * kTableSize) +
+                           " entries, got " + std::to_string(table.size()));
   for (int32_t v : table)
     if (v < output.qmin || v > output.qmax)
-      return "table: entry " + std::to_string(v) + " outside the output's [" +
-             std::to_string(output.qmin) + ", " + std::to_string(output.qmax) +
-             "]";
+      return Status::failure("table: entry " + std::to_string(v) +
+                             " outside the output's [" +
+                             std::to_string(output.qmin) + ", " +
+                             std::to_string(output.qmax) + "]");
   const int32_t storageMin = input.isSigned ? -128 : 0;
   const int64_t count = output.numElements();
   for (int64_t i = 0; i < count; ++i) {
     const int64_t t = tables == 1 ? 0 : i % channels;
     output.set(i, table[t * kTableSize + (input.get(i) - storageMin)]);
   }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::concat(const std::vector<QTensor> &inputs, int64_t axis,
-                          const QTensor &output) {
+Status quantc::ref::concat(const std::vector<QTensor> &inputs, int64_t axis,
+                           const QTensor &output) {
   if (inputs.empty())
-    return std::string("concat needs at least one input");
+    return Status::failure("concat needs at least one input");
   const size_t rank = output.shape.size();
   if (rank < 1)
-    return std::string("output: concat needs rank >= 1");
+    return Status::failure("output: concat needs rank >= 1");
   if (axis < 0 || axis >= static_cast<int64_t>(rank))
-    return "axis " + std::to_string(axis) + " outside [0, " +
-           std::to_string(rank) + ")";
-  if (Error e = output.validate("output", rank))
-    return e;
+    return Status::failure("axis " + std::to_string(axis) + " outside [0, " +
+                           std::to_string(rank) + ")");
+  QUANTC_TRY(output.validate("output", rank));
   int64_t total = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string what = "input " + std::to_string(i);
-    if (Error e = inputs[i].validate(what.c_str(), rank))
-      return e;
+    QUANTC_TRY(inputs[i].validate(what.c_str(), rank));
     std::vector<int64_t> expected = output.shape;
     expected[axis] = inputs[i].shape[axis];
-    if (Error e = checkShape(what.c_str(), inputs[i].shape, expected))
-      return e;
-    if (Error e = checkMultiplier(
-            what.c_str(),
-            requantMultiplier(inputs[i].scale, 1.0f, output.scale)))
-      return e;
+    QUANTC_TRY(checkShape(what.c_str(), inputs[i].shape, expected));
+    QUANTC_TRY(checkMultiplier(
+        what.c_str(), requantMultiplier(inputs[i].scale, 1.0f, output.scale)));
     total += inputs[i].shape[axis];
   }
   if (total != output.shape[axis])
-    return "output: expected " + std::to_string(total) + " along axis " +
-           std::to_string(axis) + " (the inputs' sum), got " +
-           std::to_string(output.shape[axis]);
+    return Status::failure("output: expected " + std::to_string(total) +
+                           " along axis " + std::to_string(axis) +
+                           " (the inputs' sum), got " +
+                           std::to_string(output.shape[axis]));
   // rows = the dimensions before the axis; each row of an input is one
   // contiguous run that lands at its column offset in the output's row.
   int64_t inner = 1;
@@ -234,28 +214,26 @@ Error quantc::ref::concat(const std::vector<QTensor> &inputs, int64_t axis,
       }
     offset += cols;
   }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::quantizeTensor(const float *input, const QTensor &output) {
+Status quantc::ref::quantizeTensor(const float *input, const QTensor &output) {
   if (!input)
-    return std::string("input: no data");
-  if (Error e = output.validate("output", output.shape.size()))
-    return e;
+    return Status::failure("input: no data");
+  QUANTC_TRY(output.validate("output", output.shape.size()));
   const int64_t count = output.numElements();
   for (int64_t i = 0; i < count; ++i)
     output.set(i, quantize(input[i], output.scale, output.zeroPoint,
                            output.qmin, output.qmax));
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::dequantizeTensor(const QTensor &input, float *output) {
+Status quantc::ref::dequantizeTensor(const QTensor &input, float *output) {
   if (!output)
-    return std::string("output: no data");
-  if (Error e = input.validate("input", input.shape.size()))
-    return e;
+    return Status::failure("output: no data");
+  QUANTC_TRY(input.validate("input", input.shape.size()));
   const int64_t count = input.numElements();
   for (int64_t i = 0; i < count; ++i)
     output[i] = dequantize(input.get(i), input.scale, input.zeroPoint);
-  return std::nullopt;
+  return Status::success();
 }

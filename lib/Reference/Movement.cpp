@@ -12,23 +12,25 @@
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
+using quantc::Status;
 
 namespace {
 
 /// Element count of `shape`, or an error when a dimension is < 0 (or < 1
 /// with `positive`) or the product overflows int64.
-Error countOf(const char *what, const std::vector<int64_t> &shape,
-              bool positive, int64_t &count) {
+Status countOf(const char *what, const std::vector<int64_t> &shape,
+               bool positive, int64_t &count) {
   count = 1;
   for (int64_t d : shape) {
     if (d < (positive ? 1 : 0))
-      return std::string(what) + ": invalid shape " + shapeString(shape);
+      return Status::failure(std::string(what) + ": invalid shape " +
+                             shapeString(shape));
     if (d != 0 && count > std::numeric_limits<int64_t>::max() / d)
-      return std::string(what) + ": " + shapeString(shape) +
-             " has more elements than int64 holds";
+      return Status::failure(std::string(what) + ": " + shapeString(shape) +
+                             " has more elements than int64 holds");
     count *= d;
   }
-  return std::nullopt;
+  return Status::success();
 }
 
 /// Fills `map` for an output of `outShape`: output dimension d reads input
@@ -36,15 +38,13 @@ Error countOf(const char *what, const std::vector<int64_t> &shape,
 /// `source(d, i)` is the input coordinate of output coordinate i along
 /// dimension d, or kPadValue.
 template <typename F>
-Error buildMap(const std::vector<int64_t> &inShape,
-               const std::vector<int64_t> &outShape,
-               const std::vector<size_t> &inDim, F source,
-               std::vector<int64_t> &map) {
+Status buildMap(const std::vector<int64_t> &inShape,
+                const std::vector<int64_t> &outShape,
+                const std::vector<size_t> &inDim, F source,
+                std::vector<int64_t> &map) {
   int64_t inCount, outCount;
-  if (Error e = countOf("input", inShape, /*positive=*/true, inCount))
-    return e;
-  if (Error e = countOf("output", outShape, /*positive=*/true, outCount))
-    return e;
+  QUANTC_TRY(countOf("input", inShape, /*positive=*/true, inCount));
+  QUANTC_TRY(countOf("output", outShape, /*positive=*/true, outCount));
   const size_t rank = outShape.size();
   std::vector<int64_t> inStrides(rank, 1);
   for (size_t d = rank; d-- > 1;)
@@ -71,7 +71,7 @@ Error buildMap(const std::vector<int64_t> &inShape,
       index[d] = 0;
     }
   }
-  return std::nullopt;
+  return Status::success();
 }
 
 std::vector<size_t> identityDims(size_t rank) {
@@ -81,48 +81,49 @@ std::vector<size_t> identityDims(size_t rank) {
   return dims;
 }
 
-Error checkRank(const char *what, size_t size, size_t expected) {
+Status checkRank(const char *what, size_t size, size_t expected) {
   if (size != expected)
-    return std::string(what) + ": expected " + std::to_string(expected) +
-           " values (one per dimension), got " + std::to_string(size);
-  return std::nullopt;
+    return Status::failure(
+        std::string(what) + ": expected " + std::to_string(expected) +
+        " values (one per dimension), got " + std::to_string(size));
+  return Status::success();
 }
 
 } // namespace
 
-Error quantc::ref::sliceIndexMap(const std::vector<int64_t> &inShape,
-                                 const std::vector<int64_t> &start,
-                                 const std::vector<int64_t> &size,
-                                 std::vector<int64_t> &map) {
+Status quantc::ref::sliceIndexMap(const std::vector<int64_t> &inShape,
+                                  const std::vector<int64_t> &start,
+                                  const std::vector<int64_t> &size,
+                                  std::vector<int64_t> &map) {
   const size_t rank = inShape.size();
-  if (Error e = checkRank("start", start.size(), rank))
-    return e;
-  if (Error e = checkRank("size", size.size(), rank))
-    return e;
+  QUANTC_TRY(checkRank("start", start.size(), rank));
+  QUANTC_TRY(checkRank("size", size.size(), rank));
   for (size_t d = 0; d < rank; ++d)
     if (start[d] < 0 || size[d] < 1 || start[d] > inShape[d] - size[d])
-      return "slice [" + std::to_string(start[d]) + ", +" +
-             std::to_string(size[d]) + ") of dimension " + std::to_string(d) +
-             " outside [0, " + std::to_string(inShape[d]) + ")";
+      return Status::failure("slice [" + std::to_string(start[d]) + ", +" +
+                             std::to_string(size[d]) + ") of dimension " +
+                             std::to_string(d) + " outside [0, " +
+                             std::to_string(inShape[d]) + ")");
   return buildMap(
       inShape, size, identityDims(rank),
       [&](size_t d, int64_t i) { return start[d] + i; }, map);
 }
 
-Error quantc::ref::padIndexMap(const std::vector<int64_t> &inShape,
-                               const std::vector<int64_t> &pads,
-                               std::vector<int64_t> &map) {
+Status quantc::ref::padIndexMap(const std::vector<int64_t> &inShape,
+                                const std::vector<int64_t> &pads,
+                                std::vector<int64_t> &map) {
   const size_t rank = inShape.size();
   if (pads.size() != 2 * rank)
-    return "pads: expected " + std::to_string(2 * rank) +
-           " values (two per dimension), got " + std::to_string(pads.size());
+    return Status::failure("pads: expected " + std::to_string(2 * rank) +
+                           " values (two per dimension), got " +
+                           std::to_string(pads.size()));
   std::vector<int64_t> outShape(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (pads[2 * d] < 0 || pads[2 * d + 1] < 0 ||
         pads[2 * d] > (std::numeric_limits<int32_t>::max() - inShape[d]) -
                           pads[2 * d + 1])
-      return "pads of dimension " + std::to_string(d) +
-             " must be in [0, 2^31) in total";
+      return Status::failure("pads of dimension " + std::to_string(d) +
+                             " must be in [0, 2^31) in total");
     outShape[d] = inShape[d] + pads[2 * d] + pads[2 * d + 1];
   }
   return buildMap(
@@ -134,18 +135,18 @@ Error quantc::ref::padIndexMap(const std::vector<int64_t> &inShape,
       map);
 }
 
-Error quantc::ref::tileIndexMap(const std::vector<int64_t> &inShape,
-                                const std::vector<int64_t> &multiples,
-                                std::vector<int64_t> &map) {
+Status quantc::ref::tileIndexMap(const std::vector<int64_t> &inShape,
+                                 const std::vector<int64_t> &multiples,
+                                 std::vector<int64_t> &map) {
   const size_t rank = inShape.size();
-  if (Error e = checkRank("multiples", multiples.size(), rank))
-    return e;
+  QUANTC_TRY(checkRank("multiples", multiples.size(), rank));
   std::vector<int64_t> outShape(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (multiples[d] < 1 ||
         multiples[d] > std::numeric_limits<int32_t>::max() / inShape[d])
-      return "multiple " + std::to_string(multiples[d]) + " of dimension " +
-             std::to_string(d) + " must be in [1, 2^31 / size]";
+      return Status::failure("multiple " + std::to_string(multiples[d]) +
+                             " of dimension " + std::to_string(d) +
+                             " must be in [1, 2^31 / size]");
     outShape[d] = inShape[d] * multiples[d];
   }
   return buildMap(
@@ -153,18 +154,17 @@ Error quantc::ref::tileIndexMap(const std::vector<int64_t> &inShape,
       [&](size_t d, int64_t i) { return i % inShape[d]; }, map);
 }
 
-Error quantc::ref::transposeIndexMap(const std::vector<int64_t> &inShape,
-                                     const std::vector<int32_t> &perms,
-                                     std::vector<int64_t> &map) {
+Status quantc::ref::transposeIndexMap(const std::vector<int64_t> &inShape,
+                                      const std::vector<int32_t> &perms,
+                                      std::vector<int64_t> &map) {
   const size_t rank = inShape.size();
-  if (Error e = checkRank("perms", perms.size(), rank))
-    return e;
+  QUANTC_TRY(checkRank("perms", perms.size(), rank));
   std::vector<size_t> inDim(rank);
   std::vector<bool> seen(rank, false);
   std::vector<int64_t> outShape(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (perms[d] < 0 || static_cast<size_t>(perms[d]) >= rank || seen[perms[d]])
-      return std::string("perms: not a permutation");
+      return Status::failure("perms: not a permutation");
     seen[perms[d]] = true;
     inDim[d] = static_cast<size_t>(perms[d]);
     outShape[d] = inShape[inDim[d]];
@@ -181,53 +181,51 @@ int64_t floorDiv(int64_t a, int64_t b) {
 
 /// Checks TOSA's resize parameters for an NHWC `inShape` and computes the
 /// output's height and width.
-Error resizeOutputSize(const std::vector<int64_t> &inShape,
-                       const std::vector<int64_t> &scale,
-                       const std::vector<int64_t> &offset,
-                       const std::vector<int64_t> &border, int64_t outHW[2]) {
+Status resizeOutputSize(const std::vector<int64_t> &inShape,
+                        const std::vector<int64_t> &scale,
+                        const std::vector<int64_t> &offset,
+                        const std::vector<int64_t> &border, int64_t outHW[2]) {
   if (inShape.size() != 4)
-    return std::string("resize: expected an NHWC input");
+    return Status::failure("resize: expected an NHWC input");
   if (scale.size() != 4 || offset.size() != 2 || border.size() != 2)
-    return std::string(
+    return Status::failure(
         "resize: expected 4 scale, 2 offset and 2 border values");
   for (int a = 0; a < 2; ++a) {
     const int64_t n = scale[2 * a], d = scale[2 * a + 1];
     // TOSA's limits: 0 < n, d <= 2^11, |offset| < 16 n, |border| < 16 n.
     if (n < 1 || d < 1 || n > 2048 || d > 2048 || offset[a] <= -16 * n ||
         offset[a] >= 16 * n || border[a] <= -16 * n || border[a] >= 16 * n)
-      return std::string("resize: scale, offset or border out of range");
+      return Status::failure("resize: scale, offset or border out of range");
     if (inShape[1 + a] < 1 || inShape[1 + a] > (int64_t(1) << 20))
-      return std::string("resize: image sizes must be in [1, 2^20]");
+      return Status::failure("resize: image sizes must be in [1, 2^20]");
     const int64_t span = (inShape[1 + a] - 1) * n - offset[a] + border[a];
     if (span < 0 || span % d != 0)
-      return std::string("resize: the output size is not a whole number");
+      return Status::failure("resize: the output size is not a whole number");
     outHW[a] = span / d + 1;
   }
-  return std::nullopt;
+  return Status::success();
 }
 
 } // namespace
 
-Error quantc::ref::resizeOutputShape(const std::vector<int64_t> &inShape,
-                                     const std::vector<int64_t> &scale,
-                                     const std::vector<int64_t> &offset,
-                                     const std::vector<int64_t> &border,
-                                     std::vector<int64_t> &outShape) {
+Status quantc::ref::resizeOutputShape(const std::vector<int64_t> &inShape,
+                                      const std::vector<int64_t> &scale,
+                                      const std::vector<int64_t> &offset,
+                                      const std::vector<int64_t> &border,
+                                      std::vector<int64_t> &outShape) {
   int64_t outHW[2];
-  if (Error e = resizeOutputSize(inShape, scale, offset, border, outHW))
-    return e;
+  QUANTC_TRY(resizeOutputSize(inShape, scale, offset, border, outHW));
   outShape = {inShape[0], outHW[0], outHW[1], inShape[3]};
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::resizeNearestIndexMap(const std::vector<int64_t> &inShape,
-                                         const std::vector<int64_t> &scale,
-                                         const std::vector<int64_t> &offset,
-                                         const std::vector<int64_t> &border,
-                                         std::vector<int64_t> &map) {
+Status quantc::ref::resizeNearestIndexMap(const std::vector<int64_t> &inShape,
+                                          const std::vector<int64_t> &scale,
+                                          const std::vector<int64_t> &offset,
+                                          const std::vector<int64_t> &border,
+                                          std::vector<int64_t> &map) {
   int64_t outHW[2];
-  if (Error e = resizeOutputSize(inShape, scale, offset, border, outHW))
-    return e;
+  QUANTC_TRY(resizeOutputSize(inShape, scale, offset, border, outHW));
   return buildMap(
       inShape, {inShape[0], outHW[0], outHW[1], inShape[3]}, identityDims(4),
       [&](size_t dim, int64_t i) -> int64_t {
@@ -259,26 +257,21 @@ std::vector<BilinearTap> quantc::ref::bilinearTaps(int64_t inSize,
   return taps;
 }
 
-Error quantc::ref::resizeBilinear(const QTensor &input,
-                                  const std::vector<int64_t> &scale,
-                                  const std::vector<int64_t> &offset,
-                                  const std::vector<int64_t> &border,
-                                  const QTensor &output) {
-  if (Error e = input.validate("input", 4))
-    return e;
-  if (Error e = output.validate("output", 4))
-    return e;
+Status quantc::ref::resizeBilinear(const QTensor &input,
+                                   const std::vector<int64_t> &scale,
+                                   const std::vector<int64_t> &offset,
+                                   const std::vector<int64_t> &border,
+                                   const QTensor &output) {
+  QUANTC_TRY(input.validate("input", 4));
+  QUANTC_TRY(output.validate("output", 4));
   int64_t outHW[2];
-  if (Error e = resizeOutputSize(input.shape, scale, offset, border, outHW))
-    return e;
-  if (Error e =
-          checkShape("output", output.shape,
-                     {input.shape[0], outHW[0], outHW[1], input.shape[3]}))
-    return e;
+  QUANTC_TRY(resizeOutputSize(input.shape, scale, offset, border, outHW));
+  QUANTC_TRY(checkShape("output", output.shape,
+                        {input.shape[0], outHW[0], outHW[1], input.shape[3]}));
   if (input.isSigned != output.isSigned || input.scale != output.scale ||
       input.zeroPoint != output.zeroPoint)
-    return std::string("output: a bilinear resize keeps the input's "
-                       "quantization");
+    return Status::failure("output: a bilinear resize keeps the input's "
+                           "quantization");
   const std::vector<BilinearTap> rows =
       bilinearTaps(input.shape[1], outHW[0], scale[0], scale[1], offset[0]);
   const std::vector<BilinearTap> cols =
@@ -301,5 +294,5 @@ Error quantc::ref::resizeBilinear(const QTensor &input,
           output.set(i, static_cast<int32_t>(std::max<int64_t>(
                             output.qmin, std::min<int64_t>(output.qmax, v))));
         }
-  return std::nullopt;
+  return Status::success();
 }

@@ -6,6 +6,7 @@
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
+using quantc::Status;
 
 namespace {
 enum class PoolKind { Max, Avg };
@@ -13,18 +14,17 @@ enum class PoolKind { Max, Avg };
 
 /// Shared by the max and average pools: checks the arguments, then for each
 /// output element visits the non-padded window elements.
-static Error pool2d(PoolKind kind, const QTensor &input,
-                    const Pool2DParams &params, const QTensor &output) {
-  if (Error e = input.validate("input", 4))
-    return e;
-  if (Error e = output.validate("output", 4))
-    return e;
+static Status pool2d(PoolKind kind, const QTensor &input,
+                     const Pool2DParams &params, const QTensor &output) {
+  QUANTC_TRY(input.validate("input", 4));
+  QUANTC_TRY(output.validate("output", 4));
   const Window2D &win = params.window;
   if (params.kernelH < 1 || params.kernelW < 1 || win.strideH < 1 ||
       win.strideW < 1 || win.dilationH < 1 || win.dilationW < 1 ||
       win.padTop < 0 || win.padBottom < 0 || win.padLeft < 0 ||
       win.padRight < 0)
-    return std::string("kernel, strides and dilations must be >= 1, pads >= 0");
+    return Status::failure(
+        "kernel, strides and dilations must be >= 1, pads >= 0");
   const int64_t n = input.shape[0], h = input.shape[1], w = input.shape[2],
                 c = input.shape[3];
   const int64_t oh = windowOutputSize(h, params.kernelH, win.strideH,
@@ -32,12 +32,10 @@ static Error pool2d(PoolKind kind, const QTensor &input,
   const int64_t ow = windowOutputSize(w, params.kernelW, win.strideW,
                                       win.padLeft, win.padRight, win.dilationW);
   if (oh < 1 || ow < 1)
-    return std::string("padded input is smaller than the dilated kernel");
-  if (Error e = checkShape("output", output.shape, {n, oh, ow, c}))
-    return e;
+    return Status::failure("padded input is smaller than the dilated kernel");
+  QUANTC_TRY(checkShape("output", output.shape, {n, oh, ow, c}));
   const float rescale = requantMultiplier(input.scale, 1.0f, output.scale);
-  if (Error e = checkMultiplier("pool", rescale))
-    return e;
+  QUANTC_TRY(checkMultiplier("pool", rescale));
   const bool sameParams =
       input.scale == output.scale && input.zeroPoint == output.zeroPoint;
 
@@ -52,8 +50,9 @@ static Error pool2d(PoolKind kind, const QTensor &input,
           count += iy >= 0 && iy < h && ix >= 0 && ix < w;
         }
       if (count == 0)
-        return "pool window at output (" + std::to_string(y) + ", " +
-               std::to_string(x) + ") holds only padding";
+        return Status::failure("pool window at output (" + std::to_string(y) +
+                               ", " + std::to_string(x) +
+                               ") holds only padding");
     }
 
   for (int64_t b = 0; b < n; ++b)
@@ -91,23 +90,22 @@ static Error pool2d(PoolKind kind, const QTensor &input,
                            output.zeroPoint, output.qmin, output.qmax);
           output.set(((b * oh + y) * ow + x) * c + ch, q);
         }
-  return std::nullopt;
+  return Status::success();
 }
 
-Error quantc::ref::maxPool2d(const QTensor &input, const Pool2DParams &params,
-                             const QTensor &output) {
+Status quantc::ref::maxPool2d(const QTensor &input, const Pool2DParams &params,
+                              const QTensor &output) {
   return pool2d(PoolKind::Max, input, params, output);
 }
 
-Error quantc::ref::avgPool2d(const QTensor &input, const Pool2DParams &params,
-                             const QTensor &output) {
+Status quantc::ref::avgPool2d(const QTensor &input, const Pool2DParams &params,
+                              const QTensor &output) {
   return pool2d(PoolKind::Avg, input, params, output);
 }
 
-Error quantc::ref::globalAvgPool2d(const QTensor &input,
-                                   const QTensor &output) {
-  if (Error e = input.validate("input", 4))
-    return e;
+Status quantc::ref::globalAvgPool2d(const QTensor &input,
+                                    const QTensor &output) {
+  QUANTC_TRY(input.validate("input", 4));
   Pool2DParams params;
   params.kernelH = input.shape[1];
   params.kernelW = input.shape[2];

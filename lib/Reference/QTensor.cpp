@@ -9,6 +9,7 @@
 
 using namespace quantc::ref;
 using namespace quantc::ref::detail;
+using quantc::Status;
 
 int64_t QTensor::numElements() const {
   int64_t n = 1;
@@ -30,29 +31,30 @@ void QTensor::set(int64_t i, int32_t v) const {
     static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(v);
 }
 
-Error QTensor::validate(const char *what, size_t rank) const {
+Status QTensor::validate(const char *what, size_t rank) const {
   const std::string name(what);
   if (!data)
-    return name + ": no data";
+    return Status::failure(name + ": no data");
   if (shape.size() != rank)
-    return name + ": expected rank " + std::to_string(rank) + ", got shape " +
-           shapeString(shape);
+    return Status::failure(name + ": expected rank " + std::to_string(rank) +
+                           ", got shape " + shapeString(shape));
   for (int64_t d : shape)
     if (d < 1)
-      return name + ": dimensions must be >= 1, got shape " +
-             shapeString(shape);
+      return Status::failure(name + ": dimensions must be >= 1, got shape " +
+                             shapeString(shape));
   if (!std::isfinite(scale) || !(scale > 0.0f))
-    return name + ": scale must be finite and > 0";
+    return Status::failure(name + ": scale must be finite and > 0");
   const int32_t storageMin = isSigned ? -128 : 0;
   const int32_t storageMax = isSigned ? 127 : 255;
   const std::string storage = isSigned ? "i8" : "u8";
   if (qmin < storageMin || qmax > storageMax || qmin > qmax)
-    return name + ": [qmin, qmax] = [" + std::to_string(qmin) + ", " +
-           std::to_string(qmax) + "] is not a range within " + storage;
+    return Status::failure(name + ": [qmin, qmax] = [" + std::to_string(qmin) +
+                           ", " + std::to_string(qmax) +
+                           "] is not a range within " + storage);
   if (zeroPoint < storageMin || zeroPoint > storageMax)
-    return name + ": zero point " + std::to_string(zeroPoint) +
-           " does not fit " + storage;
-  return std::nullopt;
+    return Status::failure(name + ": zero point " + std::to_string(zeroPoint) +
+                           " does not fit " + storage);
+  return Status::success();
 }
 
 int64_t quantc::ref::windowOutputSize(int64_t in, int64_t kernel,
@@ -72,25 +74,25 @@ quantc::ref::detail::shapeString(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
-Error quantc::ref::detail::checkShape(const char *what,
-                                      const std::vector<int64_t> &shape,
-                                      const std::vector<int64_t> &expected) {
+Status quantc::ref::detail::checkShape(const char *what,
+                                       const std::vector<int64_t> &shape,
+                                       const std::vector<int64_t> &expected) {
   if (shape == expected)
-    return std::nullopt;
-  return std::string(what) + ": expected shape " + shapeString(expected) +
-         ", got " + shapeString(shape);
+    return Status::success();
+  return Status::failure(std::string(what) + ": expected shape " +
+                         shapeString(expected) + ", got " + shapeString(shape));
 }
 
-Error quantc::ref::detail::checkBroadcast(const char *what,
-                                          const std::vector<int64_t> &shape,
-                                          const std::vector<int64_t> &out) {
+Status quantc::ref::detail::checkBroadcast(const char *what,
+                                           const std::vector<int64_t> &shape,
+                                           const std::vector<int64_t> &out) {
   bool ok = shape.size() == out.size();
   for (size_t d = 0; ok && d < shape.size(); ++d)
     ok = shape[d] == out[d] || shape[d] == 1;
   if (ok)
-    return std::nullopt;
-  return std::string(what) + ": shape " + shapeString(shape) +
-         " does not broadcast to " + shapeString(out);
+    return Status::success();
+  return Status::failure(std::string(what) + ": shape " + shapeString(shape) +
+                         " does not broadcast to " + shapeString(out));
 }
 
 quantc::ref::detail::BroadcastIndex::BroadcastIndex(
@@ -113,50 +115,54 @@ void quantc::ref::detail::BroadcastIndex::next() {
   }
 }
 
-Error quantc::ref::detail::checkMultiplier(const char *what, float m) {
+Status quantc::ref::detail::checkMultiplier(const char *what, float m) {
   if (std::isfinite(m))
-    return std::nullopt;
-  return std::string(what) + ": requantization multiplier overflows float32";
+    return Status::success();
+  return Status::failure(std::string(what) +
+                         ": requantization multiplier overflows float32");
 }
 
-Error quantc::ref::detail::outputBounds(const FusedActivation &act,
-                                        const QTensor &output, Bounds &bounds) {
+Status quantc::ref::detail::outputBounds(const FusedActivation &act,
+                                         const QTensor &output,
+                                         Bounds &bounds) {
   if (act.kind == Activation::Clamp &&
       (!std::isfinite(act.clampMin) || !std::isfinite(act.clampMax) ||
        act.clampMin > act.clampMax))
-    return std::string("clamp bounds must be finite with min <= max");
+    return Status::failure("clamp bounds must be finite with min <= max");
   bounds = activationBounds(act.kind, act.clampMin, act.clampMax, output.scale,
                             output.zeroPoint, output.qmin, output.qmax);
   if (bounds.lo > bounds.hi)
-    return std::string("fused activation leaves no value in the output range");
-  return std::nullopt;
+    return Status::failure(
+        "fused activation leaves no value in the output range");
+  return Status::success();
 }
 
-Error quantc::ref::detail::checkWeights(const QWeights &weights, size_t rank) {
+Status quantc::ref::detail::checkWeights(const QWeights &weights, size_t rank) {
   if (!weights.data)
-    return std::string("weights: no data");
+    return Status::failure("weights: no data");
   if (weights.shape.size() != rank)
-    return "weights: expected rank " + std::to_string(rank) + ", got shape " +
-           shapeString(weights.shape);
+    return Status::failure("weights: expected rank " + std::to_string(rank) +
+                           ", got shape " + shapeString(weights.shape));
   for (int64_t d : weights.shape)
     if (d < 1)
-      return "weights: dimensions must be >= 1, got shape " +
-             shapeString(weights.shape);
+      return Status::failure("weights: dimensions must be >= 1, got shape " +
+                             shapeString(weights.shape));
   if (weights.scales.size() != 1 &&
       static_cast<int64_t>(weights.scales.size()) != weights.shape[0])
-    return "weights: expected 1 or " + std::to_string(weights.shape[0]) +
-           " scales, got " + std::to_string(weights.scales.size());
+    return Status::failure("weights: expected 1 or " +
+                           std::to_string(weights.shape[0]) + " scales, got " +
+                           std::to_string(weights.scales.size()));
   for (float s : weights.scales)
     if (!std::isfinite(s) || !(s > 0.0f))
-      return std::string("weights: scales must be finite and > 0");
-  return std::nullopt;
+      return Status::failure("weights: scales must be finite and > 0");
+  return Status::success();
 }
 
-Error quantc::ref::detail::checkAccumulatorRange(const QTensor &input,
-                                                 const QWeights &weights,
-                                                 const int32_t *bias,
-                                                 int64_t channels,
-                                                 int64_t perChannel) {
+Status quantc::ref::detail::checkAccumulatorRange(const QTensor &input,
+                                                  const QWeights &weights,
+                                                  const int32_t *bias,
+                                                  int64_t channels,
+                                                  int64_t perChannel) {
   const int64_t maxX =
       std::max(std::abs(static_cast<int64_t>(input.qmin) - input.zeroPoint),
                std::abs(static_cast<int64_t>(input.qmax) - input.zeroPoint));
@@ -167,8 +173,9 @@ Error quantc::ref::detail::checkAccumulatorRange(const QTensor &input,
           std::abs(static_cast<int64_t>(weights.data[o * perChannel + k])) *
           maxX;
     if (bound > std::numeric_limits<int32_t>::max())
-      return "accumulator of output channel " + std::to_string(o) +
-             " can overflow int32 (bound " + std::to_string(bound) + ")";
+      return Status::failure("accumulator of output channel " +
+                             std::to_string(o) + " can overflow int32 (bound " +
+                             std::to_string(bound) + ")");
   }
-  return std::nullopt;
+  return Status::success();
 }

@@ -14,7 +14,7 @@
 
 using namespace quantc;
 using llvm::Error;
-using quantc::detail::fail;
+using quantc::fail;
 namespace json = llvm::json;
 
 static constexpr llvm::StringLiteral kFormat = "quantc-quantization-report";

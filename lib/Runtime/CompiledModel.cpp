@@ -25,7 +25,7 @@ using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 namespace {
 thread_local ObserveCallback activeCallback = nullptr;

@@ -24,7 +24,7 @@ using namespace quantc;
 using llvm::Error;
 using llvm::Expected;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 namespace {
 
@@ -127,22 +127,20 @@ private:
   llvm::DenseMap<Value, std::unique_ptr<Buffer>> values;
 };
 
-/// How the reference evaluates one op: a ref::Error (the ref functions'
+/// How the reference evaluates one op: a Status (the ref functions'
 /// status) or an llvm::Error for what the reference itself refuses.
 using Evaluator = llvm::Error (*)(Operation *, Env &);
 
-template <typename OpTy> using TypedEvaluator = ref::Error (*)(OpTy, Env &);
+template <typename OpTy> using TypedEvaluator = Status (*)(OpTy, Env &);
 
-Error withOpName(ref::Error e, Operation *op) {
-  if (e)
-    return fail("'" + op->getName().getStringRef() + "': " + *e);
-  return Error::success();
+Error withOpName(const Status &status, Operation *op) {
+  return toError(status, "'" + op->getName().getStringRef() + "': ");
 }
 
-ref::Error evalStorageCast(quant::StorageCastOp op, Env &env) {
+Status evalStorageCast(quant::StorageCastOp op, Env &env) {
   DenseIntElementsAttr attr;
   if (!matchPattern(op.getInput(), m_Constant(&attr)))
-    return "quant.scast of a non-constant";
+    return Status::failure("quant.scast of a non-constant");
   Buffer &b = env.create(op.getResult());
   bool isSigned = cast<quant::QuantizedType>(
                       cast<ShapedType>(op.getType()).getElementType())
@@ -155,20 +153,20 @@ ref::Error evalStorageCast(quant::StorageCastOp op, Env &env) {
     else
       b.q32[i++] = static_cast<int32_t>(x);
   }
-  return std::nullopt;
+  return Status::success();
 }
 
-ref::Error evalQuantize(quant::QuantizeCastOp op, Env &env) {
+Status evalQuantize(quant::QuantizeCastOp op, Env &env) {
   return ref::quantizeTensor(env[op.getInput()].f.data(),
                              env.out(op.getResult()));
 }
 
-ref::Error evalDequantize(quant::DequantizeCastOp op, Env &env) {
+Status evalDequantize(quant::DequantizeCastOp op, Env &env) {
   ref::QTensor x = env.in(op.getInput());
   return ref::dequantizeTensor(x, env.create(op.getResult()).f.data());
 }
 
-ref::Error evalConv(qnt::Conv2DOp conv, Env &env) {
+Status evalConv(qnt::Conv2DOp conv, Env &env) {
   ref::Conv2DParams p;
   p.window = window(conv.getStrides(), conv.getPad(), conv.getDilations());
   p.groups = static_cast<int64_t>(conv.getGroups());
@@ -183,7 +181,7 @@ ref::Error evalConv(qnt::Conv2DOp conv, Env &env) {
       residual ? &*residual : nullptr, env.out(conv.getOutput()));
 }
 
-ref::Error evalLinear(qnt::LinearOp linear, Env &env) {
+Status evalLinear(qnt::LinearOp linear, Env &env) {
   // [..., K] x [N, K]: the leading dimensions are rows.
   ref::QTensor x = env.in(linear.getInput());
   ref::QTensor y = env.out(linear.getOutput());
@@ -198,35 +196,35 @@ ref::Error evalLinear(qnt::LinearOp linear, Env &env) {
                      y);
 }
 
-ref::Error evalMatMul(qnt::MatMulOp op, Env &env) {
+Status evalMatMul(qnt::MatMulOp op, Env &env) {
   return ref::batchMatmul(env.in(op.getLhs()), env.in(op.getRhs()),
                           env.out(op.getOutput()));
 }
 
-ref::Error evalAdd(qnt::AddOp add, Env &env) {
+Status evalAdd(qnt::AddOp add, Env &env) {
   return ref::add(env.in(add.getLhs()), env.in(add.getRhs()),
                   activationOf(add.getActivation(), std::nullopt, std::nullopt),
                   env.out(add.getOutput()));
 }
 
-ref::Error evalSub(qnt::SubOp sub, Env &env) {
+Status evalSub(qnt::SubOp sub, Env &env) {
   return ref::add(env.in(sub.getLhs()), env.in(sub.getRhs()),
                   activationOf(sub.getActivation(), std::nullopt, std::nullopt),
                   env.out(sub.getOutput()), /*subtract=*/true);
 }
 
-ref::Error evalMul(qnt::MulOp mul, Env &env) {
+Status evalMul(qnt::MulOp mul, Env &env) {
   return ref::mul(env.in(mul.getLhs()), env.in(mul.getRhs()),
                   activationOf(mul.getActivation(), std::nullopt, std::nullopt),
                   env.out(mul.getOutput()));
 }
 
-ref::Error evalLookup(qnt::LookupOp op, Env &env) {
+Status evalLookup(qnt::LookupOp op, Env &env) {
   std::vector<int32_t> table(op.getTable().begin(), op.getTable().end());
   return ref::lookup(env.in(op.getInput()), table, env.out(op.getOutput()));
 }
 
-template <typename PoolOp> ref::Error evalPool(PoolOp op, Env &env) {
+template <typename PoolOp> Status evalPool(PoolOp op, Env &env) {
   ref::Pool2DParams p;
   ArrayRef<int64_t> kernel = op.getKernel();
   p.kernelH = kernel[0];
@@ -238,7 +236,7 @@ template <typename PoolOp> ref::Error evalPool(PoolOp op, Env &env) {
     return ref::avgPool2d(env.in(op.getInput()), p, env.out(op.getOutput()));
 }
 
-ref::Error evalConcat(qnt::ConcatOp concat, Env &env) {
+Status evalConcat(qnt::ConcatOp concat, Env &env) {
   std::vector<ref::QTensor> inputs;
   for (Value v : concat.getInputs())
     inputs.push_back(env.in(v));
@@ -246,33 +244,33 @@ ref::Error evalConcat(qnt::ConcatOp concat, Env &env) {
                      env.out(concat.getOutput()));
 }
 
-ref::Error evalRequantize(qnt::RequantizeOp rq, Env &env) {
+Status evalRequantize(qnt::RequantizeOp rq, Env &env) {
   // A one-input concatenation is a requantization.
   ref::QTensor out = env.out(rq.getOutput());
   return ref::concat({env.in(rq.getInput())},
                      static_cast<int64_t>(out.shape.size()) - 1, out);
 }
 
-ref::Error evalReshape(tosa::ReshapeOp reshape, Env &env) {
+Status evalReshape(tosa::ReshapeOp reshape, Env &env) {
   Buffer b = env[reshape.getInput1()];
   b.shape = shapeOf(reshape.getResult());
   env[reshape.getResult()] = std::move(b);
-  return std::nullopt;
+  return Status::success();
 }
 
 /// The values of a tosa.const_shape operand.
-ref::Error shapeValues(Value v, std::vector<int64_t> &values) {
+Status shapeValues(Value v, std::vector<int64_t> &values) {
   SmallVector<int64_t> raw;
   if (!v.getDefiningOp() || !tosa::getConstShapeValues(v.getDefiningOp(), raw))
-    return std::string("a shape operand is not a constant");
+    return Status::failure("a shape operand is not a constant");
   values.assign(raw.begin(), raw.end());
-  return std::nullopt;
+  return Status::success();
 }
 
 /// Data movement (ref index maps) on whichever storage operand 0 uses; the
 /// pad value, if any, is element 0 of `pad`.
-ref::Error move(Operation *op, Env &env, const std::vector<int64_t> &map,
-                Value pad = {}) {
+Status move(Operation *op, Env &env, const std::vector<int64_t> &map,
+            Value pad = {}) {
   const Buffer &in = env[op->getOperand(0)];
   Buffer &out = env.create(op->getResult(0));
   if (!in.f.empty())
@@ -284,67 +282,52 @@ ref::Error move(Operation *op, Env &env, const std::vector<int64_t> &map,
   else
     ref::applyIndexMap(in.q32.data(), map, pad ? env[pad].q32.at(0) : 0,
                        out.q32.data());
-  return std::nullopt;
+  return Status::success();
 }
 
-ref::Error evalTranspose(tosa::TransposeOp op, Env &env) {
+Status evalTranspose(tosa::TransposeOp op, Env &env) {
   std::vector<int64_t> map;
   std::vector<int32_t> perms(op.getPerms().begin(), op.getPerms().end());
-  if (ref::Error e =
-          ref::transposeIndexMap(env[op.getInput1()].shape, perms, map))
-    return e;
+  QUANTC_TRY(ref::transposeIndexMap(env[op.getInput1()].shape, perms, map));
   return move(op, env, map);
 }
 
-ref::Error evalSlice(tosa::SliceOp op, Env &env) {
+Status evalSlice(tosa::SliceOp op, Env &env) {
   std::vector<int64_t> start, size, map;
-  if (ref::Error e = shapeValues(op.getStart(), start))
-    return e;
-  if (ref::Error e = shapeValues(op.getSize(), size))
-    return e;
-  if (ref::Error e =
-          ref::sliceIndexMap(env[op.getInput1()].shape, start, size, map))
-    return e;
+  QUANTC_TRY(shapeValues(op.getStart(), start));
+  QUANTC_TRY(shapeValues(op.getSize(), size));
+  QUANTC_TRY(ref::sliceIndexMap(env[op.getInput1()].shape, start, size, map));
   return move(op, env, map);
 }
 
-ref::Error evalTile(tosa::TileOp op, Env &env) {
+Status evalTile(tosa::TileOp op, Env &env) {
   std::vector<int64_t> multiples, map;
-  if (ref::Error e = shapeValues(op.getMultiples(), multiples))
-    return e;
-  if (ref::Error e =
-          ref::tileIndexMap(env[op.getInput1()].shape, multiples, map))
-    return e;
+  QUANTC_TRY(shapeValues(op.getMultiples(), multiples));
+  QUANTC_TRY(ref::tileIndexMap(env[op.getInput1()].shape, multiples, map));
   return move(op, env, map);
 }
 
-ref::Error evalPad(tosa::PadOp op, Env &env) {
+Status evalPad(tosa::PadOp op, Env &env) {
   std::vector<int64_t> pads, map;
-  if (ref::Error e = shapeValues(op.getPadding(), pads))
-    return e;
-  if (ref::Error e = ref::padIndexMap(env[op.getInput1()].shape, pads, map))
-    return e;
+  QUANTC_TRY(shapeValues(op.getPadding(), pads));
+  QUANTC_TRY(ref::padIndexMap(env[op.getInput1()].shape, pads, map));
   return move(op, env, map, op.getPadConst());
 }
 
-ref::Error evalResize(tosa::ResizeOp op, Env &env) {
+Status evalResize(tosa::ResizeOp op, Env &env) {
   if (op.getMode() != tosa::ResizeMode::NEAREST_NEIGHBOR)
-    return std::string("the int8 reference resizes with nearest neighbour "
-                       "only");
+    return Status::failure("the int8 reference resizes with nearest neighbour "
+                           "only");
   std::vector<int64_t> scale, offset, border, map;
-  if (ref::Error e = shapeValues(op.getScale(), scale))
-    return e;
-  if (ref::Error e = shapeValues(op.getOffset(), offset))
-    return e;
-  if (ref::Error e = shapeValues(op.getBorder(), border))
-    return e;
-  if (ref::Error e = ref::resizeNearestIndexMap(env[op.getInput()].shape, scale,
-                                                offset, border, map))
-    return e;
+  QUANTC_TRY(shapeValues(op.getScale(), scale));
+  QUANTC_TRY(shapeValues(op.getOffset(), offset));
+  QUANTC_TRY(shapeValues(op.getBorder(), border));
+  QUANTC_TRY(ref::resizeNearestIndexMap(env[op.getInput()].shape, scale, offset,
+                                        border, map));
   return move(op, env, map);
 }
 
-ref::Error evalChannelAffine(qnt::ChannelAffineOp op, Env &env) {
+Status evalChannelAffine(qnt::ChannelAffineOp op, Env &env) {
   return ref::channelAffine(
       env.in(op.getInput()),
       std::vector<float>(op.getMultiplier().begin(), op.getMultiplier().end()),
@@ -353,7 +336,7 @@ ref::Error evalChannelAffine(qnt::ChannelAffineOp op, Env &env) {
       env.out(op.getOutput()));
 }
 
-ref::Error evalResizeBilinear(qnt::ResizeBilinearOp op, Env &env) {
+Status evalResizeBilinear(qnt::ResizeBilinearOp op, Env &env) {
   return ref::resizeBilinear(
       env.in(op.getInput()),
       std::vector<int64_t>(op.getScale().begin(), op.getScale().end()),
@@ -421,17 +404,17 @@ bool isFloatConstant(Operation *op, DenseFPElementsAttr &floats) {
          floats.getElementType().isF32();
 }
 
-/// Why the reference cannot evaluate `op`, or nothing.
-std::optional<std::string> unsupported(Operation *op) {
+/// Success when the reference can evaluate `op`, else why not.
+Error checkSupported(Operation *op) {
   DenseFPElementsAttr floats;
   if (isa<func::ReturnOp>(op) || isFloatConstant(op, floats) ||
       isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp>(op))
-    return std::nullopt;
+    return Error::success();
   auto entry = evaluators().byOp.find(op->getName().getTypeID());
   if (entry == evaluators().byOp.end())
-    return "the int8 reference has no implementation of '" +
-           op->getName().getStringRef().str() +
-           "' (quantize the model with qnt-quantize first)";
+    return fail("the int8 reference has no implementation of '" +
+                op->getName().getStringRef() +
+                "' (quantize the model with qnt-quantize first)");
   // Quantized ops only: a float conv is the float model's.
   auto isQuantized = [](Type t) {
     auto shaped = dyn_cast<ShapedType>(t);
@@ -440,9 +423,9 @@ std::optional<std::string> unsupported(Operation *op) {
   if (!entry->second.anyElementType &&
       llvm::none_of(op->getOperandTypes(), isQuantized) &&
       llvm::none_of(op->getResultTypes(), isQuantized))
-    return "the int8 reference runs '" + op->getName().getStringRef().str() +
-           "' on quantized tensors only";
-  return std::nullopt;
+    return fail("the int8 reference runs '" + op->getName().getStringRef() +
+                "' on quantized tensors only");
+  return Error::success();
 }
 
 } // namespace
@@ -460,8 +443,8 @@ ReferenceModel::create(ModuleOp module, StringRef function) {
   if (!signature)
     return signature.takeError();
   for (Operation &op : func.getBody().front())
-    if (std::optional<std::string> why = unsupported(&op))
-      return fail(*why);
+    if (Error e = checkSupported(&op))
+      return e;
   std::unique_ptr<ReferenceModel> model(new ReferenceModel());
   model->function = func;
   model->interface = std::move(*signature);

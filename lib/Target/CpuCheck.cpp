@@ -18,6 +18,8 @@
 
 #include "quantc/Target/Compile.h"
 
+#include "quantc/Support/Fail.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -241,13 +243,12 @@ llvm::Error quantc::addDispatch(llvm::Module &module,
                                 llvm::StringRef overrideVariable,
                                 llvm::ArrayRef<DispatchCandidate> candidates) {
   if (candidates.empty())
-    return llvm::createStringError("no implementation of '" + entryPoint +
-                                   "' to dispatch to");
+    return fail("no implementation of '" + entryPoint + "' to dispatch to");
   llvm::FunctionType *type = candidates.front().function->getFunctionType();
   for (const DispatchCandidate &c : candidates) {
     if (c.function->getFunctionType() != type)
-      return llvm::createStringError("the implementations of '" + entryPoint +
-                                     "' differ in signature");
+      return fail("the implementations of '" + entryPoint +
+                  "' differ in signature");
     c.function->setLinkage(llvm::GlobalValue::InternalLinkage);
     c.function->addFnAttr(llvm::Attribute::NoInline);
   }

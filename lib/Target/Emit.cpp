@@ -11,6 +11,7 @@
 
 #include "quantc/Target/Compile.h"
 
+#include "quantc/Support/Fail.h"
 #include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,10 +32,6 @@
 #include "llvm/Target/TargetMachine.h"
 
 using namespace quantc;
-
-static llvm::Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// A timer nested in `parent`, or none.
 static mlir::TimingScope nest(mlir::TimingScope *parent, llvm::StringRef name) {

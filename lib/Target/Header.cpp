@@ -5,6 +5,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Runtime/Samples.h"
+#include "quantc/Support/Fail.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
@@ -18,10 +19,6 @@
 
 using namespace mlir;
 using namespace quantc;
-
-static llvm::Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 int64_t TensorInterface::numElements() const {
   int64_t n = 1;

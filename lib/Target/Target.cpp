@@ -8,6 +8,8 @@
 
 #include "quantc/Target/Compile.h"
 
+#include "quantc/Support/Fail.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -24,10 +26,6 @@ CompileTarget::CompileTarget() = default;
 CompileTarget::CompileTarget(CompileTarget &&) = default;
 CompileTarget &CompileTarget::operator=(CompileTarget &&) = default;
 CompileTarget::~CompileTarget() = default;
-
-static llvm::Error fail(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::string quantc::defaultCpu(llvm::StringRef triple) {
   if (llvm::Triple(triple).getArch() == llvm::Triple::x86_64)

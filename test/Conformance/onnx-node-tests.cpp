@@ -292,10 +292,10 @@ std::optional<std::string> runDataSet(const onnx::ModelProto &original,
   ctx.loadAllAvailableDialects();
   // Warnings (a declared output shape the importer corrects) stay quiet.
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  std::string error;
-  OwningOpRef<ModuleOp> module =
-      quantc::importOnnx(bytes, ctx, quantc::OnnxImportOptions{}, error);
-  if (!module) {
+  llvm::Expected<OwningOpRef<ModuleOp>> imported =
+      quantc::importOnnxOrError(bytes, ctx, quantc::OnnxImportOptions{});
+  if (!imported) {
+    std::string error = toString(imported.takeError());
     // "input 'W' must be a constant (initializer)": a weight the test feeds
     // as an input; the model quantc compiles has it as an initializer.
     SmallVector<StringRef> match;
@@ -304,6 +304,7 @@ std::optional<std::string> runDataSet(const onnx::ModelProto &original,
       retry = match[1].str();
     return "import: " + error;
   }
+  OwningOpRef<ModuleOp> module = std::move(*imported);
   if (failed(verify(*module)))
     return std::string("import: the imported module does not verify");
   int8 = int8Support(*module);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/InitAll.h"
+#include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +22,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+static const quantc::ToolError error("quant-opt");
 
 /// Parses each split of `input` as quant-opt will, with diagnostics kept
 /// aside, and fails if the parser crashes on one; the diagnostics of that
@@ -45,8 +48,8 @@ checkParserSurvives(const llvm::MemoryBuffer &input,
                                                       mlir::ParserConfig(&ctx));
         }))
       return mlir::success();
-    llvm::errs() << diagnostics
-                 << "quant-opt: error: " << quantc::kParserCrashed << "\n";
+    llvm::errs() << diagnostics;
+    error(quantc::kParserCrashed);
     return mlir::failure();
   };
   return mlir::splitAndProcessBuffer(
@@ -66,22 +69,18 @@ int main(int argc, char **argv) {
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
 
-  std::string error;
+  std::string message;
   std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
+      mlir::openInputFile(inputFilename, &message);
+  if (!input)
+    return error(message);
   if (!config.shouldShowDialects() && !config.shouldListPasses() &&
       mlir::failed(checkParserSurvives(*input, registry, config)))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
+      mlir::openOutputFile(outputFilename, &message);
+  if (!output)
+    return error(message);
   if (mlir::failed(
           mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;

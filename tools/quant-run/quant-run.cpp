@@ -25,6 +25,7 @@
 #include "quantc/Runtime/Npy.h"
 #include "quantc/Runtime/ReferenceModel.h"
 #include "quantc/Runtime/Samples.h"
+#include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -79,10 +80,7 @@ static cl::opt<bool> reference(
              "reference implementation of each op instead of compiling it"),
     cl::init(false));
 
-static int error(const Twine &message) {
-  errs() << "quant-run: error: " << message << "\n";
-  return 1;
-}
+static const quantc::ToolError error("quant-run");
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -96,11 +94,11 @@ int main(int argc, char **argv) {
     return error(
         "--num-threads applies to compiled models, not to --reference");
   quantc::ToolContext tool;
-  std::string loadError;
-  OwningOpRef<ModuleOp> module =
-      tool.loadModel(modelFile, batch, inputShapes, loadError);
-  if (!module)
-    return error(loadError);
+  Expected<OwningOpRef<ModuleOp>> loaded =
+      tool.loadModel(modelFile, batch, inputShapes);
+  if (!loaded)
+    return error(loaded.takeError());
+  OwningOpRef<ModuleOp> module = std::move(*loaded);
   module->walk([](qnt::ObserveOp op) {
     op.replaceAllUsesWith(op.getInput());
     op.erase();
@@ -113,7 +111,7 @@ int main(int argc, char **argv) {
   if (reference) {
     auto model = quantc::ReferenceModel::create(*module, functionName);
     if (!model)
-      return error(toString(model.takeError()));
+      return error(model.takeError());
     oracle = std::move(*model);
     signature = oracle->signature();
     runOnce = [&](ArrayRef<const float *> in, ArrayRef<float *> out) {
@@ -132,7 +130,7 @@ int main(int argc, char **argv) {
             quantc::buildInt8ToLLVMPipeline(pm, isa, parallel);
         });
     if (!model)
-      return error(toString(model.takeError()));
+      return error(model.takeError());
     compiled = std::move(*model);
     signature = compiled->signature();
     runOnce = [&](ArrayRef<const float *> in, ArrayRef<float *> out) {
@@ -145,7 +143,7 @@ int main(int argc, char **argv) {
                  " outputs: write them to a .npz archive (-o outputs.npz)");
   auto input = quantc::readModelSamples(inputFile, signature.inputs);
   if (!input)
-    return error(toString(input.takeError()));
+    return error(input.takeError());
   std::vector<quantc::NamedArray> outputs;
   std::vector<float *> pointers(signature.outputs.size());
   std::vector<void *> typed(signature.outputs.size());
@@ -177,10 +175,10 @@ int main(int argc, char **argv) {
     Error e = compiled && anyInteger ? compiled->runTyped(input->run(r), typed)
                                      : runOnce(input->run(r), pointers);
     if (e)
-      return error(toString(std::move(e)));
+      return error(std::move(e));
   }
   if (Error e = npz ? quantc::writeNpz(outputFile, outputs)
                     : quantc::writeNpy(outputFile, outputs.front().array))
-    return error(toString(std::move(e)));
+    return error(std::move(e));
   return 0;
 }

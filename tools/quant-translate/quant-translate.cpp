@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Import/OnnxImporter.h"
-#include "quantc/InitAll.h"
+#include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -51,10 +51,7 @@ static cl::opt<bool> debugInfo("mlir-print-debuginfo",
                                cl::desc("Print locations (layer names)"),
                                cl::init(false));
 
-static int error(const Twine &message) {
-  errs() << "quant-translate: error: " << message << "\n";
-  return 1;
-}
+static const quantc::ToolError error("quant-translate");
 
 /// The importer's op registry: one line per op type, with its opsets.
 static void printOnnxOps(raw_ostream &os) {
@@ -90,24 +87,24 @@ int main(int argc, char **argv) {
   quantc::OnnxImportOptions options;
   options.batch = batch;
   if (Error e = quantc::parseInputShapes(inputShapes, options))
-    return error(toString(std::move(e)));
+    return error(std::move(e));
   MLIRContext context;
-  std::string message;
-  OwningOpRef<ModuleOp> module =
-      quantc::importOnnxFile(inputFile, context, options, message);
-  if (!module)
-    return error(message);
+  Expected<OwningOpRef<ModuleOp>> imported =
+      quantc::importOnnxFile(inputFile, context, options);
+  if (!imported)
+    return error(imported.takeError());
+  OwningOpRef<ModuleOp> module = std::move(*imported);
   if (failed(verify(*module)))
     return error("'" + inputFile + "': the imported module does not verify");
-  std::string errorMessage;
-  auto output = quantc::openToolOutput(outputFile, errorMessage);
+  Expected<std::unique_ptr<ToolOutputFile>> output =
+      quantc::openToolOutput(outputFile);
   if (!output)
-    return error(errorMessage);
+    return error(output.takeError());
   OpPrintingFlags flags;
   if (debugInfo)
     flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
         .useLocalScope();
-  module->print(output->os(), flags);
-  output->keep();
+  module->print((*output)->os(), flags);
+  (*output)->keep();
   return 0;
 }

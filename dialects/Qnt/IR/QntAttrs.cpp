@@ -279,8 +279,8 @@ LogicalResult ObserverConfigAttr::verify(
     config.percentile = percentile.getValueAsDouble();
   if (eps)
     config.eps = eps.getValueAsDouble();
-  if (std::optional<std::string> error = config.validate())
-    return emitError() << *error;
+  if (quantc::Status s = config.validate(); s.failed())
+    return emitError() << s.message();
   return success();
 }
 

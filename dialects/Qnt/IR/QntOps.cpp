@@ -86,9 +86,9 @@ std::optional<int64_t> ObserveOp::getNormalizedChannelAxis() {
   return normalizeAxis(*axis, getInput().getType().getRank());
 }
 
-std::optional<quantc::obs::Observer>
-ObserveOp::loadObserver(quantc::obs::RangeReduction reduction,
-                        std::string &error) {
+quantc::StatusOr<quantc::obs::Observer>
+ObserveOp::loadObserver(quantc::obs::RangeReduction reduction) {
+  using quantc::Status;
   namespace obs = quantc::obs;
   obs::ObserverConfig config = toObserverConfig(getConfig());
   DenseElementsAttr constant;
@@ -100,33 +100,25 @@ ObserveOp::loadObserver(quantc::obs::RangeReduction reduction,
                                : obs::RangeReduction::Activations)) {
     obs::ObserverConfig reduced = config;
     reduced.reduceRange = true;
-    if (!reduced.validate())
+    if (reduced.validate().ok())
       config = reduced;
   }
-  obs::ErrorOr<obs::Observer> observer = obs::Observer::create(config);
-  if (!observer) {
-    error = observer.error();
-    return std::nullopt;
-  }
+  quantc::StatusOr<obs::Observer> observer = obs::Observer::create(config);
+  if (observer.failed())
+    return observer.status();
   if (ObserverStateAttr state = getStateAttr()) {
-    if (std::optional<std::string> e =
-            observer->setState(toObserverState(state))) {
-      error = "invalid state: " + *e;
-      return std::nullopt;
-    }
+    if (Status s = observer->setState(toObserverState(state)); s.failed())
+      return Status::failure("invalid state: " + s.message());
     return std::move(*observer);
   }
-  if (!isConstant) {
-    error = "observer '" + getName().value_or("").str() +
-            "' has no calibrated state: calibrate the model first";
-    return std::nullopt;
-  }
+  if (!isConstant)
+    return Status::failure(
+        "observer '" + getName().value_or("").str() +
+        "' has no calibrated state: calibrate the model first");
   SmallVector<float> values(constant.getValues<float>());
   std::vector<int64_t> shape(getInput().getType().getShape());
-  if (std::optional<std::string> e = observer->observe(values.data(), shape)) {
-    error = "cannot observe constant: " + *e;
-    return std::nullopt;
-  }
+  if (Status s = observer->observe(values.data(), shape); s.failed())
+    return Status::failure("cannot observe constant: " + s.message());
   return std::move(*observer);
 }
 
@@ -903,9 +895,10 @@ LogicalResult ResizeBilinearOp::verify() {
   std::vector<int64_t> scale(getScale().begin(), getScale().end()),
       offset(getOffset().begin(), getOffset().end()),
       border(getBorder().begin(), getBorder().end()), out;
-  if (quantc::ref::Error e =
-          quantc::ref::resizeOutputShape(in, scale, offset, border, out))
-    return emitOpError() << *e;
+  if (quantc::Status s =
+          quantc::ref::resizeOutputShape(in, scale, offset, border, out);
+      s.failed())
+    return emitOpError() << s.message();
   if (ArrayRef<int64_t>(out) != getOutput().getType().getShape())
     return emitOpError() << "result shape must be [" << out[0] << ", " << out[1]
                          << ", " << out[2] << ", " << out[3] << "]";

@@ -66,10 +66,9 @@ def Qnt_ObserveOp : Qnt_Op<"observe", [SameOperandsAndResultType]> {
     /// its config (with `reduction`, the range of an activation, or of a
     /// constant for `Weights`, reduced to 7 bits where the config allows
     /// it) and its state; a constant input without state is observed here.
-    /// On failure, `error` says why.
-    std::optional<::quantc::obs::Observer>
-    loadObserver(::quantc::obs::RangeReduction reduction,
-                 std::string &error);
+    /// A failure says why.
+    ::quantc::StatusOr<::quantc::obs::Observer>
+    loadObserver(::quantc::obs::RangeReduction reduction);
   }];
 }
 

@@ -39,16 +39,15 @@ struct QntFoldObserversPass
   }
 
   LogicalResult fold(ObserveOp op) {
-    std::string error;
-    std::optional<obs::Observer> observer = op.loadObserver(reduceRange, error);
-    if (!observer)
-      return op.emitOpError() << error;
+    quantc::StatusOr<obs::Observer> observer = op.loadObserver(reduceRange);
+    if (observer.failed())
+      return op.emitOpError() << observer.message();
     auto range = observer->computeRange();
-    if (!range)
-      return op.emitOpError() << range.error();
-    obs::ErrorOr<obs::QParams> qparams = observer->computeQParams();
-    if (!qparams)
-      return op.emitOpError() << qparams.error();
+    if (range.failed())
+      return op.emitOpError() << range.message();
+    quantc::StatusOr<obs::QParams> qparams = observer->computeQParams();
+    if (qparams.failed())
+      return op.emitOpError() << qparams.message();
 
     std::optional<int64_t> axis = op.getNormalizedChannelAxis();
     quant::QuantizedType qtype = getQuantizedType(op.getConfig(), *qparams,

@@ -73,19 +73,20 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef bytes,
                                              mlir::MLIRContext &context,
                                              const OnnxImportOptions &options);
 
-/// As above, with the first error (and its notes) returned in `error`
-/// instead of reaching the context's diagnostic handlers: for drivers that
-/// print it in their own format.
-mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef bytes,
-                                             mlir::MLIRContext &context,
-                                             const OnnxImportOptions &options,
-                                             std::string &error);
+/// As above, with the first error (and its notes) returned as an
+/// llvm::Error instead of reaching the context's diagnostic handlers (which
+/// still see remarks and warnings): for drivers that print it in their own
+/// format.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importOnnxOrError(llvm::StringRef bytes, mlir::MLIRContext &context,
+                  const OnnxImportOptions &options);
 
-/// Reads the file `path` and imports it as above; `error` says what failed
-/// ("cannot read ...", or "'<path>': " and the import's first error).
-mlir::OwningOpRef<mlir::ModuleOp>
+/// Reads the file `path` and imports it as importOnnxOrError does; the
+/// error says what failed ("cannot read ...", or "'<path>': " and the
+/// import's first error).
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxFile(llvm::StringRef path, mlir::MLIRContext &context,
-               const OnnxImportOptions &options, std::string &error);
+               const OnnxImportOptions &options);
 
 /// The opsets of the default ONNX domain the importer accepts: [first, last].
 std::pair<int64_t, int64_t> onnxOpsetRange();

@@ -69,8 +69,8 @@ struct ObserverConfig {
   /// Lower bound of the scale (PyTorch eps, torch.finfo(float32).eps).
   float eps = FLT_EPSILON;
 
-  /// Checks the configuration; returns an error message or std::nullopt.
-  std::optional<std::string> validate() const;
+  /// Checks the configuration; a failure says what is wrong.
+  Status validate() const;
 };
 
 /// Everything an observer has accumulated; enough to resume or merge.
@@ -93,14 +93,13 @@ struct ObserverState {
 class Observer {
 public:
   /// Validates `config` and returns a fresh observer.
-  static ErrorOr<Observer> create(const ObserverConfig &config);
+  static StatusOr<Observer> create(const ObserverConfig &config);
 
   /// Observes one batch (one forward call) of `shape` (row-major, product of
   /// the dims elements at `data`). Returns an error for an empty or
   /// non-finite batch, a channel axis out of range or a channel count that
   /// differs from earlier batches; the state is unchanged on error.
-  std::optional<std::string> observe(const float *data,
-                                     const std::vector<int64_t> &shape);
+  Status observe(const float *data, const std::vector<int64_t> &shape);
 
   /// Combines `other`'s statistics into this observer (e.g. calibration split
   /// over machines). Requires the same config. Guarantees:
@@ -118,13 +117,13 @@ public:
   ///    any order (power-of-two grid, see Calibrators.cpp), while every bin
   ///    count stays below 2^24 (float counts).
   /// Merging with a never-run observer is the identity.
-  std::optional<std::string> merge(const Observer &other);
+  Status merge(const Observer &other);
 
   /// The accumulated statistics.
   const ObserverState &state() const { return st; }
   /// Replaces the statistics after checking they are consistent with the
   /// config (sizes, ordering, grid); returns an error otherwise.
-  std::optional<std::string> setState(ObserverState state);
+  Status setState(ObserverState state);
   /// The configuration this observer was built from.
   const ObserverConfig &config() const { return cfg; }
   /// The effective quantization range (after reduce_range / custom bounds).
@@ -132,11 +131,11 @@ public:
 
   /// Scale and zero point(s) from the statistics; an error if no batch was
   /// observed.
-  ErrorOr<QParams> computeQParams() const;
+  StatusOr<QParams> computeQParams() const;
 
   /// The (min, max) range the qparams are computed from: the running min/max
   /// for the min/max kinds, the searched range for the histogram kinds.
-  ErrorOr<std::pair<std::vector<float>, std::vector<float>>>
+  StatusOr<std::pair<std::vector<float>, std::vector<float>>>
   computeRange() const;
 
 private:

@@ -6,12 +6,15 @@
 // `_validate_qmin_qmax`; utils.py: `calculate_qmin_qmax`), in float32.
 //
 // This header has no MLIR/LLVM dependency and the library builds without
-// exceptions: fallible functions return `ErrorOr<T>`.
+// exceptions: fallible functions return a quantc::Status or
+// quantc::StatusOr<T> (quantc/Support/Status.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_CALIBRATION_QPARAMS_H
 #define QUANTC_CALIBRATION_QPARAMS_H
+
+#include "quantc/Support/Status.h"
 
 #include <cstdint>
 #include <optional>
@@ -20,32 +23,6 @@
 #include <vector>
 
 namespace quantc::obs {
-
-/// Either a value or an error message. A minimal, exception-free stand-in for
-/// llvm::Expected that does not need to be checked before destruction.
-template <typename T> class ErrorOr {
-public:
-  ErrorOr(T value) : val(std::move(value)) {}
-  /// Builds an error result carrying `message`.
-  static ErrorOr makeError(std::string message) {
-    ErrorOr r;
-    r.err = std::move(message);
-    return r;
-  }
-  /// True when a value is present.
-  explicit operator bool() const { return !err.has_value(); }
-  /// The error message; only valid when `!*this`.
-  const std::string &error() const { return *err; }
-  const T &operator*() const { return *val; }
-  T &operator*() { return *val; }
-  const T *operator->() const { return &*val; }
-  T *operator->() { return &*val; }
-
-private:
-  ErrorOr() = default;
-  std::optional<T> val;
-  std::optional<std::string> err;
-};
 
 /// Quantized storage type (PyTorch's torch.quint8 / torch.qint8).
 enum class Dtype { QUInt8, QInt8 };
@@ -73,16 +50,15 @@ struct QuantRange {
   bool customized = false;
 };
 
-/// Validates a user-given quant_min/quant_max for `dtype`. Returns an error
-/// message or std::nullopt when valid. Checks, in order: both or neither given
+/// Validates a user-given quant_min/quant_max for `dtype`: a failure says
+/// what is wrong. Checks, in order: both or neither given
 /// (PyTorch silently ignores a lone bound; we reject it), qmin <= 0 <= qmax,
 /// qmin < qmax (PyTorch's `_validate_qmin_qmax`), qmax - qmin + 1 <= 256
 /// (PyTorch's qint8 check, applied to both dtypes), and the range fits the
 /// storage type ([0, 255] for quint8, [-128, 127] for qint8; PyTorch does not
 /// check this and then produces zero points outside the storage type).
-std::optional<std::string> validateQuantRange(Dtype dtype,
-                                              std::optional<int64_t> quantMin,
-                                              std::optional<int64_t> quantMax);
+Status validateQuantRange(Dtype dtype, std::optional<int64_t> quantMin,
+                          std::optional<int64_t> quantMax);
 
 /// PyTorch's `calculate_qmin_qmax`: the default 8-bit range, or the custom
 /// one; with `reduceRange` the default becomes [0, 127] / [-64, 63] and a
@@ -113,11 +89,11 @@ struct QParams {
 /// per-tensor (+inf, -inf) pair (an observer that saw nothing) yields the
 /// default scale 1.0 / zero point 0. Errors: size mismatch, empty input,
 /// min > max or NaN.
-ErrorOr<QParams> calculateQParams(const std::vector<float> &minVals,
-                                  const std::vector<float> &maxVals,
-                                  Dtype dtype, QScheme qscheme,
-                                  const QuantRange &range, float eps,
-                                  bool perChannel);
+StatusOr<QParams> calculateQParams(const std::vector<float> &minVals,
+                                   const std::vector<float> &maxVals,
+                                   Dtype dtype, QScheme qscheme,
+                                   const QuantRange &range, float eps,
+                                   bool perChannel);
 
 /// PyTorch's FixedQParamsObserver: the parameters of an op whose output
 /// range [min, max] is known (sigmoid [0, 1], tanh [-1, 1]):

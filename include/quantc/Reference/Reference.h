@@ -1,5 +1,4 @@
-//===- Reference.h - The exact int8 reference ops ----------------*- C++
-//-*-===//
+//===- Reference.h - The exact int8 reference ops -------------*- C++ -*-===//
 //
 // Plain loop-nest implementations of the quantized ops. They DEFINE what the
 // compiler's generated int8 code computes, bit for bit; scalar arithmetic
@@ -20,10 +19,10 @@
 //    statically that it fits int32 for any input (as generated code
 //    accumulates in int32) and return an error otherwise.
 //
-// Every op validates its arguments and returns an error message
-// (std::nullopt on success) instead of crashing; on error the output is not
-// written. Output tensors are given by the caller (shape, quantization and a
-// buffer of the right size).
+// Every op validates its arguments and returns a failed Status (with the
+// message) instead of crashing; on error the output is not written. Output
+// tensors are given by the caller (shape, quantization and a buffer of the
+// right size).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,16 +30,13 @@
 #define QUANTC_REFERENCE_REFERENCE_H
 
 #include "quantc/Reference/Requantize.h"
+#include "quantc/Support/Status.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace quantc::ref {
-
-/// An error message, or std::nullopt on success.
-using Error = std::optional<std::string>;
 
 /// A view of a per-tensor quantized 8-bit tensor (row-major, no ownership).
 /// `data` points to uint8_t (isSigned = false) or int8_t (isSigned = true)
@@ -63,7 +59,7 @@ struct QTensor {
   /// Checks data, shape (`rank` dims, each >= 1), scale (finite, > 0),
   /// qmin <= qmax within the storage type and zeroPoint within the storage
   /// type. `what` names the tensor in the message.
-  Error validate(const char *what, size_t rank) const;
+  Status validate(const char *what, size_t rank) const;
 };
 
 /// Symmetric i8 weights: OHWI for conv2d, [N, K] for matmul.
@@ -121,17 +117,18 @@ struct Conv2DParams {
 ///                            output.scale), output.zeroPoint, lo, hi)
 ///   i.e. v = float(acc) * m + float(r - zr) * mr; the activation (bounds)
 ///   applies after the residual add.
-Error conv2d(const QTensor &input, const QWeights &weights, const int32_t *bias,
-             const Conv2DParams &params, const QTensor *residual,
-             const QTensor &output);
+Status conv2d(const QTensor &input, const QWeights &weights,
+              const int32_t *bias, const Conv2DParams &params,
+              const QTensor *residual, const QTensor &output);
 
 /// Quantized matmul / linear: input [M, K], weights [N, K], bias [N] or null,
 /// output [M, N]:
 ///   acc = bias[n] + sum_k (x[m, k] - input.zeroPoint) * w[n, k]
 ///   out = requantize(acc, requantMultiplier(input.scale, weights.scale(n),
 ///                    output.scale), output.zeroPoint, lo, hi)
-Error matmul(const QTensor &input, const QWeights &weights, const int32_t *bias,
-             const FusedActivation &activation, const QTensor &output);
+Status matmul(const QTensor &input, const QWeights &weights,
+              const int32_t *bias, const FusedActivation &activation,
+              const QTensor &output);
 
 /// Quantized batched matmul of two activations: a [B, M, K], b [B, K, N],
 /// output [B, M, N] (PyTorch's quantized::matmul, ONNX QLinearMatMul):
@@ -140,7 +137,7 @@ Error matmul(const QTensor &input, const QWeights &weights, const int32_t *bias,
 ///                    output.scale), output.zeroPoint, qmin, qmax)
 /// An error when the accumulator could leave int32 for some inputs in the
 /// operands' [qmin, qmax].
-Error batchMatmul(const QTensor &a, const QTensor &b, const QTensor &output);
+Status batchMatmul(const QTensor &a, const QTensor &b, const QTensor &output);
 
 /// Quantized elementwise add (any rank). a and b have the output's rank and
 /// each of their dimensions equals the output's or is 1 (broadcast, as NumPy
@@ -151,8 +148,9 @@ Error batchMatmul(const QTensor &a, const QTensor &b, const QTensor &output);
 /// i.e. v = float(a - za) * ma + float(b - zb) * mb in float32; relu (or any
 /// activation) through the bounds. With `subtract`, b's term is negated
 /// (mb -> -mb, exact): a - b.
-Error add(const QTensor &a, const QTensor &b, const FusedActivation &activation,
-          const QTensor &output, bool subtract = false);
+Status add(const QTensor &a, const QTensor &b,
+           const FusedActivation &activation, const QTensor &output,
+           bool subtract = false);
 
 /// Quantized elementwise multiply, broadcasting as add:
 ///   out = requantize((a - a.zeroPoint) * (b - b.zeroPoint),
@@ -160,8 +158,8 @@ Error add(const QTensor &a, const QTensor &b, const FusedActivation &activation,
 ///                    out.zeroPoint, lo, hi)
 /// (the product of two centered 8-bit values is exact in int32; PyTorch's
 /// quantized::mul).
-Error mul(const QTensor &a, const QTensor &b, const FusedActivation &activation,
-          const QTensor &output);
+Status mul(const QTensor &a, const QTensor &b,
+           const FusedActivation &activation, const QTensor &output);
 
 /// Entries of one lookup table: one per storage value of an 8-bit input.
 constexpr int64_t kTableSize = 256;
@@ -198,8 +196,8 @@ std::vector<int32_t> lookupTable(F f, const QTensor &input,
 /// dimension index) of element i for one table per channel (channels *
 /// kTableSize entries: per-channel functions such as PReLU). Every entry
 /// must lie in the output's [qmin, qmax].
-Error lookup(const QTensor &input, const std::vector<int32_t> &table,
-             const QTensor &output);
+Status lookup(const QTensor &input, const std::vector<int32_t> &table,
+              const QTensor &output);
 
 /// Pool parameters.
 struct Pool2DParams {
@@ -214,50 +212,49 @@ struct Pool2DParams {
 /// requantized: requantize(max - zin, requantMultiplier(sin, 1, sout), zout,
 /// qmin, qmax) (requantization is monotonic, so this is the max of the
 /// requantized values).
-Error maxPool2d(const QTensor &input, const Pool2DParams &params,
-                const QTensor &output);
+Status maxPool2d(const QTensor &input, const Pool2DParams &params,
+                 const QTensor &output);
 
 /// Average pool with count_include_pad = false: per window, sum (int32) of
 /// (x - input.zeroPoint) over the count non-padded elements, then
 ///   out = requantize(sum, avgPoolMultiplier(input.scale, output.scale,
 ///                    count), output.zeroPoint, qmin, qmax)
 /// (one rounding: the division by count is folded into the multiplier).
-Error avgPool2d(const QTensor &input, const Pool2DParams &params,
-                const QTensor &output);
+Status avgPool2d(const QTensor &input, const Pool2DParams &params,
+                 const QTensor &output);
 
 /// Global average pool: input [N, H, W, C] -> output [N, 1, 1, C]; avgPool2d
 /// with one window of H x W (count = H * W).
-Error globalAvgPool2d(const QTensor &input, const QTensor &output);
+Status globalAvgPool2d(const QTensor &input, const QTensor &output);
 
 /// Concatenation along `axis` (PyTorch's quantized::cat). An input whose
 /// scale and zero point equal the output's is copied (clamped to the
 /// output's [qmin, qmax]); any other is requantized:
 ///   out = requantize(x - zin, requantMultiplier(sin, 1, sout), zout, qmin,
 ///                    qmax)
-Error concat(const std::vector<QTensor> &inputs, int64_t axis,
-             const QTensor &output);
+Status concat(const std::vector<QTensor> &inputs, int64_t axis,
+              const QTensor &output);
 
 /// A per-channel affine map (a batch norm without a convolution before it),
 /// channel c = the index along the last dimension:
 ///   out = requantize2(x - zin, multipliers[c], 1, offsets[c], zout, lo, hi)
 /// i.e. clamp(roundHalfEven(float(x - zin) * m[c] + o[c]) + zout, lo, hi)
 /// with [lo, hi] the activation's bounds (activationBounds).
-Error channelAffine(const QTensor &input, const std::vector<float> &multipliers,
-                    const std::vector<float> &offsets,
-                    const FusedActivation &activation, const QTensor &output);
+Status channelAffine(const QTensor &input,
+                     const std::vector<float> &multipliers,
+                     const std::vector<float> &offsets,
+                     const FusedActivation &activation, const QTensor &output);
 
 /// The channelAffine parameters of an inference batch norm from an input of
 /// scale `inScale` to an output of scale `outScale`, in double, rounded to
 /// f32 once: a = gamma / sqrt(var + eps), b = beta - mean * a,
 /// multiplier = inScale * a / outScale, offset = b / outScale. Error when
 /// the sizes differ or a result is not finite.
-Error batchNormAffine(const std::vector<float> &gamma,
-                      const std::vector<float> &beta,
-                      const std::vector<float> &mean,
-                      const std::vector<float> &var, double epsilon,
-                      float inScale, float outScale,
-                      std::vector<float> &multipliers,
-                      std::vector<float> &offsets);
+Status
+batchNormAffine(const std::vector<float> &gamma, const std::vector<float> &beta,
+                const std::vector<float> &mean, const std::vector<float> &var,
+                double epsilon, float inScale, float outScale,
+                std::vector<float> &multipliers, std::vector<float> &offsets);
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -275,24 +272,24 @@ Error batchNormAffine(const std::vector<float> &gamma,
 constexpr int64_t kPadValue = -1;
 
 /// `size[d]` elements from `start[d]` along each dimension.
-Error sliceIndexMap(const std::vector<int64_t> &inShape,
-                    const std::vector<int64_t> &start,
-                    const std::vector<int64_t> &size,
-                    std::vector<int64_t> &map);
+Status sliceIndexMap(const std::vector<int64_t> &inShape,
+                     const std::vector<int64_t> &start,
+                     const std::vector<int64_t> &size,
+                     std::vector<int64_t> &map);
 
 /// `pads[2 d]` pad values before and `pads[2 d + 1]` after dimension d.
-Error padIndexMap(const std::vector<int64_t> &inShape,
-                  const std::vector<int64_t> &pads, std::vector<int64_t> &map);
+Status padIndexMap(const std::vector<int64_t> &inShape,
+                   const std::vector<int64_t> &pads, std::vector<int64_t> &map);
 
 /// The input repeated `multiples[d]` times along each dimension.
-Error tileIndexMap(const std::vector<int64_t> &inShape,
-                   const std::vector<int64_t> &multiples,
-                   std::vector<int64_t> &map);
+Status tileIndexMap(const std::vector<int64_t> &inShape,
+                    const std::vector<int64_t> &multiples,
+                    std::vector<int64_t> &map);
 
 /// Output dimension d is input dimension perms[d].
-Error transposeIndexMap(const std::vector<int64_t> &inShape,
-                        const std::vector<int32_t> &perms,
-                        std::vector<int64_t> &map);
+Status transposeIndexMap(const std::vector<int64_t> &inShape,
+                         const std::vector<int32_t> &perms,
+                         std::vector<int64_t> &map);
 
 /// TOSA's resize of an NHWC image with nearest neighbour: output (y, x)
 /// reads input row iy = floor(v / n) (+1 when the remainder is at least
@@ -300,19 +297,19 @@ Error transposeIndexMap(const std::vector<int64_t> &inShape,
 /// = (scale[0], scale[1], offset[0]) for rows and (scale[2], scale[3],
 /// offset[1]) for columns; the output size is ((H - 1) * n - offset +
 /// border) / d + 1.
-Error resizeNearestIndexMap(const std::vector<int64_t> &inShape,
-                            const std::vector<int64_t> &scale,
-                            const std::vector<int64_t> &offset,
-                            const std::vector<int64_t> &border,
-                            std::vector<int64_t> &map);
+Status resizeNearestIndexMap(const std::vector<int64_t> &inShape,
+                             const std::vector<int64_t> &scale,
+                             const std::vector<int64_t> &offset,
+                             const std::vector<int64_t> &border,
+                             std::vector<int64_t> &map);
 
 /// The NHWC output shape of a resize of `inShape` (both modes), or an error
 /// for parameters outside TOSA's limits or a fractional output size.
-Error resizeOutputShape(const std::vector<int64_t> &inShape,
-                        const std::vector<int64_t> &scale,
-                        const std::vector<int64_t> &offset,
-                        const std::vector<int64_t> &border,
-                        std::vector<int64_t> &outShape);
+Status resizeOutputShape(const std::vector<int64_t> &inShape,
+                         const std::vector<int64_t> &scale,
+                         const std::vector<int64_t> &offset,
+                         const std::vector<int64_t> &border,
+                         std::vector<int64_t> &outShape);
 
 /// One axis of a bilinear resize: output coordinate o reads input
 /// coordinates i0 and i1 with integer weights w0 + w1 = n.
@@ -333,9 +330,10 @@ std::vector<BilinearTap> bilinearTaps(int64_t inSize, int64_t outSize,
 /// N = n_y * n_x, clamped to [qmin, qmax]. The output keeps the input's
 /// scale and zero point (an interpolation never leaves the input's range;
 /// PyTorch's quantized upsampling keeps them too).
-Error resizeBilinear(const QTensor &input, const std::vector<int64_t> &scale,
-                     const std::vector<int64_t> &offset,
-                     const std::vector<int64_t> &border, const QTensor &output);
+Status resizeBilinear(const QTensor &input, const std::vector<int64_t> &scale,
+                      const std::vector<int64_t> &offset,
+                      const std::vector<int64_t> &border,
+                      const QTensor &output);
 
 /// out[i] = map[i] == kPadValue ? padValue : in[map[i]]./// out[i] = map[i] ==
 /// kPadValue ? padValue : in[map[i]].
@@ -348,10 +346,10 @@ void applyIndexMap(const T *in, const std::vector<int64_t> &map, T padValue,
 
 /// out[i] = quantize(x[i], output.scale, output.zeroPoint, output.qmin,
 /// output.qmax) (PyTorch 1.13's quantize_per_tensor, see Requantize.h).
-Error quantizeTensor(const float *input, const QTensor &output);
+Status quantizeTensor(const float *input, const QTensor &output);
 
 /// out[i] = dequantize(q[i], input.scale, input.zeroPoint).
-Error dequantizeTensor(const QTensor &input, float *output);
+Status dequantizeTensor(const QTensor &input, float *output);
 
 } // namespace quantc::ref
 

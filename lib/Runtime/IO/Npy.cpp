@@ -33,8 +33,8 @@ using namespace llvm;
 
 namespace {
 
-Error fail(StringRef path, const Twine &message) {
-  return quantc::detail::fail(path + ": " + message);
+Error failAt(StringRef path, const Twine &message) {
+  return quantc::fail(path + ": " + message);
 }
 
 /// The value text of `key` in the header dict, up to the next top-level ','.
@@ -63,13 +63,13 @@ Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!file)
-    return fail(path, "cannot read: " + file.getError().message());
+    return failAt(path, "cannot read: " + file.getError().message());
   return parseNpy((*file)->getBuffer(), path);
 }
 
 Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
-    return fail(path, "not a .npy file (bad magic)");
+    return failAt(path, "not a .npy file (bad magic)");
   uint8_t major = bytes[6];
   size_t headerLen, headerStart;
   if (major == 1) {
@@ -77,31 +77,31 @@ Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
-      return fail(path, "truncated header");
+      return failAt(path, "truncated header");
     headerLen = uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
                 uint32_t(uint8_t(bytes[10])) << 16 |
                 uint32_t(uint8_t(bytes[11])) << 24;
     headerStart = 12;
   } else {
-    return fail(path, "unsupported .npy version " + Twine(major));
+    return failAt(path, "unsupported .npy version " + Twine(major));
   }
   if (bytes.size() < headerStart + headerLen)
-    return fail(path, "truncated header");
+    return failAt(path, "truncated header");
   StringRef header = bytes.substr(headerStart, headerLen);
 
   std::optional<StringRef> descr = dictValue(header, "descr");
   std::optional<StringRef> fortran = dictValue(header, "fortran_order");
   std::optional<StringRef> shapeText = dictValue(header, "shape");
   if (!descr || !fortran || !shapeText)
-    return fail(path, "malformed header '" + header.trim() + "'");
+    return failAt(path, "malformed header '" + header.trim() + "'");
   StringRef dtype = descr->trim("'\" ");
   if (dtype != "<f4" && dtype != "=f4")
-    return fail(path, "dtype is '" + dtype +
-                          "', expected float32 ('<f4'); convert with "
-                          "array.astype(numpy.float32)");
+    return failAt(path, "dtype is '" + dtype +
+                            "', expected float32 ('<f4'); convert with "
+                            "array.astype(numpy.float32)");
   if (*fortran != "False")
-    return fail(path, "Fortran-ordered arrays are not supported; save a "
-                      "C-ordered array (numpy.ascontiguousarray)");
+    return failAt(path, "Fortran-ordered arrays are not supported; save a "
+                        "C-ordered array (numpy.ascontiguousarray)");
 
   NpyArray array;
   StringRef dims = shapeText->trim("() ");
@@ -114,21 +114,21 @@ Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
       continue;
     int64_t value;
     if (dim.getAsInteger(10, value) || value < 0)
-      return fail(path, "malformed shape '" + *shapeText + "'");
+      return failAt(path, "malformed shape '" + *shapeText + "'");
     array.shape.push_back(value);
     // The element count (checked: a shape whose product overflows is no
     // array this file can hold).
     if (value != 0 && count > std::numeric_limits<int64_t>::max() /
                                   static_cast<int64_t>(sizeof(float)) / value)
-      return fail(path, "shape '" + *shapeText +
-                            "' has more elements than memory can hold");
+      return failAt(path, "shape '" + *shapeText +
+                              "' has more elements than memory can hold");
     count *= value;
   }
   size_t dataStart = headerStart + headerLen;
   size_t expected = size_t(count) * sizeof(float);
   if (bytes.size() - dataStart < expected)
-    return fail(path, "truncated data: expected " + Twine(expected) +
-                          " bytes, found " + Twine(bytes.size() - dataStart));
+    return failAt(path, "truncated data: expected " + Twine(expected) +
+                            " bytes, found " + Twine(bytes.size() - dataStart));
   array.data.resize(count);
   if (expected > 0) // an empty vector's data() may be null
     std::memcpy(array.data.data(), bytes.data() + dataStart, expected);
@@ -149,7 +149,7 @@ Error quantc::checkModelInputs(const NpyArray &samples, ArrayRef<int64_t> in,
   raw_string_ostream w(want), g(got);
   interleave(in, w, "x");
   interleave(samples.shape, g, "x");
-  return quantc::detail::fail(
+  return quantc::fail(
       source + ": shape " + got + " does not match the model input " + want +
       " (expected N samples stacked along the first dimension)");
 }
@@ -237,7 +237,7 @@ static Error writeWhole(StringRef path,
     return Error::success();
   });
   if (e)
-    return fail(path, "cannot write: " + toString(std::move(e)));
+    return failAt(path, "cannot write: " + toString(std::move(e)));
   return Error::success();
 }
 
@@ -284,12 +284,11 @@ struct Reader {
 };
 
 /// Inflates the raw deflate stream `in` into exactly `size` bytes.
-std::optional<std::string> inflateRaw(StringRef in, uint64_t size,
-                                      std::string &out) {
+Error inflateRaw(StringRef in, uint64_t size, std::string &out) {
   out.resize(size);
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
-    return "cannot initialize zlib";
+    return quantc::fail("cannot initialize zlib");
   uint64_t inDone = 0, outDone = 0;
   int status = Z_OK;
   // zlib counts in uInt: feed and drain in chunks below 4 GiB.
@@ -311,8 +310,8 @@ std::optional<std::string> inflateRaw(StringRef in, uint64_t size,
   }
   inflateEnd(&z);
   if (status != Z_STREAM_END || outDone != size)
-    return "corrupt deflate data";
-  return std::nullopt;
+    return quantc::fail("corrupt deflate data");
+  return Error::success();
 }
 
 } // namespace
@@ -322,7 +321,7 @@ Expected<std::vector<quantc::NamedArray>> quantc::readNpz(StringRef path) {
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!file)
-    return fail(path, "cannot read: " + file.getError().message());
+    return failAt(path, "cannot read: " + file.getError().message());
   return parseNpz((*file)->getBuffer(), path);
 }
 
@@ -332,13 +331,13 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
   // The end of central directory record: 22 bytes and a comment of up to
   // 64 KiB, searched from the end.
   if (bytes.size() < 22)
-    return fail(path, "not a .npz archive (too short for a zip file)");
+    return failAt(path, "not a .npz archive (too short for a zip file)");
   uint64_t end = bytes.size() - 22;
   uint64_t lowest = end > 0xffff ? end - 0xffff : 0;
   while (r.u32(end) != kEndOfDirectory) {
     if (end == lowest)
-      return fail(path, "not a .npz archive (no zip end of central "
-                        "directory record)");
+      return failAt(path, "not a .npz archive (no zip end of central "
+                          "directory record)");
     --end;
   }
   uint64_t entries = r.u16(end + 10), dirSize = r.u32(end + 12),
@@ -346,16 +345,16 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
   if (entries == 0xffff || dirSize == 0xffffffff || dirOffset == 0xffffffff) {
     // Zip64: a locator right before points at the zip64 end record.
     if (end < 20 || r.u32(end - 20) != kZip64Locator)
-      return fail(path, "zip64 archive without its locator record");
+      return failAt(path, "zip64 archive without its locator record");
     uint64_t zip64End = r.u64(end - 20 + 8);
     if (!r.has(zip64End, 56) || r.u32(zip64End) != kZip64End)
-      return fail(path, "bad zip64 end of central directory record");
+      return failAt(path, "bad zip64 end of central directory record");
     entries = r.u64(zip64End + 32);
     dirSize = r.u64(zip64End + 40);
     dirOffset = r.u64(zip64End + 48);
   }
   if (!r.has(dirOffset, dirSize))
-    return fail(path, "the central directory lies outside the file");
+    return failAt(path, "the central directory lies outside the file");
 
   std::vector<NamedArray> arrays;
   StringSet<> names;
@@ -363,7 +362,7 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
   for (uint64_t i = 0; i < entries; ++i) {
     if (!r.has(at, 46) || at + 46 > dirOffset + dirSize ||
         r.u32(at) != kCentralHeader)
-      return fail(path, "bad central directory entry #" + Twine(i));
+      return failAt(path, "bad central directory entry #" + Twine(i));
     uint16_t flags = r.u16(at + 8), method = r.u16(at + 10);
     uint32_t crc = r.u32(at + 16);
     uint64_t packed = r.u32(at + 20), size = r.u32(at + 24);
@@ -371,7 +370,7 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
              commentLen = r.u16(at + 32);
     uint64_t local = r.u32(at + 42);
     if (!r.has(at + 46, uint64_t(nameLen) + extraLen + commentLen))
-      return fail(path, "truncated central directory entry #" + Twine(i));
+      return failAt(path, "truncated central directory entry #" + Twine(i));
     StringRef member = bytes.substr(at + 46, nameLen);
     // The zip64 extra field holds, in order, the 64-bit values of the
     // fields set to 0xffffffff.
@@ -380,7 +379,7 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
       uint16_t id = support::endian::read16le(extra.data());
       uint16_t len = support::endian::read16le(extra.data() + 2);
       if (extra.size() - 4 < len)
-        return fail(path, "member '" + member + "': bad extra field");
+        return failAt(path, "member '" + member + "': bad extra field");
       if (id == 0x0001) {
         StringRef values = extra.substr(4, len);
         auto take = [&](uint64_t &field) {
@@ -393,59 +392,60 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
           return true;
         };
         if (!take(size) || !take(packed) || !take(local))
-          return fail(path, "member '" + member + "': bad zip64 extra field");
+          return failAt(path, "member '" + member + "': bad zip64 extra field");
       }
       extra = extra.drop_front(4 + len);
     }
     at += 46 + uint64_t(nameLen) + extraLen + commentLen;
 
     if (flags & 1)
-      return fail(path, "member '" + member + "' is encrypted");
+      return failAt(path, "member '" + member + "' is encrypted");
     if (!member.ends_with(".npy"))
-      return fail(path, "member '" + member +
-                            "' is not a .npy file; a .npz archive holds "
-                            "arrays (numpy.savez)");
+      return failAt(path, "member '" + member +
+                              "' is not a .npy file; a .npz archive holds "
+                              "arrays (numpy.savez)");
     std::string name = member.drop_back(4).str();
     if (!names.insert(name).second)
-      return fail(path, "two members are named '" + member + "'");
+      return failAt(path, "two members are named '" + member + "'");
     if (!r.has(local, 30) || r.u32(local) != kLocalHeader)
-      return fail(path, "member '" + member + "': bad local header");
+      return failAt(path, "member '" + member + "': bad local header");
     uint64_t data = local + 30 + r.u16(local + 26) + r.u16(local + 28);
     if (!r.has(data, packed))
-      return fail(path, "member '" + member + "' is truncated");
+      return failAt(path, "member '" + member + "' is truncated");
     StringRef stored = bytes.substr(data, packed);
     std::string inflated;
     StringRef npy;
     if (method == 0) {
       if (packed != size)
-        return fail(path, "member '" + member + "': stored size " +
-                              Twine(packed) + " differs from its size " +
-                              Twine(size));
+        return failAt(path, "member '" + member + "': stored size " +
+                                Twine(packed) + " differs from its size " +
+                                Twine(size));
       npy = stored;
     } else if (method == 8) {
       // A deflate stream expands at most ~1032:1; a larger stated size is
       // a corrupt header, not a reason to allocate it.
       if (size / 1032 > packed + 1)
-        return fail(path,
-                    "member '" + member + "': implausible size " + Twine(size));
-      if (std::optional<std::string> e = inflateRaw(stored, size, inflated))
-        return fail(path, "member '" + member + "': " + *e);
+        return failAt(path, "member '" + member + "': implausible size " +
+                                Twine(size));
+      if (Error e = inflateRaw(stored, size, inflated))
+        return failAt(path,
+                      "member '" + member + "': " + toString(std::move(e)));
       npy = inflated;
     } else {
-      return fail(path, "member '" + member + "' uses zip compression method " +
-                            Twine(method) +
-                            "; numpy.savez (stored) and savez_compressed "
-                            "(deflate) are supported");
+      return failAt(path, "member '" + member +
+                              "' uses zip compression method " + Twine(method) +
+                              "; numpy.savez (stored) and savez_compressed "
+                              "(deflate) are supported");
     }
     if (llvm::crc32(arrayRefFromStringRef(npy)) != crc)
-      return fail(path, "member '" + member + "' fails its CRC-32 check");
+      return failAt(path, "member '" + member + "' fails its CRC-32 check");
     Expected<NpyArray> array = parseNpy(npy, (path + ":" + member).str());
     if (!array)
       return array.takeError();
     arrays.push_back({std::move(name), std::move(*array)});
   }
   if (arrays.empty())
-    return fail(path, "the archive holds no arrays");
+    return failAt(path, "the archive holds no arrays");
   return arrays;
 }
 
@@ -470,8 +470,8 @@ Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
     Member m{a.name + ".npy", npyHeader(a.array), data, 0, 0, 0};
     uint64_t size = m.header.size() + m.data.size();
     if (size >= 0xffffffffu || offset >= 0xffffffffu || m.name.size() > 0xffff)
-      return fail(path, "array '" + a.name +
-                            "' is too large for a zip archive without zip64");
+      return failAt(path, "array '" + a.name +
+                              "' is too large for a zip archive without zip64");
     m.crc = llvm::crc32(llvm::crc32(arrayRefFromStringRef(m.header)),
                         arrayRefFromStringRef(m.data));
     m.size = static_cast<uint32_t>(size);
@@ -483,7 +483,7 @@ Error quantc::writeNpz(StringRef path, ArrayRef<NamedArray> arrays) {
   for (const Member &m : members)
     directorySize += 46 + m.name.size();
   if (offset + directorySize >= 0xffffffffu || members.size() >= 0xffff)
-    return fail(path, "too large for a zip archive without zip64");
+    return failAt(path, "too large for a zip archive without zip64");
 
   return writeWhole(path, [&](raw_ostream &os) {
     support::endian::Writer w(os, endianness::little);

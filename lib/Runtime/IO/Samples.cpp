@@ -16,7 +16,7 @@ using namespace mlir;
 using llvm::Error;
 using llvm::Expected;
 
-using quantc::detail::fail;
+using quantc::fail;
 
 int64_t quantc::ModelTensor::numElements() const {
   int64_t n = 1;

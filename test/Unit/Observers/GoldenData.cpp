@@ -23,7 +23,7 @@ uint32_t quantc::obs::test::floatBits(float v) {
 }
 
 static std::string dataDir() {
-  return std::string(QUANTC_UNIT_DATA_DIR) + "/Calibration/data/";
+  return std::string(QUANTC_UNIT_DATA_DIR) + "/Observers/data/";
 }
 
 static bool readFloats(const std::string &path, std::vector<float> &out) {

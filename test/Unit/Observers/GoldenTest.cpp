@@ -42,10 +42,10 @@ TEST_P(GoldenTest, MatchesReference) {
   const GoldenCase &c = GetParam();
   const GoldenData &d = goldenData();
   auto obs = Observer::create(c.config);
-  ASSERT_TRUE(obs) << obs.error();
+  ASSERT_TRUE(obs.ok()) << obs.message();
   for (const Batch &b : d.datasets.at(c.dataset)) {
     auto err = obs->observe(b.values.data(), b.shape);
-    ASSERT_FALSE(err) << *err;
+    ASSERT_TRUE(err.ok()) << err.message();
   }
   const ObserverState &st = obs->state();
   EXPECT_EQ(st.batches, c.batches);
@@ -59,12 +59,12 @@ TEST_P(GoldenTest, MatchesReference) {
     EXPECT_TRUE(st.histogram.empty());
   }
   auto range = obs->computeRange();
-  ASSERT_TRUE(range) << range.error();
+  ASSERT_TRUE(range.ok()) << range.message();
   expectSameFloats(range->first, c.rangeLo, "range min");
   expectSameFloats(range->second, c.rangeHi, "range max");
 
   auto qp = obs->computeQParams();
-  ASSERT_TRUE(qp) << qp.error();
+  ASSERT_TRUE(qp.ok()) << qp.message();
   ASSERT_EQ(qp->scale.size(), c.scale.size());
   for (size_t i = 0; i < c.scale.size(); ++i) {
     EXPECT_EQ(floatBits(qp->scale[i]), floatBits(c.scale[i]))

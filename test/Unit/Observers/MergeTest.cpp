@@ -22,17 +22,17 @@ using namespace quantc::obs::test;
 namespace {
 Observer observeRange(const GoldenCase &c, size_t begin, size_t end) {
   auto obs = Observer::create(c.config);
-  EXPECT_TRUE(obs);
+  EXPECT_TRUE(obs.ok());
   const std::vector<Batch> &batches = goldenData().datasets.at(c.dataset);
   for (size_t i = begin; i < end && i < batches.size(); ++i)
-    EXPECT_FALSE(obs->observe(batches[i].values.data(), batches[i].shape));
+    EXPECT_TRUE(obs->observe(batches[i].values.data(), batches[i].shape).ok());
   return *obs;
 }
 
 Observer merged(const Observer &a, const Observer &b) {
   Observer m = a;
   auto err = m.merge(b);
-  EXPECT_FALSE(err) << *err;
+  EXPECT_TRUE(err.ok()) << err.message();
   return m;
 }
 
@@ -65,7 +65,7 @@ void expectMatchesGolden(const Observer &obs, const GoldenCase &c) {
     EXPECT_TRUE(sameBits(obs.state().histogram, c.hist));
   }
   auto qp = obs.computeQParams();
-  ASSERT_TRUE(qp) << qp.error();
+  ASSERT_TRUE(qp.ok()) << qp.message();
   EXPECT_TRUE(sameBits(qp->scale, c.scale));
   EXPECT_EQ(qp->zeroPoint, c.zeroPoint);
 }
@@ -122,28 +122,30 @@ TEST(MergeTest, EmptyAndMismatched) {
   cfg.kind = ObserverKind::Histogram;
   Observer a = *Observer::create(cfg), empty = *Observer::create(cfg);
   std::vector<float> x = {-1.0f, 0.0f, 3.0f};
-  ASSERT_FALSE(a.observe(x.data(), {3}));
+  ASSERT_TRUE(a.observe(x.data(), {3}).ok());
   ObserverState before = a.state();
-  ASSERT_FALSE(a.merge(empty));
+  ASSERT_TRUE(a.merge(empty).ok());
   EXPECT_TRUE(sameState(a.state(), before));
-  ASSERT_FALSE(empty.merge(a));
+  ASSERT_TRUE(empty.merge(a).ok());
   EXPECT_TRUE(sameState(empty.state(), before));
 
   cfg.bins = 1024;
   Observer other = *Observer::create(cfg);
   auto err = a.merge(other);
-  ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "cannot merge observers with different configurations");
+  ASSERT_TRUE(err.failed());
+  EXPECT_EQ(err.message(),
+            "cannot merge observers with different configurations");
 
   ObserverConfig pc;
   pc.kind = ObserverKind::PerChannelMinMax;
   Observer p1 = *Observer::create(pc), p2 = *Observer::create(pc);
   std::vector<float> y(6, 1.0f);
-  ASSERT_FALSE(p1.observe(y.data(), {2, 3}));
-  ASSERT_FALSE(p2.observe(y.data(), {3, 2}));
+  ASSERT_TRUE(p1.observe(y.data(), {2, 3}).ok());
+  ASSERT_TRUE(p2.observe(y.data(), {3, 2}).ok());
   err = p1.merge(p2);
-  ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "cannot merge observers with different channel counts");
+  ASSERT_TRUE(err.failed());
+  EXPECT_EQ(err.message(),
+            "cannot merge observers with different channel counts");
 }
 
 // reduce_range changes the qparams computed from the statistics, not the
@@ -156,8 +158,8 @@ TEST(MergeTest, ReduceRangeIsNotStatistics) {
   reduced.reduceRange = true;
   Observer a = *Observer::create(full), b = *Observer::create(reduced);
   std::vector<float> x = {-1.0f, 0.5f, 3.0f}, y = {-2.0f, 1.0f, 2.5f};
-  ASSERT_FALSE(a.observe(x.data(), {3}));
-  ASSERT_FALSE(b.observe(y.data(), {3}));
+  ASSERT_TRUE(a.observe(x.data(), {3}).ok());
+  ASSERT_TRUE(b.observe(y.data(), {3}).ok());
   Observer ab = merged(a, b);
   Observer ba = merged(b, a);
   EXPECT_TRUE(sameState(ab.state(), ba.state()));
@@ -171,8 +173,8 @@ TEST(MergeTest, HistogramMergeKeepsMass) {
   Observer a = *Observer::create(cfg), b = *Observer::create(cfg);
   std::vector<float> x = {-2.0f, -1.0f, 0.5f, 1.0f};
   std::vector<float> y = {-1.0f, 5.0f, 7.5f};
-  ASSERT_FALSE(a.observe(x.data(), {4}));
-  ASSERT_FALSE(b.observe(y.data(), {3}));
+  ASSERT_TRUE(a.observe(x.data(), {4}).ok());
+  ASSERT_TRUE(b.observe(y.data(), {3}).ok());
   auto mass = [](const Observer &o) {
     double total = 0;
     for (float h : o.state().histogram)
@@ -183,9 +185,9 @@ TEST(MergeTest, HistogramMergeKeepsMass) {
   // dropped, so b holds 2 counts, not 3.
   EXPECT_EQ(mass(a), 4.0);
   EXPECT_EQ(mass(b), 2.0);
-  ASSERT_FALSE(a.merge(b));
+  ASSERT_TRUE(a.merge(b).ok());
   EXPECT_NEAR(mass(a), 6.0, 1e-4);
   EXPECT_EQ(a.state().min[0], -2.0f);
   EXPECT_EQ(a.state().max[0], 7.5f);
-  EXPECT_TRUE(a.computeQParams());
+  EXPECT_TRUE(a.computeQParams().ok());
 }

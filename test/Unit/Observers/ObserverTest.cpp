@@ -27,13 +27,13 @@ Observer make(ObserverKind kind) {
   ObserverConfig cfg;
   cfg.kind = kind;
   auto obs = Observer::create(cfg);
-  EXPECT_TRUE(obs) << obs.error();
+  EXPECT_TRUE(obs.ok()) << obs.message();
   return *obs;
 }
 
 std::string configError(ObserverConfig cfg) {
   auto obs = Observer::create(cfg);
-  return obs ? "" : obs.error();
+  return obs.message();
 }
 } // namespace
 
@@ -96,32 +96,34 @@ TEST(ObserverTest, RejectsNonFiniteAndEmpty) {
     Observer obs = make(kind);
     std::vector<float> nan = {1.0f, NAN, 2.0f};
     auto err = obs.observe(nan.data(), {3});
-    ASSERT_TRUE(err) << toString(kind);
-    EXPECT_EQ(*err, "non-finite value nan at index 1: observers reject NaN/Inf "
-                    "(the batch was ignored)");
+    ASSERT_TRUE(err.failed()) << toString(kind);
+    EXPECT_EQ(err.message(),
+              "non-finite value nan at index 1: observers reject NaN/Inf "
+              "(the batch was ignored)");
     std::vector<float> inf = {-INFINITY};
     err = obs.observe(inf.data(), {1});
-    ASSERT_TRUE(err);
-    EXPECT_EQ(*err, "non-finite value -inf at index 0: observers reject "
-                    "NaN/Inf (the batch was ignored)");
+    ASSERT_TRUE(err.failed());
+    EXPECT_EQ(err.message(),
+              "non-finite value -inf at index 0: observers reject "
+              "NaN/Inf (the batch was ignored)");
     err = obs.observe(nullptr, {0, 4});
-    ASSERT_TRUE(err);
-    EXPECT_EQ(*err, "empty tensor: nothing to observe");
+    ASSERT_TRUE(err.failed());
+    EXPECT_EQ(err.message(), "empty tensor: nothing to observe");
     EXPECT_EQ(obs.state().batches, 0);
     auto qp = obs.computeQParams();
-    ASSERT_FALSE(qp);
-    EXPECT_EQ(qp.error(), std::string(toString(kind)) +
-                              " observer has not observed any data");
+    ASSERT_TRUE(qp.failed());
+    EXPECT_EQ(qp.message(), std::string(toString(kind)) +
+                                " observer has not observed any data");
   }
 }
 
 TEST(ObserverTest, RejectedBatchLeavesStateUnchanged) {
   Observer obs = make(ObserverKind::Histogram);
   std::vector<float> good = {-1.0f, 0.5f, 2.0f};
-  ASSERT_FALSE(obs.observe(good.data(), {3}));
+  ASSERT_TRUE(obs.observe(good.data(), {3}).ok());
   ObserverState before = obs.state();
   std::vector<float> bad = {-100.0f, NAN};
-  ASSERT_TRUE(obs.observe(bad.data(), {2}));
+  ASSERT_TRUE(obs.observe(bad.data(), {2}).failed());
   EXPECT_EQ(obs.state().histogram, before.histogram);
   EXPECT_EQ(obs.state().min, before.min);
   EXPECT_EQ(obs.state().batches, 1);
@@ -132,8 +134,8 @@ TEST(ObserverTest, HistogramBoundsBeyondInt64) {
   Observer obs = make(ObserverKind::Histogram);
   std::vector<float> big = {0.0f, 1e19f};
   auto err = obs.observe(big.data(), {2});
-  ASSERT_TRUE(err);
-  EXPECT_NE(err->find("does not fit int64"), std::string::npos);
+  ASSERT_TRUE(err.failed());
+  EXPECT_NE(err.message().find("does not fit int64"), std::string::npos);
 }
 
 TEST(ObserverTest, PerChannelShapeErrors) {
@@ -141,18 +143,18 @@ TEST(ObserverTest, PerChannelShapeErrors) {
   cfg.kind = ObserverKind::PerChannelMinMax;
   cfg.chAxis = 2;
   auto obs = Observer::create(cfg);
-  ASSERT_TRUE(obs);
+  ASSERT_TRUE(obs.ok());
   std::vector<float> x(12, 1.0f);
   auto err = obs->observe(x.data(), {3, 4});
-  ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "ch_axis 2 out of range for a tensor of rank 2");
+  ASSERT_TRUE(err.failed());
+  EXPECT_EQ(err.message(), "ch_axis 2 out of range for a tensor of rank 2");
   cfg.chAxis = -1;
   obs = Observer::create(cfg);
-  ASSERT_FALSE(obs->observe(x.data(), {3, 4}));
+  ASSERT_TRUE(obs->observe(x.data(), {3, 4}).ok());
   EXPECT_EQ(obs->state().min.size(), 4u);
   err = obs->observe(x.data(), {4, 3});
-  ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "channel count 3 differs from earlier batches (4)");
+  ASSERT_TRUE(err.failed());
+  EXPECT_EQ(err.message(), "channel count 3 differs from earlier batches (4)");
 }
 
 TEST(ObserverTest, SetStateValidation) {
@@ -161,20 +163,21 @@ TEST(ObserverTest, SetStateValidation) {
   s.batches = 1;
   s.min = {1.0f};
   s.max = {0.0f};
-  EXPECT_EQ(*mm.setState(s), "invalid min/max at channel 0");
+  EXPECT_EQ(mm.setState(s).message(), "invalid min/max at channel 0");
   s.min = {-1.0f, 0.0f};
   s.max = {1.0f, 1.0f};
-  EXPECT_EQ(*mm.setState(s), "a per-tensor observer needs exactly one min/max");
+  EXPECT_EQ(mm.setState(s).message(),
+            "a per-tensor observer needs exactly one min/max");
   s.min = {-1.0f};
   s.max = {2.0f};
-  ASSERT_FALSE(mm.setState(s));
+  ASSERT_TRUE(mm.setState(s).ok());
   auto qp = mm.computeQParams();
-  ASSERT_TRUE(qp);
+  ASSERT_TRUE(qp.ok());
   s.histogram = {1.0f};
-  EXPECT_EQ(*mm.setState(s), "this observer kind keeps no histogram");
+  EXPECT_EQ(mm.setState(s).message(), "this observer kind keeps no histogram");
   ObserverState empty;
   empty.min = {0.0f};
-  EXPECT_EQ(*mm.setState(empty),
+  EXPECT_EQ(mm.setState(empty).message(),
             "a state with 0 batches must have no statistics");
 
   Observer h = make(ObserverKind::Histogram);
@@ -183,23 +186,24 @@ TEST(ObserverTest, SetStateValidation) {
   s.min = {-1.0f};
   s.max = {1.0f};
   s.histogram.assign(100, 1.0f);
-  EXPECT_EQ(*h.setState(s), "histogram must have 2048 bins");
+  EXPECT_EQ(h.setState(s).message(), "histogram must have 2048 bins");
   s.histogram.assign(2048, 1.0f);
   s.histMin = -1.0f;
   s.histMax = 2.0f;
-  EXPECT_EQ(*h.setState(s), "histogram range must equal min/max");
+  EXPECT_EQ(h.setState(s).message(), "histogram range must equal min/max");
   s.histMax = 1.0f;
-  EXPECT_FALSE(h.setState(s));
+  EXPECT_TRUE(h.setState(s).ok());
 
   // Calibrator states must sit on the canonical power-of-two grid.
   Observer p = make(ObserverKind::Percentile);
   std::vector<float> x = {-3.0f, 0.25f, 1.0f};
-  ASSERT_FALSE(p.observe(x.data(), {3}));
+  ASSERT_TRUE(p.observe(x.data(), {3}).ok());
   ObserverState ps = p.state();
   EXPECT_EQ(ps.histMax, 4.0f); // 2048 bins of 2^-9 cover |x| < 4.
-  EXPECT_FALSE(Observer(p).setState(ps));
+  EXPECT_TRUE(Observer(p).setState(ps).ok());
   ps.histMax = 8.0f;
-  EXPECT_NE(p.setState(ps)->find("is not bins * 2^k"), std::string::npos);
+  EXPECT_NE(p.setState(ps).message().find("is not bins * 2^k"),
+            std::string::npos);
 }
 
 TEST(ObserverTest, CalibratorsOnTrivialData) {
@@ -210,9 +214,9 @@ TEST(ObserverTest, CalibratorsOnTrivialData) {
        {ObserverKind::Percentile, ObserverKind::Entropy, ObserverKind::MSE}) {
     Observer obs = make(kind);
     std::vector<float> x = {3.5f};
-    ASSERT_FALSE(obs.observe(x.data(), {1}));
+    ASSERT_TRUE(obs.observe(x.data(), {1}).ok());
     auto r = obs.computeRange();
-    ASSERT_TRUE(r) << r.error();
+    ASSERT_TRUE(r.ok()) << r.message();
     EXPECT_EQ(r->first[0], 3.5f) << toString(kind);
     EXPECT_EQ(r->second[0], 3.5f) << toString(kind);
   }

@@ -17,7 +17,7 @@ namespace {
 std::string rangeError(Dtype dt, std::optional<int64_t> lo,
                        std::optional<int64_t> hi) {
   auto err = validateQuantRange(dt, lo, hi);
-  return err ? *err : "";
+  return err.message();
 }
 } // namespace
 
@@ -72,18 +72,21 @@ TEST(QParamsTest, CalculateErrorsAndDefaults) {
   QuantRange r = effectiveQuantRange(Dtype::QUInt8, false, {}, {});
   auto bad = calculateQParams({1.0f}, {0.0f}, Dtype::QUInt8, QScheme::Affine, r,
                               1e-7f, false);
-  ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().find("should be less than max"), std::string::npos);
-  EXPECT_FALSE(
-      calculateQParams({}, {}, Dtype::QUInt8, QScheme::Affine, r, 1e-7f, true));
-  EXPECT_FALSE(calculateQParams({0.0f, 1.0f}, {1.0f, 2.0f}, Dtype::QUInt8,
-                                QScheme::Affine, r, 1e-7f, false));
-  EXPECT_FALSE(calculateQParams({0.0f}, {1.0f, 2.0f}, Dtype::QUInt8,
-                                QScheme::Affine, r, 1e-7f, true));
+  ASSERT_TRUE(bad.failed());
+  EXPECT_NE(bad.message().find("should be less than max"), std::string::npos);
+  EXPECT_TRUE(
+      calculateQParams({}, {}, Dtype::QUInt8, QScheme::Affine, r, 1e-7f, true)
+          .failed());
+  EXPECT_TRUE(calculateQParams({0.0f, 1.0f}, {1.0f, 2.0f}, Dtype::QUInt8,
+                               QScheme::Affine, r, 1e-7f, false)
+                  .failed());
+  EXPECT_TRUE(calculateQParams({0.0f}, {1.0f, 2.0f}, Dtype::QUInt8,
+                               QScheme::Affine, r, 1e-7f, true)
+                  .failed());
   // PyTorch's unobserved per-tensor state gives scale 1, zero point 0.
   auto def = calculateQParams({INFINITY}, {-INFINITY}, Dtype::QUInt8,
                               QScheme::Affine, r, 1e-7f, false);
-  ASSERT_TRUE(def);
+  ASSERT_TRUE(def.ok());
   EXPECT_EQ(def->scale[0], 1.0f);
   EXPECT_EQ(def->zeroPoint[0], 0);
 }
@@ -97,7 +100,7 @@ TEST(QParamsTest, SymmetricQuint8ZeroPoint) {
                             def, 1e-7f, false);
   auto b = calculateQParams({-1.0f}, {1.0f}, Dtype::QUInt8, QScheme::Symmetric,
                             custom, 1e-7f, false);
-  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->zeroPoint[0], 128);
   EXPECT_EQ(b->zeroPoint[0], 127);
   EXPECT_EQ(a->scale[0], b->scale[0]);

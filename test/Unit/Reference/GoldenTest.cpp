@@ -19,6 +19,7 @@
 #include <cstring>
 
 using namespace quantc::ref;
+using quantc::Status;
 using namespace quantc::ref::test;
 
 namespace {
@@ -91,7 +92,7 @@ QWeights weightsOf(const GoldenCase &c) {
 }
 
 /// Runs the reference op of `c` into `got`.
-Error run(const GoldenCase &c, const QTensor &got) {
+Status run(const GoldenCase &c, const QTensor &got) {
   if (c.op == "conv2d") {
     Conv2DParams p;
     p.window = windowOf(c);
@@ -149,18 +150,16 @@ Error run(const GoldenCase &c, const QTensor &got) {
     };
     std::vector<float> multipliers, offsets;
     QTensor in = c.view("input");
-    if (Error e =
-            batchNormAffine(floats("gamma"), floats("beta"), floats("mean"),
-                            floats("var"), c.floatParams.at("eps")[0], in.scale,
-                            got.scale, multipliers, offsets))
-      return e;
+    QUANTC_TRY(batchNormAffine(floats("gamma"), floats("beta"), floats("mean"),
+                               floats("var"), c.floatParams.at("eps")[0],
+                               in.scale, got.scale, multipliers, offsets));
     return channelAffine(in, multipliers, offsets, activationOf(c), got);
   }
   if (c.op == "quantize")
     return quantizeTensor(
         reinterpret_cast<const float *>(c.tensors.at("input").bytes.data()),
         got);
-  return "unknown op " + c.op;
+  return Status::failure("unknown op " + c.op);
 }
 
 /// Runs every case of `op` and checks the family's agreement.
@@ -174,8 +173,8 @@ void checkFamily(const std::string &op, bool exact) {
     std::vector<uint8_t> storage;
     QTensor got;
     c.makeOutput("output", storage, got);
-    Error e = run(c, got);
-    ASSERT_FALSE(e) << c.name << ": " << *e;
+    Status e = run(c, got);
+    ASSERT_TRUE(e.ok()) << c.name << ": " << e.message();
     Stats one;
     one.add(c, got, c.view("output"));
     if (exact)
@@ -216,8 +215,8 @@ TEST(ReferenceGolden, Dequantize) {
       continue;
     const RawTensor &want = c.tensors.at("output");
     std::vector<float> got(want.bytes.size() / 4);
-    Error e = dequantizeTensor(c.view("input"), got.data());
-    ASSERT_FALSE(e) << c.name << ": " << *e;
+    Status e = dequantizeTensor(c.view("input"), got.data());
+    ASSERT_TRUE(e.ok()) << c.name << ": " << e.message();
     ++cases;
     for (size_t i = 0; i < got.size(); ++i) {
       ++elements;
