@@ -8,9 +8,12 @@
 // ymm dot operand (8 channels x 4 inputs). In a whole 64-channel block the
 // channels are in the packed order of packedChannel: half h of row r holds
 // channels 32 h + 4 r + d (lanes 0-3) and 32 h + 16 + 4 r + d (lanes 4-7),
-// d < 4; the other blocks hold them in order. Register blocks of 4 pixels
-// x 16 channels, as the 8-lane kernels of ConvVector8.cpp, which the other
-// instruction sets keep. See Conv.cpp's header.
+// d < 4, so its accumulator is requantized in that order and stored as two
+// runs of 4 bytes; the other blocks hold the channels in order. A register
+// block reads whole rows (4 pixels x the 16 channels of a row on the dot
+// path, 4 pixels x half a row on the wide path), so that its weights take
+// no more cache than the 8-lane kernels' of ConvVector8.cpp, which the
+// other instruction sets keep. See Conv.cpp's header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,10 +37,9 @@ struct YmmUnit {
   /// 4 channels, then piece 1's); how many of each are stored.
   Value out[2];
   int64_t valid[2] = {kLanes, kLanes};
-  /// Dot path in a packed block: the pieces are half h of rows 2k and
-  /// 2k + 1, whose low 128-bit halves are channels 32 h + 8 k .. + 7 and
-  /// high halves the 8 channels 16 on.
-  bool interleaved = false;
+  /// A packed block's: an output's lanes 0-3 go to channels out .. out + 3,
+  /// lanes 4-7 to out + 16 .. out + 19.
+  bool runs = false;
 };
 
 /// emitYmm's loops and register blocks.
@@ -58,6 +60,9 @@ private:
                  const YmmUnit &u);
   void finishWide(ArrayRef<Value> acc, int64_t pixels, Value n, Value oy,
                   Value ox0, Value tBlock, Value chBlock, const YmmUnit &u);
+  /// Requantizes the 8 lanes `acc` of output `k` of `u` and stores them.
+  void store(Value acc, Value m, Value n, Value oy, Value ox, Value chBlock,
+             const YmmUnit &u, int64_t k);
   /// The units of a channel block: whole 64-channel blocks (packed order),
   /// or the `rest` vectors of the last block (channel order).
   void packedUnits(function_ref<void(const YmmUnit &)> run);
@@ -65,6 +70,11 @@ private:
   /// 8 lanes: the 4 at `lo` and the 4 at `hi` of `table`.
   Value halves(Value table, Type element, Value lo, Value hi);
   void loop(int64_t ub, function_ref<void(Value)> body);
+  /// The wide path: unit `u`'s weights sign-extended to int16, per dot step
+  /// piece 0's 16 then piece 1's (vpmovsxbw once per unit and chunk of
+  /// rows, not in the inner loop, where it would add a shuffle per 8
+  /// multiply-adds).
+  Value widen(Value wBlock, int64_t rowBytes, const YmmUnit &u);
 
   ConvEmitter &e;
   ConversionPatternRewriter &b;
@@ -72,6 +82,8 @@ private:
   const ConvProblem &p;
   bool wide = false;
   Value xp, w, comp, mult, out, residual;
+  /// The current unit's widen() buffer.
+  Value wide16;
 };
 
 } // namespace mlir::qnt::conv
@@ -82,6 +94,25 @@ void YmmKernel::loop(int64_t ub, function_ref<void(Value)> body) {
                        body(iv);
                        scf::YieldOp::create(b, loc);
                      });
+}
+
+Value YmmKernel::widen(Value wBlock, int64_t rowBytes, const YmmUnit &u) {
+  int64_t steps = p.kh * p.kw * p.cg4 / 4;
+  Value buf = memref::AllocOp::create(
+      b, loc, MemRefType::get({steps * 32}, b.getI16Type()));
+  auto v16i8 = VectorType::get({16}, b.getI8Type());
+  auto v16i16 = VectorType::get({16}, b.getI16Type());
+  loop(steps, [&](Value step) {
+    Value wOff = e.add(wBlock, e.mul(step, rowBytes));
+    for (int64_t k = 0; k < 2; ++k) {
+      Value bytes = vector::LoadOp::create(b, loc, v16i8, w,
+                                           ValueRange{e.add(wOff, u.piece[k])});
+      vector::StoreOp::create(
+          b, loc, arith::ExtSIOp::create(b, loc, v16i16, bytes), buf,
+          ValueRange{e.add(e.mul(step, 32), e.idx(16 * k))});
+    }
+  });
+  return buf;
 }
 
 Value YmmKernel::halves(Value table, Type element, Value lo, Value hi) {
@@ -101,7 +132,7 @@ void YmmKernel::block(Value n, Value oy, Value ox0, int64_t pixels, Value g,
   // Accumulator px * nb + k: pixel px's of piece k. The wide path's are
   // split (lane 2c + s: channel c's products of inputs 2s, 2s + 1) and
   // start at 0; comp is added after the pairs are summed.
-  int64_t nb = wide || u.interleaved || u.valid[1] > 0 ? 2 : 1;
+  int64_t nb = wide || u.valid[1] > 0 ? 2 : 1;
   SmallVector<Value> accs;
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(v8i32, b.getI32IntegerAttr(0).getValue()));
@@ -126,14 +157,12 @@ void YmmKernel::block(Value n, Value oy, Value ox0, int64_t pixels, Value g,
         };
         SmallVector<Value> wv;
         if (wide) {
-          // 4 channels x 4 inputs, sign-extended to 16-bit pairs.
-          auto v16i8 = VectorType::get({16}, b.getI8Type());
+          // The unit's weights of this step, sign-extended (widen).
           auto v16i16 = VectorType::get({16}, b.getI16Type());
           for (int64_t k = 0; k < nb; ++k)
-            wv.push_back(arith::ExtSIOp::create(
-                b, loc, v16i16,
-                vector::LoadOp::create(b, loc, v16i8, w,
-                                       ValueRange{e.add(wOff, u.piece[k])})));
+            wv.push_back(vector::LoadOp::create(
+                b, loc, v16i16, wide16,
+                ValueRange{e.add(e.mul(step, 32), e.idx(16 * k))}));
           // The pixel's 4 inputs (u16) in every 64-bit lane: vpmaddwd
           // gives lane 2c + s the products of inputs 2s, 2s + 1.
           auto v4i16 = VectorType::get({4}, b.getI16Type());
@@ -189,27 +218,39 @@ void YmmKernel::finishDot(ArrayRef<Value> acc, int64_t nb, int64_t pixels,
         b, loc, v8f32, mult,
         ValueRange{e.add(
             tBlock, arith::DivUIOp::create(b, loc, u.piece[k], e.idx(4)))}));
-  // Packed order: the low 128-bit halves of the two pieces are 8
-  // consecutive channels, the high halves the 8 from 16 on.
-  auto halvesOf = [&](Value x, Value y, bool high) -> Value {
-    int64_t o = high ? 4 : 0;
-    return vector::ShuffleOp::create(b, loc, x, y,
-                                     ArrayRef<int64_t>{o, o + 1, o + 2, o + 3,
-                                                       o + 8, o + 9, o + 10,
-                                                       o + 11});
-  };
-  SmallVector<Value> ms(m.begin(), m.end());
-  if (u.interleaved)
-    ms = {halvesOf(m[0], m[1], false), halvesOf(m[0], m[1], true)};
-  for (int64_t px = 0; px < pixels; ++px) {
-    Value ox = e.add(ox0, e.idx(px));
-    SmallVector<Value> vs(acc.slice(px * nb, nb));
-    if (u.interleaved)
-      vs = {halvesOf(vs[0], vs[1], false), halvesOf(vs[0], vs[1], true)};
+  for (int64_t px = 0; px < pixels; ++px)
     for (int64_t k = 0; k < nb; ++k)
-      e.storePixel(vs[k], ms[k], out, residual, n, oy, ox,
-                   e.add(chBlock, u.out[k]), e.prefixMask(kLanes, u.valid[k]));
+      store(acc[px * nb + k], m[k], n, oy, e.add(ox0, e.idx(px)), chBlock, u,
+            k);
+}
+
+void YmmKernel::store(Value acc, Value m, Value n, Value oy, Value ox,
+                      Value chBlock, const YmmUnit &u, int64_t k) {
+  Value ch = e.add(chBlock, u.out[k]);
+  if (!u.runs) {
+    e.storePixel(acc, m, out, residual, n, oy, ox, ch,
+                 e.prefixMask(kLanes, u.valid[k]));
+    return;
   }
+  // Two runs of 4 channels, 16 apart.
+  auto v4i8 = VectorType::get({4}, b.getI8Type());
+  auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
+  Value ch16 = e.add(ch, e.idx(16));
+  Value res;
+  if (residual) {
+    Value r0 = vector::LoadOp::create(b, loc, v4i8, residual,
+                                      ValueRange{n, oy, ox, ch});
+    Value r1 = vector::LoadOp::create(b, loc, v4i8, residual,
+                                      ValueRange{n, oy, ox, ch16});
+    res = e.residualLanes(vector::ShuffleOp::create(
+        b, loc, r0, r1, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  }
+  Value bytes = arith::TruncIOp::create(b, loc, v8i8, e.epilogue(acc, m, res));
+  for (int64_t half = 0; half < 2; ++half)
+    vector::StoreOp::create(b, loc,
+                            vector::ExtractStridedSliceOp::create(
+                                b, loc, bytes, {half * 4}, {4}, {1}),
+                            out, ValueRange{n, oy, ox, half ? ch16 : ch});
 }
 
 void YmmKernel::finishWide(ArrayRef<Value> acc, int64_t pixels, Value n,
@@ -221,7 +262,6 @@ void YmmKernel::finishWide(ArrayRef<Value> acc, int64_t pixels, Value n,
       e.add(tBlock, arith::DivUIOp::create(b, loc, u.piece[1], e.idx(4)));
   Value c = halves(comp, b.getI32Type(), t0, t1);
   Value m = halves(mult, b.getF32Type(), t0, t1);
-  Value mask = e.prefixMask(kLanes, u.valid[0]);
   for (int64_t px = 0; px < pixels; ++px) {
     // Lanes 2c and 2c + 1 of the split accumulators are channel c's halves.
     Value x = acc[2 * px], y = acc[2 * px + 1];
@@ -231,39 +271,34 @@ void YmmKernel::finishWide(ArrayRef<Value> acc, int64_t pixels, Value n,
         b, loc, x, y, ArrayRef<int64_t>{1, 3, 5, 7, 9, 11, 13, 15});
     Value sum = arith::AddIOp::create(b, loc, c,
                                       arith::AddIOp::create(b, loc, even, odd));
-    e.storePixel(sum, m, out, residual, n, oy, e.add(ox0, e.idx(px)),
-                 e.add(chBlock, u.out[0]), mask);
+    store(sum, m, n, oy, e.add(ox0, e.idx(px)), chBlock, u, 0);
   }
 }
 
 void YmmKernel::packedUnits(function_ref<void(const YmmUnit &)> run) {
-  // Consecutive units read the same 64-byte rows.
   if (!wide) {
-    // Unit 2k + h: half h of rows 2k and 2k + 1.
-    loop(4, [&](Value unit) {
-      Value k = arith::DivUIOp::create(b, loc, unit, e.idx(2));
-      Value h = arith::RemUIOp::create(b, loc, unit, e.idx(2));
+    // Unit r: both halves of row r, channels 4 r + 16 L + d.
+    loop(4, [&](Value r) {
       YmmUnit u;
-      u.interleaved = true;
-      u.piece[0] = e.add(e.mul(k, 128), e.mul(h, 32));
-      u.piece[1] = e.add(u.piece[0], e.idx(64));
-      u.out[0] = e.add(e.mul(h, 32), e.mul(k, 8));
-      u.out[1] = e.add(u.out[0], e.idx(16));
+      u.runs = true;
+      u.piece[0] = e.mul(r, 64);
+      u.piece[1] = e.add(u.piece[0], e.idx(32));
+      u.out[0] = e.mul(r, 4);
+      u.out[1] = e.add(u.out[0], e.idx(32));
       run(u);
     });
     return;
   }
-  // Unit 4k + 2 part + h: the 4 channels `part` of half h of rows 2k and
-  // 2k + 1, channels 32 h + 16 part + 8 k .. + 7.
+  // Unit 2 r + h: half h of row r, channels 32 h + 4 r + 16 L + d (the
+  // next unit reads the same 64-byte rows).
   loop(8, [&](Value unit) {
-    Value k = arith::DivUIOp::create(b, loc, unit, e.idx(4));
-    Value part = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, unit, e.idx(2)), e.idx(2));
+    Value r = arith::DivUIOp::create(b, loc, unit, e.idx(2));
     Value h = arith::RemUIOp::create(b, loc, unit, e.idx(2));
     YmmUnit u;
-    u.piece[0] = e.add(e.add(e.mul(k, 128), e.mul(h, 32)), e.mul(part, 16));
-    u.piece[1] = e.add(u.piece[0], e.idx(64));
-    u.out[0] = e.add(e.add(e.mul(h, 32), e.mul(part, 16)), e.mul(k, 8));
+    u.runs = true;
+    u.piece[0] = e.add(e.mul(r, 64), e.mul(h, 32));
+    u.piece[1] = e.add(u.piece[0], e.idx(16));
+    u.out[0] = e.add(e.mul(h, 32), e.mul(r, 4));
     run(u);
   });
 }
@@ -338,6 +373,8 @@ Value YmmKernel::emit(Value input, Value xres) {
           Value tBlock = e.mul(e.add(e.mul(g, cb.vectors), v0), kZLanes);
           Value chBlock = e.add(e.mul(g, p.og), e.mul(v0, kZLanes));
           auto run = [&](const YmmUnit &u) {
+            if (wide)
+              wide16 = widen(wBlock, nv * 64, u);
             scf::ForOp::create(
                 b, loc, rowLo, rowHi, e.idx(1), ValueRange{},
                 [&](OpBuilder &, Location, Value r, ValueRange) {
