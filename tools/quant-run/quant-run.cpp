@@ -20,6 +20,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
+#include "quantc/Isa/Int8Isa.h"
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Runtime/CompiledModel.h"
 #include "quantc/Runtime/Npy.h"
@@ -52,12 +53,11 @@ static cl::opt<std::string>
                cl::Required);
 static cl::opt<std::string>
     functionName("function", cl::desc("Function to run"), cl::init(""));
-static cl::opt<std::string> int8Isa(
-    "int8-isa",
-    cl::desc("Compile a quantized model with int8 kernels for this "
-             "instruction set (generic, avx2, avx512-vnni; the host must "
-             "support it) and run it (JIT)"),
-    cl::init(""));
+static const std::string int8IsaHelp =
+    "Compile a quantized model with int8 kernels for this instruction set (" +
+    quantc::int8IsaNames() + "; the host must support it) and run it (JIT)";
+static cl::opt<std::string> int8Isa("int8-isa", cl::desc(int8IsaHelp),
+                                    cl::init(""));
 static cl::opt<unsigned>
     numThreads("num-threads",
                cl::desc("Threads of the compiled model: 1 (default) runs "

@@ -288,6 +288,10 @@ public:
   void emitZmmBlock(Value x, bool flipX, Value packed, Value comp, Value mult,
                     Value out, Value residual, Value g, Value vec0, int64_t nv,
                     Value m0, int64_t pixels, int64_t valid, bool packedOrder);
+  /// emitZmmBlock's requantization and stores.
+  void storeZmmBlock(ArrayRef<Value> finals, Value mult, Value out,
+                     Value residual, Value g, Value vec0, int64_t nv, Value m0,
+                     int64_t pixels, int64_t valid, bool packedOrder);
   Value emitDepthwiseZmm(Value input, Value residual);
   /// Requantizes 64 outputs held in the packed order (packedChannel):
   /// accumulators acc[q] with multipliers m[q], q < 4, and stores them as

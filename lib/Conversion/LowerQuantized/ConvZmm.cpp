@@ -222,6 +222,23 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
         }
         return acc;
       });
+  storeZmmBlock(SmallVector<Value>(result.begin(), result.end()), mult, out,
+                residual, g, vec0, nv, m0, pixels, valid, packedOrder);
+}
+
+/// Requantizes and stores emitZmmBlock's accumulators `finals` (pixel px's
+/// vector j at px * nv + j): whole 64-channel blocks by storePacked64, runs
+/// of whole vectors four at a time, the rest vector by vector.
+void ConvEmitter::storeZmmBlock(ArrayRef<Value> finals, Value mult, Value out,
+                                Value residual, Value g, Value vec0, int64_t nv,
+                                Value m0, int64_t pixels, int64_t valid,
+                                bool packedOrder) {
+  auto v16f32 = VectorType::get({kZLanes}, b.getF32Type());
+  // Channel offset of vector j in the [G][V * 16] tables.
+  int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
+  auto tableOffset = [&](int64_t j) {
+    return add(mul(g, vtot * kZLanes), mul(add(vec0, idx(j)), kZLanes));
+  };
   if (packedOrder) {
     // A whole 64-channel block in the packed order: 64 bytes per pixel.
     SmallVector<Value> m;
@@ -229,10 +246,9 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
       m.push_back(vector::LoadOp::create(b, loc, v16f32, mult,
                                          ValueRange{tableOffset(j)}));
     Value ch = add(mul(g, p.og), mul(vec0, kZLanes));
-    SmallVector<Value> finals(result.begin(), result.end());
     for (int64_t px = 0; px < pixels; ++px)
-      storePacked64(ArrayRef<Value>(finals).slice(px * nv, nv), m, out,
-                    residual, add(mul(add(m0, idx(px)), p.o), ch));
+      storePacked64(finals.slice(px * nv, nv), m, out, residual,
+                    add(mul(add(m0, idx(px)), p.o), ch));
     return;
   }
   if (p.groups == 1 && nv * kZLanes == p.o) {
@@ -244,14 +260,13 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
     for (int64_t j = 0; j < nv; ++j)
       m.push_back(vector::LoadOp::create(b, loc, v16f32, mult,
                                          ValueRange{tableOffset(j)}));
-    SmallVector<Value> finals(result.begin(), result.end());
     int64_t total = pixels * nv;
     Value base = mul(m0, p.o);
     for (int64_t v = 0; v + 4 <= total; v += 4) {
       SmallVector<Value> mq;
       for (int64_t i = 0; i < 4; ++i)
         mq.push_back(m[(v + i) % nv]);
-      storePacked64(ArrayRef<Value>(finals).slice(v, 4), mq, out, residual,
+      storePacked64(finals.slice(v, 4), mq, out, residual,
                     add(base, idx(v * kZLanes)), /*inOrder=*/true);
     }
     for (int64_t v = total / 4 * 4; v < total; ++v)
@@ -267,7 +282,6 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
     for (int64_t j = 0; j < nv; ++j)
       m.push_back(vector::LoadOp::create(b, loc, v16f32, mult,
                                          ValueRange{tableOffset(j)}));
-    SmallVector<Value> finals(result.begin(), result.end());
     Value ch = add(mul(g, p.og), mul(vec0, kZLanes));
     int64_t grouped = pixels / perGroup * perGroup;
     for (int64_t px = 0; px < grouped; px += perGroup) {
@@ -276,8 +290,8 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
         mq.push_back(m[i % nv]);
       for (int64_t i = 0; i < perGroup; ++i)
         at.push_back(add(mul(add(m0, idx(px + i)), p.o), ch));
-      storePacked64(ArrayRef<Value>(finals).slice(px * nv, 4), mq, out,
-                    residual, at[0], /*inOrder=*/true, at);
+      storePacked64(finals.slice(px * nv, 4), mq, out, residual, at[0],
+                    /*inOrder=*/true, at);
     }
     for (int64_t px = grouped; px < pixels; ++px)
       for (int64_t j = 0; j < nv; ++j)
@@ -297,7 +311,7 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
     Value ch = add(mul(g, p.og), mul(add(vec0, idx(j)), kZLanes));
     for (int64_t px = 0; px < pixels; ++px) {
       Value off = add(mul(add(m0, idx(px)), p.o), ch);
-      storeFlat(result[px * nv + j], m, out, residual, off, mask);
+      storeFlat(finals[px * nv + j], m, out, residual, off, mask);
     }
   }
 }
