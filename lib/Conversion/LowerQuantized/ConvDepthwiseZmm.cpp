@@ -693,11 +693,7 @@ void DepthwiseZmmEmitter::SlideRow::step(Value t, std::optional<int64_t> ts,
       for (auto [back, kx] : uses)
         for (int64_t q = 0; q < 4; ++q)
           win[back][q] =
-              PureIntrinsicOp::create(
-                  b, loc, d.v16i32,
-                  StringAttr::get(d.ctx, "llvm.x86.avx512.vpdpbusd.512"),
-                  ValueRange{win[back][q], px[q], wk[(kq * p.kw + kx) * 4 + q]})
-                  .getResult();
+              d.e.dot4(win[back][q], px[q], wk[(kq * p.kw + kx) * 4 + q]);
     }
   }
   if (!win.back().empty()) {

@@ -157,7 +157,6 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
   auto v64i8 = VectorType::get({64}, b.getI8Type());
   auto v4i8 = VectorType::get({4}, b.getI8Type());
   auto v1i32 = VectorType::get({1}, b.getI32Type());
-  MLIRContext *ctx = b.getContext();
   int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
   int64_t cx = p.groups * p.cg4, q4 = p.cg4 / 4, taps = p.kh * p.kw;
   int64_t perImage = p.oh * p.ow;
@@ -211,14 +210,8 @@ void ConvEmitter::emitZmmBlock(Value x, bool flipX, Value packed, Value comp,
           if (flipX)
             splat = arith::XOrIOp::create(b, loc, splat, flipWord);
           Value xv = vector::BitCastOp::create(b, loc, v64i8, splat);
-          for (int64_t j = 0; j < nv; ++j) {
-            Value &a = acc[px * nv + j];
-            a = PureIntrinsicOp::create(
-                    b, loc, v16i32,
-                    StringAttr::get(ctx, "llvm.x86.avx512.vpdpbusd.512"),
-                    ValueRange{a, xv, w[j]})
-                    .getResult();
-          }
+          for (int64_t j = 0; j < nv; ++j)
+            acc[px * nv + j] = dot4(acc[px * nv + j], xv, w[j]);
         }
         return acc;
       });
