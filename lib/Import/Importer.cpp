@@ -315,8 +315,8 @@ NodeImporter::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) const {
 
 LogicalResult NodeImporter::checkConstantShape(ArrayRef<int64_t> dims,
                                                StringRef what) const {
-  if (auto err = onnx_import::checkConstantShape(dims))
-    return emitError() << what << ": " << *err;
+  if (llvm::Error err = onnx_import::checkConstantShape(dims))
+    return emitError() << what << ": " << toString(std::move(err));
   return success();
 }
 
@@ -353,8 +353,8 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
   }
   if (a.rank() == 0)
     return emitError() << "scalar (rank 0) activations are not supported";
-  if (auto err = checkActivationShape(a.irShape()))
-    return emitError() << "the result " << *err;
+  if (llvm::Error err = checkActivationShape(a.irShape()))
+    return emitError() << "the result " << toString(std::move(err));
   g.acts[n.output(i)] = std::move(a);
   return success();
 }

@@ -449,8 +449,8 @@ FailureOr<int64_t> GraphImporter::readOpset(const onnx::ModelProto &model) {
 LogicalResult GraphImporter::readInitializers(const onnx::GraphProto &graph) {
   for (const onnx::TensorProto &t : graph.initializer()) {
     ConstTensor c;
-    if (auto err = decodeTensor(t, c))
-      return emitError("initializer: " + *err);
+    if (llvm::Error err = decodeTensor(t, c))
+      return emitError("initializer: " + toString(std::move(err)));
     state.consts[t.name()] = std::move(c);
   }
   return success();
@@ -522,8 +522,9 @@ GraphImporter::createFunction(const onnx::GraphProto &graph, int64_t opset,
     if (failed(inShape))
       return failure();
     SmallVector<int64_t> shape = std::move(*inShape);
-    if (auto err = checkActivationShape(shape))
-      return emitError("graph input '" + in.name() + "' " + *err);
+    if (llvm::Error err = checkActivationShape(shape))
+      return emitError("graph input '" + in.name() + "' " +
+                       toString(std::move(err)));
     argTypes.push_back(RankedTensorType::get(shape, b.getF32Type()));
     argLocs.push_back(NameLoc::get(b.getStringAttr(in.name())));
     argNames.push_back(in.name());
@@ -805,8 +806,8 @@ llvm::Error quantc::parseInputShape(StringRef spec,
                  Twine(onnx_import::kMaxIntValue) + ")");
     shape.dims.push_back(static_cast<int64_t>(value));
   }
-  if (auto err = onnx_import::checkActivationShape(shape.dims))
-    return bad("the shape " + *err);
+  if (llvm::Error err = onnx_import::checkActivationShape(shape.dims))
+    return bad("the shape " + toString(std::move(err)));
   for (const InputShape &other : options.inputShapes)
     if (other.name == shape.name)
       return bad(shape.name.empty()

@@ -2,47 +2,50 @@
 
 #include "OnnxTensor.h"
 
+#include "quantc/Support/Fail.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
 
 using namespace quantc::onnx_import;
+using quantc::fail;
 
-std::optional<std::string>
+llvm::Error
 quantc::onnx_import::checkConstantShape(llvm::ArrayRef<int64_t> dims) {
   int64_t nonZero = 1;
   for (int64_t d : dims) {
     if (d < 0)
-      return "negative dimension " + std::to_string(d);
+      return fail("negative dimension " + std::to_string(d));
     if (d > kMaxIntValue)
-      return "dimension " + std::to_string(d) + " is too large (at most " +
-             std::to_string(kMaxIntValue) + ")";
+      return fail("dimension " + std::to_string(d) + " is too large (at most " +
+                  std::to_string(kMaxIntValue) + ")");
     if (d > 0)
       nonZero *= d; // both factors <= 2^30
     if (nonZero > kMaxConstantElements)
-      return "too many elements (a constant has at most " +
-             std::to_string(kMaxConstantElements) + ")";
+      return fail("too many elements (a constant has at most " +
+                  std::to_string(kMaxConstantElements) + ")");
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
-std::optional<std::string>
+llvm::Error
 quantc::onnx_import::checkActivationShape(llvm::ArrayRef<int64_t> dims) {
   int64_t count = 1;
   for (int64_t d : dims) {
     if (d > kMaxIntValue)
-      return "has a dimension of size " + std::to_string(d) + " (at most " +
-             std::to_string(kMaxIntValue) + ")";
+      return fail("has a dimension of size " + std::to_string(d) +
+                  " (at most " + std::to_string(kMaxIntValue) + ")");
     if (d < 1)
-      return "has a dimension of size " + std::to_string(d) +
-             "; empty activations are not supported";
+      return fail("has a dimension of size " + std::to_string(d) +
+                  "; empty activations are not supported");
     count *= d; // count <= 2^31, d <= 2^30
     if (count > kMaxActivationElements)
-      return "has more than " + std::to_string(kMaxActivationElements) +
-             " elements";
+      return fail("has more than " + std::to_string(kMaxActivationElements) +
+                  " elements");
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -166,7 +169,7 @@ quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
   return out;
 }
 
-std::optional<std::string> quantc::onnx_import::broadcastElementwise(
+llvm::Error quantc::onnx_import::broadcastElementwise(
     llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype, ConstTensor &out,
     llvm::function_ref<double(llvm::ArrayRef<double>)> fn) {
   size_t rank = 0;
@@ -184,14 +187,14 @@ std::optional<std::string> quantc::onnx_import::broadcastElementwise(
     int64_t size = 1;
     for (const llvm::SmallVector<int64_t> &d : dims) {
       if (d[i] != 1 && size != 1 && d[i] != size)
-        return std::string("input shapes do not broadcast");
+        return fail("input shapes do not broadcast");
       if (d[i] != 1)
         size = d[i];
     }
     out.dims.push_back(size);
   }
-  if (auto err = checkConstantShape(out.dims))
-    return "the result: " + *err;
+  if (llvm::Error err = checkConstantShape(out.dims))
+    return fail("the result: " + toString(std::move(err)));
   // Strides of each input in the output's index space (0 where broadcast).
   llvm::SmallVector<llvm::SmallVector<int64_t>> strides;
   for (const llvm::SmallVector<int64_t> &d : dims) {
@@ -219,10 +222,10 @@ std::optional<std::string> quantc::onnx_import::broadcastElementwise(
       idx[i] = 0;
     }
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
-std::optional<std::string> quantc::onnx_import::broadcastBinary(
+llvm::Error quantc::onnx_import::broadcastBinary(
     const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
     llvm::function_ref<double(double, double)> fn) {
   return broadcastElementwise(
@@ -355,14 +358,13 @@ static void fromRaw(const std::string &raw, std::vector<double> &data) {
   }
 }
 
-std::optional<std::string>
-quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
-                                  ConstTensor &out) {
+llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
+                                              ConstTensor &out) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
-    return "tensor '" + t.name() + "' uses external data (not supported)";
+    return fail("tensor '" + t.name() + "' uses external data (not supported)");
   out.dims.assign(t.dims().begin(), t.dims().end());
-  if (auto err = checkConstantShape(out.dims))
-    return "tensor '" + t.name() + "': " + *err;
+  if (llvm::Error err = checkConstantShape(out.dims))
+    return fail("tensor '" + t.name() + "': " + toString(std::move(err)));
   out.dtype = t.data_type();
   const std::string &raw = t.raw_data();
   bool hasRaw = t.has_raw_data();
@@ -396,9 +398,9 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     } else {
       for (int32_t v : t.int32_data()) {
         if (v < 0 || v > 0xffff)
-          return "tensor '" + t.name() + "' holds " + std::to_string(v) +
-                 " in int32_data, not a 16-bit pattern of its type (" +
-                 dataTypeName(t.data_type()) + ")";
+          return fail("tensor '" + t.name() + "' holds " + std::to_string(v) +
+                      " in int32_data, not a 16-bit pattern of its type (" +
+                      dataTypeName(t.data_type()) + ")");
         out.data.push_back(decode(static_cast<uint16_t>(v)));
       }
     }
@@ -428,21 +430,23 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
       auto [lo, hi] = *integerRange(t.data_type());
       for (int32_t v : t.int32_data())
         if (v < lo || v > hi)
-          return "tensor '" + t.name() + "' holds " + std::to_string(v) +
-                 ", out of range for its type (" + std::to_string(lo) + " to " +
-                 std::to_string(hi) + ")";
+          return fail("tensor '" + t.name() + "' holds " + std::to_string(v) +
+                      ", out of range for its type (" + std::to_string(lo) +
+                      " to " + std::to_string(hi) + ")");
       out.data.assign(t.int32_data().begin(), t.int32_data().end());
     }
     break;
   default:
-    return "tensor '" + t.name() + "' has unsupported data type " +
-           std::to_string(t.data_type()) + " (" + dataTypeName(t.data_type()) +
-           "; supported: float32, float16, bfloat16, double, int64, int32, "
-           "int8, uint8, bool)";
+    return fail(
+        "tensor '" + t.name() + "' has unsupported data type " +
+        std::to_string(t.data_type()) + " (" + dataTypeName(t.data_type()) +
+        "; supported: float32, float16, bfloat16, double, int64, int32, "
+        "int8, uint8, bool)");
   }
   if (static_cast<int64_t>(out.data.size()) != out.numElements())
-    return "tensor '" + t.name() + "' has " + std::to_string(out.data.size()) +
-           " values, its shape needs " + std::to_string(out.numElements());
+    return fail("tensor '" + t.name() + "' has " +
+                std::to_string(out.data.size()) + " values, its shape needs " +
+                std::to_string(out.numElements()));
   // Every float type is computed in float32 (an exporter's float16 or double
   // weights are float32 weights to the ops that read them).
   if (out.dtype == onnx::TensorProto::FLOAT16 ||
@@ -452,7 +456,7 @@ quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     for (double &v : out.data)
       v = static_cast<float>(v);
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 const onnx::AttributeProto *

@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -34,14 +35,14 @@ constexpr int64_t kMaxIntValue = int64_t(1) << 30;
 constexpr int64_t kMaxActivationElements = int64_t(1) << 31;
 constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
 
-/// Checks a constant's shape against the limits above; on failure returns a
-/// message ("negative dimension", "too many elements").
-std::optional<std::string> checkConstantShape(llvm::ArrayRef<int64_t> dims);
+/// Checks a constant's shape against the limits above; a failure says what
+/// is wrong ("negative dimension", "too many elements").
+llvm::Error checkConstantShape(llvm::ArrayRef<int64_t> dims);
 
 /// Checks an activation's shape against the limits above (and that it is
-/// not empty); on failure returns a message for "<the tensor> " + message
-/// ("has a dimension of size ...", "has more than ... elements").
-std::optional<std::string> checkActivationShape(llvm::ArrayRef<int64_t> dims);
+/// not empty); a failure's message follows "<the tensor> " ("has a
+/// dimension of size ...", "has more than ... elements").
+llvm::Error checkActivationShape(llvm::ArrayRef<int64_t> dims);
 
 /// The values an integer element type can hold ([lo, hi]): INT8, UINT8,
 /// BOOL, INT32; none for other types.
@@ -72,19 +73,19 @@ ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 
 /// `fn(values)` element-wise over `inputs` with ONNX's multidirectional
 /// broadcasting into `out`, of element type `dtype` (results rounded as
-/// castTo does); a message when the shapes do not broadcast or the result
+/// castTo does); a failure when the shapes do not broadcast or the result
 /// would be too large.
-std::optional<std::string>
+llvm::Error
 broadcastElementwise(llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype,
                      ConstTensor &out,
                      llvm::function_ref<double(llvm::ArrayRef<double>)> fn);
 
 /// `fn(a, b)` element-wise with ONNX broadcasting into `out`, which has
-/// `a`'s element type; a message when the shapes do not broadcast or the
+/// `a`'s element type; a failure when the shapes do not broadcast or the
 /// result would be too large.
-std::optional<std::string>
-broadcastBinary(const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
-                llvm::function_ref<double(double, double)> fn);
+llvm::Error broadcastBinary(const ConstTensor &a, const ConstTensor &b,
+                            ConstTensor &out,
+                            llvm::function_ref<double(double, double)> fn);
 
 /// `v` as an int64, saturated (INT64_MAX, as ONNX exporters write for "to
 /// the end", is not exact in double).
@@ -104,11 +105,10 @@ double bfloat16FromBits(uint16_t bits);
 /// The name of an ONNX element type ("float16"; "unknown" for others).
 const char *dataTypeName(int32_t dtype);
 
-/// Decodes `t`; on failure returns a message. FLOAT16, BFLOAT16 and DOUBLE
+/// Decodes `t`; a failure says why it cannot. FLOAT16, BFLOAT16 and DOUBLE
 /// tensors decode as FLOAT (their values rounded to float32 where double's
 /// are not exact): the importer computes every float type in float32.
-std::optional<std::string> decodeTensor(const onnx::TensorProto &t,
-                                        ConstTensor &out);
+llvm::Error decodeTensor(const onnx::TensorProto &t, ConstTensor &out);
 
 /// The attribute `name` of `node`, or null.
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,

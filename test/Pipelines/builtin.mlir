@@ -4,6 +4,8 @@
 // A string that does not parse fails the run with "<pipeline>: invalid
 // built-in pipeline: <the parser's message>" (not an abort).
 //
+// RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-prepare)' | FileCheck %s
+// RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-quantize)' | FileCheck %s
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-float-to-llvm)' | FileCheck %s
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-float-to-llvm{vector-bits=512})' | FileCheck %s
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-float-to-llvm{vector-bits=128})' | FileCheck %s

@@ -28,8 +28,8 @@ LogicalResult constantOp(NodeImporter &n) {
   if (name == "value") {
     if (!a.has_t())
       return n.emitError() << "attribute 'value' must be a tensor";
-    if (auto err = decodeTensor(a.t(), t))
-      return n.emitError() << *err;
+    if (llvm::Error err = decodeTensor(a.t(), t))
+      return n.emitError() << toString(std::move(err));
   } else if (name == "value_float") {
     t.data = {a.f()};
   } else if (name == "value_floats") {
@@ -63,8 +63,8 @@ LogicalResult constantOfShape(NodeImporter &n) {
   double value = 0.0;
   if (const onnx::AttributeProto *attr = n.attr("value")) {
     ConstTensor v;
-    if (auto err = decodeTensor(attr->t(), v))
-      return n.emitError() << *err;
+    if (llvm::Error err = decodeTensor(attr->t(), v))
+      return n.emitError() << toString(std::move(err));
     if (v.data.size() != 1)
       return n.emitError() << "value must have one element";
     t.dtype = v.dtype;

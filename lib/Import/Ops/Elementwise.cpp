@@ -268,10 +268,11 @@ LogicalResult foldConstants(NodeImporter &n, Binary kind) {
       return failure();
     bool integer = acc.isInteger();
     ConstTensor r;
-    if (auto err = broadcastBinary(acc, *next, r, [&](double a, double b) {
-          return foldBinary(kind, a, b, integer);
-        }))
-      return n.emitError() << *err;
+    if (llvm::Error err =
+            broadcastBinary(acc, *next, r, [&](double a, double b) {
+              return foldBinary(kind, a, b, integer);
+            }))
+      return n.emitError() << toString(std::move(err));
     acc = std::move(r);
   }
   return n.setOutput(std::move(acc));

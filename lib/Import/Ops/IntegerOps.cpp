@@ -291,12 +291,12 @@ LogicalResult quantc::onnx_import::mulInteger(NodeImporter &n) {
     f.symbols = a->symbols;
     llvm::append_range(f.symbols, b->symbols);
     llvm::sort(f.symbols);
-    if (auto err = broadcastBinary(
+    if (llvm::Error err = broadcastBinary(
             a->constant, b->constant, f.constant, [](double x, double y) {
               return static_cast<double>(static_cast<float>(x) *
                                          static_cast<float>(y));
             }))
-      return n.emitError() << *err;
+      return n.emitError() << toString(std::move(err));
     g.integers[n.node().output(0)] = std::move(f);
     return success();
   }

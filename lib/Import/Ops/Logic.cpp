@@ -48,9 +48,9 @@ LogicalResult elementwise(NodeImporter &n, int arity, int32_t dtype, Fn fn) {
   if (failed(in))
     return failure();
   ConstTensor out;
-  if (auto err =
+  if (llvm::Error err =
           broadcastElementwise(*in, dtype ? dtype : (*in)[0]->dtype, out, fn))
-    return n.emitError() << *err;
+    return n.emitError() << toString(std::move(err));
   return n.setOutput(std::move(out));
 }
 
@@ -106,10 +106,10 @@ LogicalResult where(NodeImporter &n) {
   if ((*in)[1]->dtype != (*in)[2]->dtype)
     return n.emitError() << "x and y have different element types";
   ConstTensor out;
-  if (auto err = broadcastElementwise(
+  if (llvm::Error err = broadcastElementwise(
           *in, (*in)[1]->dtype, out,
           [](ArrayRef<double> v) { return v[0] != 0.0 ? v[1] : v[2]; }))
-    return n.emitError() << *err;
+    return n.emitError() << toString(std::move(err));
   return n.setOutput(std::move(out));
 }
 

@@ -335,8 +335,9 @@ Value quantc::onnx_import::foldIntoLayerNorm(NodeImporter &n, const Act &a,
     shape.dims[d] = 1;
   shape.data.assign(shape.numElements(), 0.0);
   ConstTensor bcast;
-  if (broadcastElementwise({&full, &shape}, full.dtype, bcast,
-                           [](ArrayRef<double> v) { return v[0]; }))
+  if (llvm::errorToBool(
+          broadcastElementwise({&full, &shape}, full.dtype, bcast,
+                               [](ArrayRef<double> v) { return v[0]; })))
     return {};
   std::optional<std::vector<float>> gamma = constantValues(ln.getGamma()),
                                     beta = constantValues(ln.getBeta());

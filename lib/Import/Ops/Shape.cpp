@@ -639,10 +639,10 @@ LogicalResult expandOp(NodeImporter &n) {
     shape.data.assign(shape.numElements(), 0.0);
     const ConstTensor *x = n.constant(0);
     ConstTensor out;
-    if (auto err =
+    if (llvm::Error err =
             broadcastElementwise({x, &shape}, x->dtype, out,
                                  [](ArrayRef<double> v) { return v[0]; }))
-      return n.emitError() << *err;
+      return n.emitError() << toString(std::move(err));
     return n.setOutput(std::move(out));
   }
   FailureOr<Act> x = n.act(0);
