@@ -65,18 +65,26 @@
 // 16-bit lanes after vpackssdw (4 + 1 instructions per 16 outputs, not 6).
 //
 // The other ISAs use 8-lane vectors (ymm / two 128-bit NEON registers), a
-// register block of 4 pixels x 8 channels, on x86 (avx2, avx-vnni) 4 pixels
-// x 16 channels, two 8-channel blocks whose accumulators share each input
-// broadcast (a row's last OW % 4 pixels: one narrower block), scf.parallel
-// over (chunk of output rows, group, 64-channel line), then the line's
-// 8-channel blocks, then the rows:
-//   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every packed
-//                weight pair proves |x1*w1 + x2*w2| <= 32767 for the input's
-//                range (vpmaddubsw saturates 16-bit pair sums), else
+// register block of 4 pixels x 8 channels (a row's last OW % 4 pixels: one
+// narrower block), scf.parallel over (chunk of output rows, group,
+// 64-channel line), then the line's blocks, then the rows. On x86
+// (avx-vnni, avx2: emitYmm, ConvYmm.cpp) the weights and the comp / mult
+// tables are the zmm kernel's (packWeights16x4: 64-byte rows of 16 output
+// x 4 input channels, the channels of whole 64-channel blocks in the
+// packed order), so a dispatching object stores them once for its three
+// x86 variants; a row's 32-byte halves are ymm dot operands, and a
+// register block of 4 pixels x 16 channels takes half h of two rows (two
+// accumulators sharing each input broadcast; a 128-bit-half shuffle before
+// the requantization puts the channels in order):
+//   avx-vnni     llvm.x86.avx512.vpdpbusd.256
+//   avx2         llvm.x86.avx2.pmadd.ub.sw + pmadd.wd when every weight pair
+//                proves |x1*w1 + x2*w2| <= 32767 for the input's range
+//                (vpmaddubsw saturates 16-bit pair sums), else
 //                llvm.x86.avx2.pmadd.wd alone on the input zero-extended to
-//                16 bits in the padded copy and weights packed as 16-bit
-//                pairs: two exact products per int32 lane, the same number
-//                of multiply instructions per MAC and twice the loads
+//                16 bits in the padded copy: 4 pixels x 8 channels (half a
+//                row), its bytes sign-extended to int16 once per chunk of
+//                rows, the pixel's 4 inputs broadcast as one qword, each
+//                int32 lane half a channel's sum (added after the loop)
 //   neon-dot     llvm.aarch64.neon.sdot (s8 x s8, no saturation)
 //   neon-i8mm    llvm.aarch64.neon.smmla: 2 pixels x 8 channels times 2
 //                output channels x 8 channels per instruction (the input

@@ -8,12 +8,13 @@
 // ymm dot operand (8 channels x 4 inputs). In a whole 64-channel block the
 // channels are in the packed order of packedChannel: half h of row r holds
 // channels 32 h + 4 r + d (lanes 0-3) and 32 h + 16 + 4 r + d (lanes 4-7),
-// d < 4, so its accumulator is requantized in that order and stored as two
-// runs of 4 bytes; the other blocks hold the channels in order. A register
-// block reads whole rows (4 pixels x the 16 channels of a row on the dot
-// path, 4 pixels x half a row on the wide path), so that its weights take
-// no more cache than the 8-lane kernels' of ConvVector8.cpp, which the
-// other instruction sets keep. See Conv.cpp's header.
+// d < 4; the other blocks hold the channels in order. A register block is
+// 4 pixels x 16 channels on the dot path (half h of two rows, whose 128-bit
+// halves are 8 consecutive channels each: a shuffle before the
+// requantization restores the order), 4 pixels x 8 channels on the wide
+// path (half a row, requantized in the packed order and stored as two runs
+// of 4 bytes). The 8-lane kernels of ConvVector8.cpp serve the other
+// instruction sets. See Conv.cpp's header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +38,11 @@ struct YmmUnit {
   /// 4 channels, then piece 1's); how many of each are stored.
   Value out[2];
   int64_t valid[2] = {kLanes, kLanes};
-  /// A packed block's: an output's lanes 0-3 go to channels out .. out + 3,
-  /// lanes 4-7 to out + 16 .. out + 19.
+  /// The wide path in a packed block: an output's lanes 0-3 go to channels
+  /// out .. out + 3, lanes 4-7 to out + 16 .. out + 19.
   bool runs = false;
+  /// The dot path in a packed block: see finishDot.
+  bool interleaved = false;
 };
 
 /// emitYmm's loops and register blocks.
@@ -218,10 +221,25 @@ void YmmKernel::finishDot(ArrayRef<Value> acc, int64_t nb, int64_t pixels,
         b, loc, v8f32, mult,
         ValueRange{e.add(
             tBlock, arith::DivUIOp::create(b, loc, u.piece[k], e.idx(4)))}));
-  for (int64_t px = 0; px < pixels; ++px)
+  // interleaved: the two accumulators' low 128-bit halves are 8
+  // consecutive channels, their high halves the 8 from 16 on (the
+  // multipliers likewise).
+  auto halvesOf = [&](Value x, Value y, bool high) -> Value {
+    int64_t o = high ? 4 : 0;
+    return vector::ShuffleOp::create(b, loc, x, y,
+                                     ArrayRef<int64_t>{o, o + 1, o + 2, o + 3,
+                                                       o + 8, o + 9, o + 10,
+                                                       o + 11});
+  };
+  if (u.interleaved)
+    m = {halvesOf(m[0], m[1], false), halvesOf(m[0], m[1], true)};
+  for (int64_t px = 0; px < pixels; ++px) {
+    SmallVector<Value> vs(acc.slice(px * nb, nb));
+    if (u.interleaved)
+      vs = {halvesOf(vs[0], vs[1], false), halvesOf(vs[0], vs[1], true)};
     for (int64_t k = 0; k < nb; ++k)
-      store(acc[px * nb + k], m[k], n, oy, e.add(ox0, e.idx(px)), chBlock, u,
-            k);
+      store(vs[k], m[k], n, oy, e.add(ox0, e.idx(px)), chBlock, u, k);
+  }
 }
 
 void YmmKernel::store(Value acc, Value m, Value n, Value oy, Value ox,
@@ -277,14 +295,18 @@ void YmmKernel::finishWide(ArrayRef<Value> acc, int64_t pixels, Value n,
 
 void YmmKernel::packedUnits(function_ref<void(const YmmUnit &)> run) {
   if (!wide) {
-    // Unit r: both halves of row r, channels 4 r + 16 L + d.
-    loop(4, [&](Value r) {
+    // Unit 2k + h: half h of rows 2k and 2k + 1, whose low 128-bit halves
+    // are channels 32 h + 8 k .. + 7 and high halves the 8 from 16 on (the
+    // next unit reads the same 64-byte rows).
+    loop(4, [&](Value unit) {
+      Value k = arith::DivUIOp::create(b, loc, unit, e.idx(2));
+      Value h = arith::RemUIOp::create(b, loc, unit, e.idx(2));
       YmmUnit u;
-      u.runs = true;
-      u.piece[0] = e.mul(r, 64);
-      u.piece[1] = e.add(u.piece[0], e.idx(32));
-      u.out[0] = e.mul(r, 4);
-      u.out[1] = e.add(u.out[0], e.idx(32));
+      u.interleaved = true;
+      u.piece[0] = e.add(e.mul(k, 128), e.mul(h, 32));
+      u.piece[1] = e.add(u.piece[0], e.idx(64));
+      u.out[0] = e.add(e.mul(h, 32), e.mul(k, 8));
+      u.out[1] = e.add(u.out[0], e.idx(16));
       run(u);
     });
     return;
