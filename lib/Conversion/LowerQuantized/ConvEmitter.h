@@ -325,8 +325,8 @@ public:
   std::tuple<Value, Value, Value> storeContext(Value mult, Value g, Value oc0,
                                                int64_t valid);
   /// A register block of `pixels` output pixels x `nb` 8-channel blocks
-  /// from `block` on (nb = 2: the wide-pair path, whole blocks, so that one
-  /// input broadcast feeds two vpmaddwd).
+  /// from `block` on (nb = 2: whole blocks, so that one input broadcast
+  /// feeds two dot steps).
   void emitPixels(Value xp, Value packed, Value comp, Value mult, Value out,
                   Value residual, Value n, Value oy, Value ox0, int64_t pixels,
                   Value g, Value block, int64_t valid, int64_t nb = 1);

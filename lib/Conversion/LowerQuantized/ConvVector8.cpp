@@ -13,27 +13,25 @@ using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::conv;
 
-/// Packed weights. Dot paths: [G][B][KH][KW][Q][32] with byte j*4+t =
-/// w[g*og + 8b + j][ky][kx][4q + t]. Exact path: [G][B][KH][KW][Q][4][8]
-/// with element [t][j] the same weight. Wide pairs (avx2 vpmaddwd): i16
-/// [G][B][KH][KW][Q][2][16] with element [h][2j + u] = the weight of input
-/// channel 4q + 2h + u. i8mm: [G][B][KH][KW][Q/2][64] with byte jj*16 +
-/// jp*8 + t = w[8b + 2jj + jp][..][8r + t] (pairs of output channels, 8
-/// input channels each). Missing channels are 0.
+/// Packed weights of the 8-lane kernels (the x86 ones read the zmm
+/// kernel's instead: packWeights16x4). Dot paths: [G][B][KH][KW][Q][32] with
+/// byte j*4+t = w[g*og + 8b + j][ky][kx][4q + t]. Exact path:
+/// [G][B][KH][KW][Q][4][8] with element [t][j] the same weight. i8mm:
+/// [G][B][KH][KW][Q/2][64] with byte jj*16 + jp*8 + t = w[8b + 2jj +
+/// jp][..][8r + t] (pairs of output channels, 8 input channels each).
+/// Missing channels are 0.
 Value ConvEmitter::packWeights() {
   // A tile holds 8 output channels x `chunk` input channels; `at(j, t)` is
   // the element of output channel j, input channel t within the tile.
-  bool i8mm = layout() == WeightLayout::MatrixPairs, wide = widePairs();
+  bool i8mm = layout() == WeightLayout::MatrixPairs;
   int64_t chunk = i8mm ? 8 : 4, tiles = p.cg4 / chunk;
   int64_t tileBytes = kLanes * chunk;
   auto at = [&](int64_t j, int64_t t) {
     if (i8mm)
       return (j / 2) * 16 + (j % 2) * 8 + t;
-    if (wide)
-      return (t / 2) * 2 * kLanes + 2 * j + t % 2;
     return usesDot() ? j * 4 + t : t * kLanes + j;
   };
-  SmallVector<int16_t> packed(
+  SmallVector<int8_t> packed(
       p.groups * p.blocks * p.kh * p.kw * tiles * tileBytes, 0);
   for (int64_t g = 0; g < p.groups; ++g)
     for (int64_t bl = 0; bl < p.blocks; ++bl)
@@ -54,18 +52,11 @@ Value ConvEmitter::packWeights() {
                     p.weights[((o * p.kh + ky) * p.kw + kx) * p.cg + ci];
               }
   SmallVector<int64_t> shape{p.groups, p.blocks, p.kh, p.kw, tiles, tileBytes};
-  if (wide) {
-    shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 2, 2 * kLanes};
-    auto type = RankedTensorType::get(shape, b.getI16Type());
-    return global("__qnt_weights", type,
-                  DenseElementsAttr::get(type, ArrayRef<int16_t>(packed)));
-  }
   if (!i8mm && !usesDot())
     shape = {p.groups, p.blocks, p.kh, p.kw, tiles, 4, kLanes};
-  SmallVector<int8_t> bytes(packed.begin(), packed.end());
   auto type = RankedTensorType::get(shape, b.getI8Type());
   return global("__qnt_weights", type,
-                DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
+                DenseElementsAttr::get(type, ArrayRef<int8_t>(packed)));
 }
 
 ValueRange ConvEmitter::reductionLoops(
@@ -131,25 +122,7 @@ void ConvEmitter::emitPixels(Value xp, Value packed, Value comp, Value mult,
           Value ox = arith::AddIOp::create(b, loc, ox0, idx(px));
           return windowIndex(ox, kx, p.sw, p.dw);
         };
-        if (widePairs()) {
-          auto v16i16 = VectorType::get({2 * kLanes}, b.getI16Type());
-          auto v2i16 = VectorType::get({2}, b.getI16Type());
-          // Per input-channel pair h, one broadcast feeds every block.
-          for (int64_t h = 0; h < 2; ++h) {
-            SmallVector<Value> w;
-            for (int64_t k = 0; k < nb; ++k)
-              w.push_back(vector::LoadOp::create(
-                  b, loc, v16i16, packed,
-                  ValueRange{g, blocks[k], ky, kx, q, idx(h), idx(0)}));
-            for (int64_t px = 0; px < pixels; ++px) {
-              Value pair = vector::LoadOp::create(
-                  b, loc, v2i16, xp,
-                  ValueRange{n, iy, ixOf(px), add(ch, idx(2 * h))});
-              for (int64_t k = 0; k < nb; ++k)
-                acc[px * nb + k] = dotPair(acc[px * nb + k], pair, w[k]);
-            }
-          }
-        } else if (usesDot()) {
+        if (usesDot()) {
           // One broadcast of the pixel's input quad feeds every block.
           SmallVector<Value> wv;
           for (int64_t k = 0; k < nb; ++k)
@@ -296,11 +269,10 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
   return out;
 }
 
-/// avx2, NEON and generic: the padded copy, then register blocks of 4
-/// pixels x 8 channels.
+/// NEON and generic (avx-vnni and avx2: emitYmm): the padded copy, then
+/// register blocks of 4 pixels x 8 channels.
 Value ConvEmitter::emitVector8(Value input, Value residual) {
-  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0,
-                      widePairs());
+  Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
   Value packed = packWeights();
   auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);
   auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
@@ -361,11 +333,11 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
                 scf::YieldOp::create(b, loc);
               });
         };
-        // The line's whole 8-channel blocks; on x86 in pairs (a last odd
-        // one alone), whose 4 x 16 accumulators use each input broadcast
-        // twice: with 4 x 8 the broadcasts made the loads the bottleneck
-        // (ResNet-50 on the wide-pair path: 58.4 ms for 42.4 with
-        // vpmaddubsw).
+        // The line's whole 8-channel blocks; in pairs (a last odd one
+        // alone) where the family has the registers, whose 4 x 16
+        // accumulators use each input broadcast twice: with 4 x 8 the
+        // broadcasts made the loads the bottleneck (ResNet-50 on avx2's
+        // wide-pair path: 58.4 ms for 42.4 with vpmaddubsw).
         if (full && blocksPerRegisterBlock() == 2) {
           auto [blkLo, blkHi] = chunkRange(line, lineBlocks, full);
           Value count = arith::SubIOp::create(b, loc, blkHi, blkLo);
