@@ -9,9 +9,9 @@
 //   ZmmDot.cpp      avx512-vnni: vpdpbusd on zmm registers (its kernels:
 //                   ../ConvZmm.cpp, ../ConvDepthwiseZmm.cpp)
 //   Dot8.cpp        avx-vnni, neon-dot: 8 int32 lanes of 4-product dot
-//                   steps (vpdpbusd ymm, sdot)
+//                   steps (vpdpbusd ymm, sdot; x86 kernel ../ConvYmm.cpp)
 //   Widening16.cpp  avx2: vpmaddubsw + vpmaddwd, or vpmaddwd on inputs
-//                   widened to 16 bits
+//                   widened to 16 bits (kernel ../ConvYmm.cpp)
 //   Matrix.cpp      neon-i8mm: smmla
 //   Exact.cpp       generic: exact 32-bit vector arithmetic
 //   ByteLookup.cpp  the byte-shuffle table lookups a family picks (x86
