@@ -23,19 +23,22 @@ class TypeConverter;
 
 namespace quantc {
 
-/// Patterns lowering quantized `qnt.conv2d` and `qnt.linear` to packed-weight
-/// vector kernels for `isa` (lib/Conversion/LowerQuantized/Conv.cpp; the
-/// instruction sets are include/quantc/Isa/Int8Isa.h's table). Each
-/// pattern emits a remark naming the kernel it chose (e.g. "vpmaddubsw: 16-bit
-/// pair sums cannot saturate" or "exact 16-bit path").
+/// Patterns lowering quantized `qnt.conv2d`, `qnt.linear` and `qnt.matmul`
+/// to packed-weight vector kernels for `isa` (lib/Conversion/LowerQuantized/
+/// Conv.cpp, Matmul.cpp; the instruction sets are include/quantc/Isa/
+/// Int8Isa.h's table, their kernel families lib/Conversion/LowerQuantized/
+/// Isa/). Each pattern emits a remark naming the kernel it chose (e.g.
+/// "int8 kernel: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is
+/// provably within int16)" or "int8 kernel: generic: exact 32-bit vector
+/// path").
 void populateConvLoweringPatterns(mlir::TypeConverter &typeConverter,
                                   mlir::RewritePatternSet &patterns,
                                   Int8Isa isa);
 
 /// Patterns lowering the other quantized ops: qnt.add, qnt.max_pool2d,
 /// qnt.avg_pool2d, qnt.concat, qnt.requantize, qnt.lookup, tosa.reshape on
-/// quantized tensors, quant.qcast / dcast / scast. `isa`'s architecture
-/// picks qnt.lookup's byte-shuffle instructions (pshufb, tbl).
+/// quantized tensors, quant.qcast / dcast / scast. `isa`'s kernel family
+/// picks qnt.lookup's byte-shuffle instructions (vpshufb, tbl4).
 void populateQuantizedOpLoweringPatterns(mlir::TypeConverter &typeConverter,
                                          mlir::RewritePatternSet &patterns,
                                          Int8Isa isa);
