@@ -187,8 +187,9 @@ std::optional<std::string> compare(const std::string &name,
                                    ArrayRef<int64_t> shape, ArrayRef<float> got,
                                    const onnx::TensorProto &expected) {
   quantc::onnx_import::ConstTensor ref;
-  if (auto err = quantc::onnx_import::decodeTensor(expected, ref))
-    return "cannot decode reference output '" + name + "': " + *err;
+  if (llvm::Error err = quantc::onnx_import::decodeTensor(expected, ref))
+    return "cannot decode reference output '" + name +
+           "': " + toString(std::move(err));
   // A scalar reference compares with a one-element output.
   bool sameShape = ArrayRef<int64_t>(ref.dims) == shape ||
                    (ref.dims.empty() && got.size() == 1);
@@ -322,8 +323,9 @@ std::optional<std::string> runDataSet(const onnx::ModelProto &original,
     if (it == feeds.end())
       return "no data for the compiled model's input '" + t.name + "'";
     quantc::onnx_import::ConstTensor c;
-    if (auto err = quantc::onnx_import::decodeTensor(*it->second, c))
-      return "cannot decode input '" + t.name + "': " + *err;
+    if (llvm::Error err = quantc::onnx_import::decodeTensor(*it->second, c))
+      return "cannot decode input '" + t.name +
+             "': " + toString(std::move(err));
     if (c.numElements() != t.numElements())
       return "input '" + t.name + "' has " + std::to_string(c.numElements()) +
              " elements, the model " + std::to_string(t.numElements());
