@@ -24,7 +24,7 @@
 // YMM-REMARK: remark: int8 kernel: matmul: avx-vnni: vpdpbusd ymm, 4 rows x 16 columns, both operands packed at run time
 // AVX2-REMARK: remark: int8 kernel: matmul: avx2: vpmaddubsw + vpmaddwd (every 16-bit pair sum is provably within int16), 4 rows x 16 columns, both operands packed at run time
 // SDOT-REMARK: remark: int8 kernel: matmul: neon-dot: sdot, 4 rows x 16 columns, both operands packed at run time
-// I8MM-REMARK: remark: int8 kernel: matmul: neon-i8mm: sdot, 4 rows x 16 columns, both operands packed at run time
+// I8MM-REMARK: remark: int8 kernel: matmul: neon-i8mm: exact 32-bit vector path, 4 rows x 16 columns, both operands packed at run time
 // GENERIC-REMARK: remark: int8 kernel: matmul: generic: exact 32-bit vector path, 4 rows x 16 columns, both operands packed at run time
 // ZMM-LABEL: func.func @matmul_7bit
 // ZMM: memref.alloc() {alignment = 64 : i64} : memref<2x5x32xi8>
@@ -77,7 +77,7 @@ func.func @matmul_7bit(%a: tensor<2x5x8x!quant.uniform<u8<0:127>:f32, 0.05:10>>,
 // YMM-REMARK: remark: int8 kernel: matmul: avx-vnni: vpdpbusd ymm, 4 rows x 16 columns, both operands packed at run time
 // AVX2-REMARK: remark: int8 kernel: matmul: avx2: vpmaddwd on operands widened to 16 bits (vpmaddubsw could saturate 16-bit pair sums for these operand ranges), 4 rows x 16 columns, both operands packed at run time
 // SDOT-REMARK: remark: int8 kernel: matmul: neon-dot: sdot, 4 rows x 16 columns, both operands packed at run time
-// I8MM-REMARK: remark: int8 kernel: matmul: neon-i8mm: sdot, 4 rows x 16 columns, both operands packed at run time
+// I8MM-REMARK: remark: int8 kernel: matmul: neon-i8mm: exact 32-bit vector path, 4 rows x 16 columns, both operands packed at run time
 // GENERIC-REMARK: remark: int8 kernel: matmul: generic: exact 32-bit vector path, 4 rows x 16 columns, both operands packed at run time
 // AVX2-LABEL: func.func @matmul_fullrange
 // AVX2: memref.alloc() {alignment = 64 : i64} : memref<1x3x32xi16>

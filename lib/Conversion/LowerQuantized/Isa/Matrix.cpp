@@ -29,10 +29,10 @@ public:
                       Value ox0, int64_t pixels, Value g, Value block,
                       int64_t valid, int64_t nb) const override;
   std::string densePath(const ConvProblem &) const override { return "smmla"; }
-  // The remark says sdot, but with the MatrixPairs layout the matmul runs
-  // the exact columns (as it did before the families; kept for the
-  // remark's stability).
-  std::string matmulPath(const ConvProblem &) const override { return "sdot"; }
+  // qnt.matmul has no smmla block: it runs the exact columns.
+  std::string matmulPath(const ConvProblem &) const override {
+    return "exact 32-bit vector path";
+  }
   int64_t lookupLanes() const override { return kTbl4Lanes; }
   Value lookup(OpBuilder &b, Location loc, Value q, bool isSigned,
                ArrayRef<int8_t> bytes) const override {
