@@ -29,6 +29,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,13 +45,6 @@ using llvm::Expected;
 using quantc::fail;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
 
 bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
 
@@ -326,7 +320,7 @@ struct OutputBuffers {
 
   explicit OutputBuffers(const std::vector<std::vector<int64_t>> &shapes) {
     for (const std::vector<int64_t> &shape : shapes)
-      data.emplace_back(product(shape));
+      data.emplace_back(computeProduct(shape));
     for (std::vector<float> &b : data)
       pointers.push_back(b.data());
   }
@@ -609,9 +603,9 @@ Error measureErrors(const ReportOptions &options, FloatProbe &floats,
   report.outputShape = out;
   report.outputDtype = floats.model->outputs().front().dtype;
   // [rows, 1, ..., 1, classes]: a classifier's scores.
-  report.classifier = report.outputDtype == "float32" && out.size() >= 2 &&
-                      out.back() >= 2 &&
-                      product(ArrayRef(out).drop_front().drop_back()) == 1;
+  report.classifier =
+      report.outputDtype == "float32" && out.size() >= 2 && out.back() >= 2 &&
+      computeProduct(ArrayRef(out).drop_front().drop_back()) == 1;
   Error e = forEachSample(
       options, floats.model->inputs(), &report.sources,
       [&](ArrayRef<const float *> x) -> Error {

@@ -89,12 +89,6 @@ static void initializeTargets() {
   (void)done;
 }
 
-bool CompileTarget::onlySaturatingPairs() const {
-  return llvm::all_of(variants, [](const TargetVariant &v) {
-    return getInfo(v.isa).saturatingPairs;
-  });
-}
-
 void CompileTarget::dropInt8OnlyVariants() {
   std::vector<TargetVariant> kept;
   for (size_t i = 0; i < variants.size(); ++i) {

@@ -64,11 +64,6 @@ struct CompileTarget {
   /// For a model without int8 kernels: drops each variant that a later one
   /// compiles for the same CPU (their difference is int8 instructions only).
   void dropInt8OnlyVariants();
-  /// Every variant's kernels run at full speed only with one side of the
-  /// dot products at 7 bits (Int8IsaInfo::saturatingPairs): an object of
-  /// avx2 kernels alone. Quantization serves all variants, so one with
-  /// exact int8 dot products (VNNI, NEON) keeps 8 bits for everyone.
-  bool onlySaturatingPairs() const;
 
   CompileTarget();
   CompileTarget(CompileTarget &&);
