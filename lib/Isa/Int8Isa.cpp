@@ -13,6 +13,12 @@ namespace {
 // a target has is the one it gets; a dispatching object tries them in this
 // order at run time.
 constexpr Int8IsaInfo kInt8Isas[] = {
+    {Int8Isa::AMXINT8, "amx-int8",
+     "AMX-INT8: tdpbusd on 16x64-byte tiles, vpdpbusd zmm where tiles do not "
+     "pay",
+     IsaArch::X86, "+amx-int8,+amx-tile,+avx512vnni,+avx512bw,+avx512vl",
+     "x86-64-v4", "+avx512vnni,+amx-tile,+amx-int8", Int8Kernel::Tile, 512,
+     false, Int8Dot::Tdpbusd, false, 4, false, "", kDefaultX86},
     {Int8Isa::AVX512VNNI, "avx512-vnni",
      "AVX-512 VNNI: vpdpbusd on zmm registers", IsaArch::X86,
      "+avx512vnni,+avx512bw,+avx512vl", "x86-64-v4", "+avx512vnni",

@@ -26,6 +26,7 @@ namespace quantc {
 /// The int8 instruction sets, in the table's order (the order of
 /// preference within an architecture: the first one a CPU has wins).
 enum class Int8Isa {
+  AMXINT8,
   AVX512VNNI,
   AVXVNNI,
   AVX2,
@@ -58,8 +59,11 @@ enum class Int8Kernel {
   /// Inputs widened to int32, multiplied and added: portable vectors,
   /// exact for any input: Isa/Exact.cpp.
   Exact,
-  // Room for: Tile (AMX-INT8 tdpbusd on 16x64-byte tiles) and Scalable
-  // (SVE2 sdot / SME smopa, scalableVectors rows).
+  /// AMX-INT8: tdpbusd on tiles of 16 rows x 64 bytes for the dense
+  /// convolutions, linear layers and matmuls where tiles pay, the zmm
+  /// kernels elsewhere: Isa/Tile.cpp.
+  Tile,
+  // Room for: Scalable (SVE2 sdot / SME smopa, scalableVectors rows).
 };
 
 /// How the kernels multiply and add four int8 products into an int32 lane.
@@ -75,6 +79,9 @@ enum class Int8Dot {
   Sdot,
   /// smmla (2x8 by 8x2 s8 blocks into int32).
   Smmla,
+  /// tdpbusd (a 16 x 64 u8 tile by a 16 x 64 s8 tile of 4-byte groups into
+  /// a 16 x 16 int32 tile; AMX-INT8), vpdpbusd zmm where tiles do not pay.
+  Tdpbusd,
 };
 
 struct Int8IsaInfo {

@@ -26,6 +26,8 @@ const KernelFamily &KernelFamily::of(const quantc::Int8IsaInfo &info) {
     return matrixFamily();
   case Int8Kernel::Exact:
     return exactFamily();
+  case Int8Kernel::Tile:
+    return tileFamily();
   }
   llvm_unreachable("Int8Kernel without a family");
 }

@@ -14,6 +14,8 @@
 //                   widened to 16 bits (kernel ../ConvYmm.cpp)
 //   Matrix.cpp      neon-i8mm: smmla
 //   Exact.cpp       generic: exact 32-bit vector arithmetic
+//   Tile.cpp        amx-int8: tdpbusd on 16x64-byte tiles where they pay
+//                   (kernel ../ConvTile.cpp), the zmm family elsewhere
 //   ByteLookup.cpp  the byte-shuffle table lookups a family picks (x86
 //                   vpshufb, AArch64 tbl4)
 //
@@ -153,6 +155,7 @@ const KernelFamily &dot8Family(quantc::Int8Dot dot);
 const KernelFamily &widening16Family();
 const KernelFamily &matrixFamily();
 const KernelFamily &exactFamily();
+const KernelFamily &tileFamily();
 
 /// A call of the LLVM intrinsic `name` as qnt.pure_intrinsic: LLVM's
 /// call_intrinsic has unknown memory effects, which buffer deallocation
