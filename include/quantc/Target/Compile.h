@@ -191,6 +191,18 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
 std::vector<std::string>
 requiredCpuFeatures(const llvm::MCSubtargetInfo &subtarget);
 
+/// The CPU features the run-time check tests on `triple`'s architecture
+/// (CpuCheck.cpp's table, what requiredCpuFeatures can return; for
+/// AArch64, on Linux), in the table's order; empty for other targets.
+std::vector<llvm::StringRef> checkedCpuFeatures(const llvm::Triple &triple);
+
+/// The features of LLVM's x86-64 CPUs the check leaves out on purpose: the
+/// x86-64 baseline, speed hints, and instructions LLVM emits only for
+/// their own intrinsics (which quantc's code never calls). Every ISA
+/// feature an x86-64 CPU of LLVM enables is in this list or in
+/// checkedCpuFeatures (test/Unit/Target). Empty for other targets.
+std::vector<llvm::StringRef> uncheckedCpuFeatures(const llvm::Triple &triple);
+
 /// One implementation of an entry point, its name for `queryName`, and the
 /// CPU features it needs.
 struct DispatchCandidate {
