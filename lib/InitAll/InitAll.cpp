@@ -8,6 +8,7 @@
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMX/Transforms.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -17,6 +18,9 @@ void quantc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::qnt::QntDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // The amx-int8 kernels' tiles (!amx.tile) in convert-to-llvm's block
+  // arguments.
+  mlir::registerConvertAMXToLLVMInterface(registry);
 }
 
 void quantc::registerAllPasses() {

@@ -78,7 +78,7 @@ static constexpr const char *kOpenMPLoops =
 static constexpr const char *kLoopsToLLVM =
     "quantc-outline-loop-nests,quantc-merge-functions,"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct enable-amx},"
     "convert-to-llvm,reconcile-unrealized-casts";
 
 namespace {

@@ -20,6 +20,11 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 using namespace mlir;
 using namespace quantc;
 using llvm::Error;
@@ -85,6 +90,38 @@ externalizeConstants(ModuleOp module) {
   return symbols;
 }
 
+/// Whether the lowered module runs AMX tile instructions (the amx-int8
+/// kernels: llvm.x86.t* intrinsics).
+static bool usesAmxTiles(ModuleOp module) {
+  return module
+      .walk([](LLVM::CallIntrinsicOp call) {
+        return call.getIntrin().starts_with("llvm.x86.t")
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Linux grants a process the AMX tile state on request only (without it
+/// the first tile instruction raises SIGILL); objects ask in their CPU
+/// check, the JIT here, before running code that uses tiles.
+static Error requestAmxTileState() {
+#if defined(__linux__) && defined(__x86_64__)
+  constexpr long kArchGetXcompPerm = 0x1022, kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  unsigned long granted = 0;
+  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0 &&
+      syscall(SYS_arch_prctl, kArchGetXcompPerm, &granted) == 0 &&
+      (granted & (1ul << kXfeatureXtiledata)))
+    return Error::success();
+  return fail("this machine does not grant the AMX tile state "
+              "(arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) failed): "
+              "compile for avx512-vnni instead of amx-int8");
+#else
+  return Error::success();
+#endif
+}
+
 Expected<std::unique_ptr<CompiledModel>>
 CompiledModel::create(ModuleOp module, StringRef function,
                       llvm::function_ref<void(OpPassManager &)> pipeline,
@@ -116,6 +153,9 @@ CompiledModel::create(ModuleOp module, StringRef function,
   stripBufferizationAttrs(*build);
   std::vector<std::pair<std::string, const void *>> constants =
       externalizeConstants(*build);
+  if (usesAmxTiles(*build))
+    if (Error denied = requestAmxTileState())
+      return std::move(denied);
 
   TimingScope llvmTimer =
       timing ? timing->nest("LLVM -O3 and code generation") : TimingScope();

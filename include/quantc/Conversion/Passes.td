@@ -30,6 +30,8 @@ def QntLowerQuantized : Pass<"qnt-lower-quantized", "::mlir::ModuleOp"> {
     without a lowering is an error naming the op.
   }];
   let dependentDialects = [
+    // The amx-int8 kernels' tiles.
+    "::mlir::amx::AMXDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect",

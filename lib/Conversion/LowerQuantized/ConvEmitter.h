@@ -8,6 +8,7 @@
 //                         its header comment describes the kernels
 //   ConvZmm.cpp           512-bit kernels (avx512-vnni)
 //   ConvDepthwiseZmm.cpp  512-bit depthwise kernels (avx512-vnni)
+//   ConvTile.cpp          AMX tile kernels (amx-int8)
 //   ConvVector8.cpp       8-lane kernels (avx-vnni, avx2, NEON, generic)
 //   Matmul.cpp            qnt.matmul of two activations (operands packed
 //                         at run time)
@@ -283,6 +284,11 @@ public:
   Value emitDepthwise(Value input, Value residual);
   /// memref<...xi8> (identity layout) as memref<Nxi8>.
   Value flatten(Value memref);
+  /// amx-int8 (ConvTile.cpp): whether the tile kernel takes this layer
+  /// (the rule is in its header), and the kernel.
+  bool tilesPay() const;
+  Value emitTile(Value input, Value residual);
+  std::string tilePath() const;
   // AVX-512 kernels (zmm, 16 int32 lanes).
   Value emitZmm(Value input, Value residual);
   void emitZmmBlock(Value x, bool flipX, Value packed, Value comp, Value mult,

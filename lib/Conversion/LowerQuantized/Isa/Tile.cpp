@@ -23,10 +23,11 @@ class TileFamily final : public KernelFamily {
 
 public:
   Value emitConv(ConvEmitter &e, Value input, Value residual) const override {
-    return zmm.emitConv(e, input, residual);
+    return e.tilesPay() ? e.emitTile(input, residual)
+                        : zmm.emitConv(e, input, residual);
   }
   std::string convPath(const ConvEmitter &e) const override {
-    return zmm.convPath(e);
+    return e.tilesPay() ? e.tilePath() : zmm.convPath(e);
   }
   WeightLayout weightLayout(const ConvProblem &p) const override {
     return zmm.weightLayout(p);

@@ -34,6 +34,7 @@ out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else ""
 wide = mode == "wide"
 depthwise = mode == "depthwise"
+tile = mode == "tile"
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
@@ -58,7 +59,7 @@ def nested(a):
 
 manifest = []
 for i in range(count):
-    linear = i % 10 == 9 and not depthwise
+    linear = (i % 10 == 9 or (tile and i % 5 == 4)) and not depthwise
     signed = bool(rng.integers(2))
     reduced = bool(rng.integers(2))
     if signed:
@@ -73,6 +74,32 @@ for i in range(count):
         groups, kh, kw, sh, sw, dh, dw = 1, 1, 1, 1, 1, 1, 1
         pads = [0, 0, 0, 0]
         o = int(rng.integers(64, 260)) if wide else int(rng.integers(1, 40))
+        if tile:  # rows: a 16-row block or more, the last one overlapping
+            w = int(rng.integers(16, 80))
+            c = 64 * int(rng.integers(1, 4))
+            o = int(rng.choice([rng.integers(1, 260), 64 * rng.integers(1, 4)]))
+    elif tile:
+        # amx-int8's tile kernel: input channels per group a multiple of 64,
+        # stride 1, 16 or more virtual pixels per image; 1x1 without padding
+        # read in place, others from the padded copy (a row's pitch - OW
+        # dropped pixels); output channels in 64-channel blocks and a tail.
+        n = int(rng.integers(1, 3))
+        h, w = int(rng.integers(2, 10)), int(rng.integers(2, 14))
+        groups = int(rng.choice([1, 1, 1, 2]))
+        c = groups * 64 * int(rng.integers(1, 3))
+        o = groups * int(rng.choice([rng.integers(1, 100), 64 * rng.integers(1, 3)]))
+        kh = kw = int(rng.choice([1, 1, 3]))
+        if rng.integers(4) == 0:
+            kw = int(rng.choice([1, 3]))
+        sh = sw = 1
+        dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
+        pads = [int(rng.integers(0, 3)) for _ in range(4)] if kh * kw > 1 or rng.integers(2) else [0, 0, 0, 0]
+        while dh * (kh - 1) + 1 > h + pads[0] + pads[1]:
+            pads[1] += 1
+        while dw * (kw - 1) + 1 > w + pads[2] + pads[3]:
+            pads[3] += 1
+        while (h + pads[0] + pads[1] - dh * (kh - 1)) * (w + pads[2] + pads[3]) < 20:
+            h += 1
     else:
         n = 1
         h, w = int(rng.integers(3, 12)), int(rng.integers(3, 14))
@@ -142,7 +169,7 @@ for i in range(count):
     out_zp = int(rng.integers(out_lo, out_hi + 1))
     # An output scale that keeps results mostly in range.
     out_scale = float(np.float32(in_scale * np.mean(w_scales) * max(1.0, np.sqrt(kh * kw * cg)) * rng.uniform(5, 40)))
-    if (wide or depthwise) and rng.integers(4) == 0:
+    if (wide or depthwise or tile) and rng.integers(4) == 0:
         out_scale = float(np.float32(out_scale * 1e-7))
     act = ["none", "relu", "relu6", "clamp"][int(rng.integers(4))]
     has_bias = bool(rng.integers(3))

@@ -1,0 +1,314 @@
+//===- ConvTile.cpp - amx-int8 convolution kernels on AMX tiles -----------===//
+//
+// The implicit GEMM of Conv.cpp on AMX tiles: tdpbusd multiplies a tile of
+// 16 pixels x 64 input bytes (u8) by a tile of 16 rows of 16 output
+// channels x 4 input bytes (s8) into 16 pixels x 16 channels of int32, 16,384
+// products per instruction.
+//
+// * Weights: the zmm kernel's packed layout (packWeights16x4), shared with
+//   the other x86 variants of a dispatching object: at a kernel tap, input
+//   channel quads q of an nv-vector channel block are rows of nv * 64 bytes,
+//   so 16 consecutive quads of one 16-channel vector are a B tile at row
+//   stride nv * 64.
+// * Inputs: a pixel's 64 consecutive input bytes are an A tile row. Pixels
+//   are "virtual": v = row * pitch + column over the (padded) input's width,
+//   so 16 consecutive virtual pixels are 16 rows at a constant stride of one
+//   input pixel at every tap (oneDNN's brgemm convolution reads its input
+//   the same way); the pitch - OW virtual pixels of each row are computed
+//   and dropped. A layer without padding at stride 1 with 1x1 kernels reads
+//   its input in place (pitch = OW, no dropped pixel, images contiguous);
+//   others read the padded copy of padInput. A block that would run past
+//   an image's last output starts earlier instead (it recomputes a few
+//   outputs, which are the same), so every tile is 16 whole rows and every
+//   read stays inside the image.
+// * Blocking: 32 pixels x 32 channels per step (2 A, 2 B and 2x2
+//   accumulator tiles: all 8 tiles of the register file, one tile load per
+//   tdpbusd), 16 pixels where an image has fewer than 32; a 64-channel
+//   block takes two such steps into a 32 x 64 int32 buffer on the stack,
+//   then the zmm kernel's requantization (storeZmmBlock, with the zero-point
+//   compensation added on the way) stores its pixels, so the two
+//   instruction sets share one epilogue.
+// * Loop nest: scf.parallel over (chunk of pixel blocks, image, group,
+//   channel block), as emitZmm; with OpenMP each thread's loop nest is one
+//   outlined function, and LLVM configures the tiles (ldtilecfg) on its
+//   entry, so every thread configures its own.
+//
+// The rule (tilesPay): tiles take a dense convolution or linear layer when
+// every reduction step is whole tile rows (input channels per group a
+// multiple of 64), the stride is 1 (a strided layer's pixels are not one
+// stride apart in the padded copy) and an image has at least 16 outputs;
+// other layers (the RGB stem, depthwise, strided, few channels, a batch-1
+// classifier) keep the zmm kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvEmitter.h"
+
+#include "mlir/Dialect/AMX/AMXDialect.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+using namespace mlir::qnt::conv;
+
+namespace {
+
+constexpr int64_t kTileRows = 16;  // pixels per A tile, quads per B tile
+constexpr int64_t kTileBytes = 64; // bytes per tile row
+
+/// The virtual pixel space of ConvTile.cpp's header.
+struct TileGeometry {
+  bool inPlace;
+  int64_t images;      // the parallel image dimension
+  int64_t span;        // virtual pixels per image
+  int64_t pitch;       // virtual pixels per output row
+  int64_t imageStride; // input pixels between images
+  int64_t rowsPerStep; // pixels per block: 16 or 32
+};
+
+TileGeometry tileGeometry(const ConvProblem &p) {
+  TileGeometry t;
+  t.inPlace = p.kh == 1 && p.kw == 1 && !p.pt && !p.pb && !p.pl && !p.pr &&
+              p.shift == 0;
+  if (t.inPlace) {
+    t.images = 1;
+    t.span = p.n * p.oh * p.ow;
+    t.pitch = p.ow;
+    t.imageStride = 0;
+  } else {
+    int64_t wp = p.w + p.pl + p.pr, hp = p.h + p.pt + p.pb;
+    t.images = p.n;
+    t.span = (p.oh - 1) * wp + p.ow;
+    t.pitch = wp;
+    t.imageStride = hp * wp;
+  }
+  t.rowsPerStep = t.span >= 2 * kTileRows ? 2 * kTileRows : kTileRows;
+  return t;
+}
+
+/// Emits ConvEmitter::emitTile.
+class TileKernel {
+public:
+  TileKernel(ConvEmitter &e)
+      : e(e), b(e.b), loc(e.loc), p(e.p), t(tileGeometry(p)),
+        cx(p.groups * p.cg4), taps(p.kh * p.kw), q4(p.cg4 / 4),
+        chunksOfK(p.cg4 / kTileBytes) {}
+
+  Value emit(Value input, Value residual);
+
+private:
+  Value idx(int64_t v) { return e.idx(v); }
+  Value add(Value a, Value c) { return e.add(a, c); }
+  Value mul(Value a, int64_t c) { return e.mul(a, c); }
+  /// The channel block of nv vectors from vector vec0 of group g, for the
+  /// pixel blocks [lo, hi) of image n.
+  void channelBlock(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
+                    bool packedOrder, Value lo, Value hi);
+  /// Accumulates vectors [j0, j0 + nt) of the block (nv vectors from vec0)
+  /// for the block's pixels (first virtual pixel v0) into `buf`
+  /// [rowsPerStep][nv * 16] int32.
+  void tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0, int64_t nt,
+             Value v0, Value buf);
+  /// Requantizes and stores the block's pixels from `buf`.
+  void store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
+             bool packedOrder, Value v0, Value buf);
+
+  ConvEmitter &e;
+  ConversionPatternRewriter &b;
+  Location loc;
+  const ConvProblem &p;
+  const TileGeometry t;
+  const int64_t cx, taps, q4, chunksOfK;
+  Value x, w, comp, mult, out, res;
+};
+
+} // namespace
+
+void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
+                       int64_t nt, Value v0, Value buf) {
+  MLIRContext *ctx = b.getContext();
+  auto bytesTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
+  auto accTile =
+      amx::TileType::get({kTileRows, kTileBytes / 4}, b.getI32Type());
+  (void)ctx;
+  int64_t mt = t.rowsPerStep / kTileRows;
+  int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < mt * nt; ++i)
+    accs.push_back(amx::TileZeroOp::create(b, loc, accTile));
+  // Pixel v0's window origin (tap 0, first channel of group g).
+  Value aBase = add(mul(add(mul(n, t.imageStride), v0), cx), mul(g, p.cg4));
+  // The block's packed weights: [KH * KW][Q][nv][64] from wBase.
+  Value wBase = mul(add(mul(g, vtot), vec0), taps * q4 * 64);
+  Value aStride = idx(cx), bStride = idx(nv * kTileBytes);
+  ValueRange result = e.reductionLoops(
+      chunksOfK, accs,
+      [&](Value ky, Value kx, Value kc, SmallVector<Value> acc) {
+        Value tap = add(mul(ky, p.dh * t.pitch), mul(kx, p.dw));
+        Value aOff = add(add(aBase, mul(tap, cx)), mul(kc, kTileBytes));
+        SmallVector<Value> a, w4;
+        for (int64_t i = 0; i < mt; ++i)
+          a.push_back(amx::TileLoadOp::create(
+              b, loc, bytesTile, x,
+              ValueRange{add(aOff, idx(i * kTileRows * cx))}, aStride));
+        Value step = add(mul(ky, p.kw), kx);
+        Value bOff = add(wBase, mul(add(mul(step, q4), mul(kc, kTileRows)),
+                                    nv * kTileBytes));
+        for (int64_t j = 0; j < nt; ++j)
+          w4.push_back(amx::TileLoadOp::create(
+              b, loc, bytesTile, w,
+              ValueRange{add(bOff, idx((j0 + j) * kTileBytes))}, bStride));
+        for (int64_t i = 0; i < mt; ++i)
+          for (int64_t j = 0; j < nt; ++j)
+            acc[i * nt + j] = amx::TileMulIOp::create(
+                b, loc, accTile, a[i], w4[j], acc[i * nt + j],
+                /*isZextLhs=*/true, /*isZextRhs=*/false);
+        return acc;
+      });
+  int64_t rowInts = nv * kZLanes;
+  for (int64_t i = 0; i < mt; ++i)
+    for (int64_t j = 0; j < nt; ++j)
+      amx::TileStoreOp::create(
+          b, loc, buf,
+          ValueRange{idx(i * kTileRows * rowInts + (j0 + j) * kZLanes)},
+          result[i * nt + j], idx(rowInts));
+}
+
+void TileKernel::store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
+                       bool packedOrder, Value v0, Value buf) {
+  auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
+  int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
+  SmallVector<Value> compV;
+  for (int64_t j = 0; j < nv; ++j)
+    compV.push_back(vector::LoadOp::create(
+        b, loc, v16i32, comp,
+        ValueRange{
+            add(mul(g, vtot * kZLanes), mul(add(vec0, idx(j)), kZLanes))}));
+  int64_t rowInts = nv * kZLanes;
+  Value perImage = mul(n, p.oh * p.ow);
+  e.forLoop(
+      idx(0), idx(t.rowsPerStep), ValueRange{}, [&](Value px, ValueRange) {
+        Value v = add(v0, px);
+        Value oy = arith::DivUIOp::create(b, loc, v, idx(t.pitch));
+        Value ox = arith::RemUIOp::create(b, loc, v, idx(t.pitch));
+        auto body = [&] {
+          SmallVector<Value> finals;
+          for (int64_t j = 0; j < nv; ++j) {
+            Value acc = vector::LoadOp::create(
+                b, loc, v16i32, buf,
+                ValueRange{add(mul(px, rowInts), idx(j * kZLanes))});
+            finals.push_back(arith::AddIOp::create(b, loc, acc, compV[j]));
+          }
+          Value m = add(perImage, add(mul(oy, p.ow), ox));
+          e.storeZmmBlock(finals, mult, out, res, g, vec0, nv, m, 1, valid,
+                          packedOrder);
+        };
+        if (t.pitch == p.ow) {
+          body();
+        } else {
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, ox, idx(p.ow));
+          scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+            body();
+            scf::YieldOp::create(b, loc);
+          });
+        }
+        return SmallVector<Value>{};
+      });
+}
+
+void TileKernel::channelBlock(Value n, Value g, Value vec0, int64_t nv,
+                              int64_t valid, bool packedOrder, Value lo,
+                              Value hi) {
+  // The block's int32 results, 64-byte aligned on the stack (one per
+  // thread: it is allocated in the parallel loop's body).
+  Value buf =
+      memref::AllocaOp::create(
+          b, loc,
+          MemRefType::get({t.rowsPerStep * nv * kZLanes}, b.getI32Type()),
+          b.getI64IntegerAttr(64))
+          .getResult();
+  e.forLoop(lo, hi, ValueRange{}, [&](Value blk, ValueRange) {
+    // The last block of an image starts early enough to end at its last
+    // virtual pixel.
+    Value v0 = arith::MinSIOp::create(b, loc, mul(blk, t.rowsPerStep),
+                                      idx(t.span - t.rowsPerStep));
+    for (int64_t j0 = 0; j0 < nv; j0 += 2)
+      tiles(n, g, vec0, nv, j0, std::min<int64_t>(2, nv - j0), v0, buf);
+    store(n, g, vec0, nv, valid, packedOrder, v0, buf);
+    return SmallVector<Value>{};
+  });
+}
+
+Value TileKernel::emit(Value input, Value residual) {
+  x = t.inPlace ? e.flatten(input)
+                : e.flatten(e.padInput(input, p.cg4, cx, p.inZp, p.shift != 0));
+  ChannelBlocks cb = channelBlocks(p.og);
+  w = e.packWeights16x4();
+  auto [comp2, mult2] =
+      e.compMultTables(p.groups, cb.vectors * kZLanes, p.og, cb.full * 64);
+  comp = e.flatten(comp2), mult = e.flatten(mult2);
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  Value outBuf = memref::AllocOp::create(b, loc, outType);
+  out = e.flatten(outBuf);
+  res = residual ? e.flatten(residual) : Value();
+
+  int64_t blocks = (t.span + t.rowsPerStep - 1) / t.rowsPerStep;
+  int64_t cbCount = cb.full + (cb.rest ? 1 : 0);
+  int64_t chunks =
+      ConvEmitter::threadChunks(t.images * p.groups * cbCount, blocks / 2);
+  int64_t perChunk = (blocks + chunks - 1) / chunks;
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0), idx(0), idx(0)},
+      ValueRange{idx(chunks), idx(t.images), idx(p.groups), idx(cbCount)},
+      ValueRange{idx(1), idx(1), idx(1), idx(1)},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value c = ivs[0], n = ivs[1], g = ivs[2], blockIdx = ivs[3];
+        auto [lo, hi] = e.chunkRange(c, perChunk, blocks);
+        auto full = [&] {
+          channelBlock(n, g, mul(blockIdx, 4), 4, kZLanes, true, lo, hi);
+        };
+        auto rest = [&] {
+          channelBlock(n, g, idx(cb.full * 4), cb.rest, cb.tailValid, false, lo,
+                       hi);
+        };
+        if (!cb.rest) {
+          full();
+        } else if (!cb.full) {
+          rest();
+        } else {
+          Value isRest = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               blockIdx, idx(cb.full));
+          scf::IfOp::create(
+              b, loc, isRest,
+              [&](OpBuilder &, Location) {
+                rest();
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &, Location) {
+                full();
+                scf::YieldOp::create(b, loc);
+              });
+        }
+        scf::ReduceOp::create(b, loc);
+      });
+  return outBuf;
+}
+
+bool ConvEmitter::tilesPay() const {
+  if (isDepthwise() || p.cg % kTileBytes || p.sh != 1 || p.sw != 1)
+    return false;
+  return tileGeometry(p).span >= kTileRows;
+}
+
+Value ConvEmitter::emitTile(Value input, Value residual) {
+  return TileKernel(*this).emit(input, residual);
+}
+
+std::string ConvEmitter::tilePath() const {
+  TileGeometry t = tileGeometry(p);
+  return p.info().name.str() + ": tdpbusd tiles, " +
+         std::to_string(t.rowsPerStep) +
+         " pixels x 32 channels per step (2x2 accumulator tiles), " +
+         (t.inPlace ? "input read in place" : "padded input copy") +
+         ", zmm requantization";
+}
