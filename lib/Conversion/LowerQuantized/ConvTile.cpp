@@ -45,6 +45,7 @@
 #include "ConvEmitter.h"
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -57,29 +58,66 @@ constexpr int64_t kTileBytes = 64; // bytes per tile row
 
 /// The virtual pixel space of ConvTile.cpp's header.
 struct TileGeometry {
-  bool inPlace;
+  enum Source { InPlace, PaddedCopy, Phases } source;
   int64_t images;      // the parallel image dimension
   int64_t span;        // virtual pixels per image
-  int64_t pitch;       // virtual pixels per output row
-  int64_t imageStride; // input pixels between images
+  int64_t pitch;       // virtual pixels per output row (plane columns)
+  int64_t planeRows;   // rows of a plane
+  int64_t imageStride; // plane pixels between images
   int64_t rowsPerStep; // pixels per block: 16 or 32
+  // Phases: the strided input's planes (ky * dh % sh, kx * dw % sw), rows
+  // and columns: phasesY x phasesX planes, phase a of rows at plane
+  // a * phasesX + b (a single phase: plane 0 whatever its offset).
+  int64_t phasesY, phasesX;
 };
+
+/// The residues of k * dilation modulo stride for k < kernel: all of them
+/// (returns stride) or a single one (returns 1, the residue in `only`).
+int64_t phaseCount(int64_t kernel, int64_t dilation, int64_t stride,
+                   int64_t &only) {
+  only = 0;
+  if (stride == 1)
+    return 1;
+  llvm::SmallDenseSet<int64_t> residues;
+  for (int64_t k = 0; k < kernel; ++k)
+    residues.insert(k * dilation % stride);
+  if (residues.size() == 1) {
+    only = *residues.begin();
+    return 1;
+  }
+  return stride;
+}
 
 TileGeometry tileGeometry(const ConvProblem &p) {
   TileGeometry t;
-  t.inPlace = p.kh == 1 && p.kw == 1 && !p.pt && !p.pb && !p.pl && !p.pr &&
-              p.shift == 0;
-  if (t.inPlace) {
+  bool pads = p.pt || p.pb || p.pl || p.pr;
+  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
+  int64_t onlyY, onlyX;
+  t.phasesY = phaseCount(p.kh, p.dh, p.sh, onlyY);
+  t.phasesX = phaseCount(p.kw, p.dw, p.sw, onlyX);
+  if (p.kh == 1 && p.kw == 1 && p.sh == 1 && p.sw == 1 && !pads &&
+      p.shift == 0) {
+    t.source = TileGeometry::InPlace;
     t.images = 1;
     t.span = p.n * p.oh * p.ow;
     t.pitch = p.ow;
+    t.planeRows = p.n * p.oh;
     t.imageStride = 0;
-  } else {
-    int64_t wp = p.w + p.pl + p.pr, hp = p.h + p.pt + p.pb;
+  } else if (p.sh == 1 && p.sw == 1) {
+    t.source = TileGeometry::PaddedCopy;
     t.images = p.n;
     t.span = (p.oh - 1) * wp + p.ow;
     t.pitch = wp;
+    t.planeRows = hp;
     t.imageStride = hp * wp;
+  } else {
+    // Plane (a, b) holds padded pixels (y * sh + a, x * sw + b).
+    t.source = TileGeometry::Phases;
+    t.images = p.n;
+    t.planeRows = (hp + p.sh - 1) / p.sh;
+    t.pitch = (wp + p.sw - 1) / p.sw;
+    t.span = (p.oh - 1) * t.pitch + p.ow;
+    t.imageStride = t.phasesY * t.phasesX * t.planeRows * t.pitch;
   }
   t.rowsPerStep = t.span >= 2 * kTileRows ? 2 * kTileRows : kTileRows;
   return t;
@@ -108,6 +146,10 @@ private:
   /// [rowsPerStep][nv * 16] int32.
   void tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0, int64_t nt,
              Value v0, Value buf);
+  /// The plane pixel a tap reads, relative to the output's virtual pixel.
+  Value tapOffset(Value ky, Value kx);
+  /// The strided input split into the planes of its phases (Phases).
+  Value phaseCopy(Value input);
   /// Requantizes and stores the block's pixels from `buf`.
   void store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
              bool packedOrder, Value v0, Value buf);
@@ -143,7 +185,7 @@ void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
   ValueRange result = e.reductionLoops(
       chunksOfK, accs,
       [&](Value ky, Value kx, Value kc, SmallVector<Value> acc) {
-        Value tap = add(mul(ky, p.dh * t.pitch), mul(kx, p.dw));
+        Value tap = tapOffset(ky, kx);
         Value aOff = add(add(aBase, mul(tap, cx)), mul(kc, kTileBytes));
         SmallVector<Value> a, w4;
         for (int64_t i = 0; i < mt; ++i)
@@ -216,6 +258,104 @@ void TileKernel::store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
       });
 }
 
+Value TileKernel::tapOffset(Value ky, Value kx) {
+  if (t.source != TileGeometry::Phases)
+    return add(mul(ky, p.dh * t.pitch), mul(kx, p.dw));
+  // Tap (ky, kx) reads plane (ky * dh % sh, kx * dw % sw) at row
+  // ky * dh / sh, column kx * dw / sw of the output's pixel.
+  Value dy = mul(ky, p.dh), dx = mul(kx, p.dw);
+  Value row = arith::DivUIOp::create(b, loc, dy, idx(p.sh));
+  Value col = arith::DivUIOp::create(b, loc, dx, idx(p.sw));
+  Value plane = idx(0);
+  if (t.phasesY > 1)
+    plane = mul(arith::RemUIOp::create(b, loc, dy, idx(p.sh)), t.phasesX);
+  if (t.phasesX > 1)
+    plane = add(plane, arith::RemUIOp::create(b, loc, dx, idx(p.sw)));
+  return add(mul(plane, t.planeRows * t.pitch), add(mul(row, t.pitch), col));
+}
+
+Value TileKernel::phaseCopy(Value input) {
+  auto v64i8 = VectorType::get({kTileBytes}, b.getI8Type());
+  int64_t onlyY, onlyX;
+  phaseCount(p.kh, p.dh, p.sh, onlyY);
+  phaseCount(p.kw, p.dw, p.sw, onlyX);
+  int64_t planes = t.phasesY * t.phasesX;
+  Value xp = e.alloc({p.n * t.imageStride * cx}, b.getI8Type());
+  Value src = e.flatten(input);
+  Value zp = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          v64i8, b.getI8IntegerAttr(static_cast<int8_t>(p.inZp)).getValue()));
+  Value flip = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          v64i8, b.getI8IntegerAttr(static_cast<int8_t>(0x80)).getValue()));
+  // Parallel over (image, plane, plane row): each plane pixel is the padded
+  // input's pixel (row * sh + a, column * sw + b), copied 64 bytes at a
+  // time (its top bit flipped into the kernel's domain), or the zero point
+  // where that pixel is padding.
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0), idx(0)},
+      ValueRange{idx(p.n), idx(planes), idx(t.planeRows)},
+      ValueRange{idx(1), idx(1), idx(1)},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value n = ivs[0], plane = ivs[1], r = ivs[2];
+        Value a =
+            t.phasesY > 1
+                ? Value(arith::DivUIOp::create(b, loc, plane, idx(t.phasesX)))
+                : idx(onlyY);
+        Value bx =
+            t.phasesX > 1
+                ? Value(arith::RemUIOp::create(b, loc, plane, idx(t.phasesX)))
+                : idx(onlyX);
+        Value y =
+            arith::SubIOp::create(b, loc, add(mul(r, p.sh), a), idx(p.pt));
+        Value rowInside = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, y, idx(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y,
+                                  idx(p.h)));
+        Value dstRow =
+            mul(add(mul(add(mul(n, planes), plane), t.planeRows), r), t.pitch);
+        e.forLoop(idx(0), idx(t.pitch), ValueRange{}, [&](Value c, ValueRange) {
+          Value xcol =
+              arith::SubIOp::create(b, loc, add(mul(c, p.sw), bx), idx(p.pl));
+          Value inside = arith::AndIOp::create(
+              b, loc, rowInside,
+              arith::AndIOp::create(
+                  b, loc,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, xcol,
+                                        idx(0)),
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, xcol,
+                                        idx(p.w))));
+          Value dst = mul(add(dstRow, c), cx);
+          scf::IfOp::create(
+              b, loc, inside,
+              [&](OpBuilder &, Location) {
+                Value from = mul(add(mul(add(mul(n, p.h), y), p.w), xcol), cx);
+                for (int64_t k = 0; k < cx; k += kTileBytes) {
+                  Value v = vector::LoadOp::create(
+                      b, loc, v64i8, src, ValueRange{add(from, idx(k))});
+                  if (p.shift != 0)
+                    v = arith::XOrIOp::create(b, loc, v, flip);
+                  vector::StoreOp::create(b, loc, v, xp,
+                                          ValueRange{add(dst, idx(k))});
+                }
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &, Location) {
+                for (int64_t k = 0; k < cx; k += kTileBytes)
+                  vector::StoreOp::create(b, loc, zp, xp,
+                                          ValueRange{add(dst, idx(k))});
+                scf::YieldOp::create(b, loc);
+              });
+          return SmallVector<Value>{};
+        });
+        scf::ReduceOp::create(b, loc);
+      });
+  return xp;
+}
+
 void TileKernel::channelBlock(Value n, Value g, Value vec0, int64_t nv,
                               int64_t valid, bool packedOrder, Value lo,
                               Value hi) {
@@ -240,8 +380,10 @@ void TileKernel::channelBlock(Value n, Value g, Value vec0, int64_t nv,
 }
 
 Value TileKernel::emit(Value input, Value residual) {
-  x = t.inPlace ? e.flatten(input)
-                : e.flatten(e.padInput(input, p.cg4, cx, p.inZp, p.shift != 0));
+  x = t.source == TileGeometry::InPlace ? e.flatten(input)
+      : t.source == TileGeometry::PaddedCopy
+          ? e.flatten(e.padInput(input, p.cg4, cx, p.inZp, p.shift != 0))
+          : phaseCopy(input);
   ChannelBlocks cb = channelBlocks(p.og);
   w = e.packWeights16x4();
   auto [comp2, mult2] =
@@ -295,7 +437,7 @@ Value TileKernel::emit(Value input, Value residual) {
 }
 
 bool ConvEmitter::tilesPay() const {
-  if (isDepthwise() || p.cg % kTileBytes || p.sh != 1 || p.sw != 1)
+  if (isDepthwise() || p.cg % kTileBytes)
     return false;
   return tileGeometry(p).span >= kTileRows;
 }
@@ -309,6 +451,11 @@ std::string ConvEmitter::tilePath() const {
   return p.info().name.str() + ": tdpbusd tiles, " +
          std::to_string(t.rowsPerStep) +
          " pixels x 32 channels per step (2x2 accumulator tiles), " +
-         (t.inPlace ? "input read in place" : "padded input copy") +
+         (t.source == TileGeometry::InPlace ? "input read in place"
+          : t.source == TileGeometry::PaddedCopy
+              ? "padded input copy"
+              : "padded input copy split into " +
+                    std::to_string(t.phasesY * t.phasesX) + " stride phase" +
+                    (t.phasesY * t.phasesX > 1 ? "s" : "")) +
          ", zmm requantization";
 }

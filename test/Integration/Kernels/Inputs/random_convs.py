@@ -91,14 +91,17 @@ for i in range(count):
         kh = kw = int(rng.choice([1, 1, 3]))
         if rng.integers(4) == 0:
             kw = int(rng.choice([1, 3]))
-        sh = sw = 1
+        # Strided: the padded copy split into stride phases.
+        sh = sw = int(rng.choice([1, 1, 2]))
+        if rng.integers(6) == 0:
+            sh, sw = int(rng.choice([1, 2, 3])), int(rng.choice([1, 2, 3]))
         dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
         pads = [int(rng.integers(0, 3)) for _ in range(4)] if kh * kw > 1 or rng.integers(2) else [0, 0, 0, 0]
         while dh * (kh - 1) + 1 > h + pads[0] + pads[1]:
             pads[1] += 1
         while dw * (kw - 1) + 1 > w + pads[2] + pads[3]:
             pads[3] += 1
-        while (h + pads[0] + pads[1] - dh * (kh - 1)) * (w + pads[2] + pads[3]) < 20:
+        while ((h + pads[0] + pads[1] - dh * (kh - 1) - 1) // sh + 1) * ((w + pads[2] + pads[3] + sw - 1) // sw) < 20:
             h += 1
     else:
         n = 1
