@@ -49,14 +49,19 @@ for line in listing.stdout.splitlines():
 config.available_features.update(host_isas)
 config.substitutions.append(
     ("%host_int8_isa", host_isas[0] if host_isas else "none"))
-# A CPU feature no int8 instruction set needs, for the CPU-check test.
+# CPU features no int8 instruction set needs, for the CPU-check tests:
+# AVX-512 FP16, AMD's SSE4a.
 try:
     with open("/proc/cpuinfo") as f:
         flags = next((l for l in f if l.startswith("flags")), "").split()
     if "avx512_fp16" in flags:
         config.available_features.add("avx512fp16")
+    if "sse4a" in flags:
+        config.available_features.add("sse4a")
 except OSError:
     pass
+if shutil.which("strace"):
+    config.available_features.add("strace")
 if shutil.which("qemu-x86_64"):
     config.available_features.add("qemu-x86_64")
 

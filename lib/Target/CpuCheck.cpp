@@ -34,6 +34,13 @@
 #include <map>
 #include <optional>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#if defined(__linux__) && defined(__x86_64__)
+#include <unistd.h>
+#endif
+
 using namespace quantc;
 
 namespace {
@@ -287,6 +294,12 @@ private:
   std::map<std::pair<uint32_t, uint32_t>, llvm::Value *> calls;
 };
 
+/// Linux x86-64: the arch_prctl system call, its requests for extended
+/// state permissions, and the tile data state component.
+constexpr uint64_t kArchPrctl = 158; // SYS_arch_prctl
+constexpr uint64_t kGetPermission = 0x1022, kRequestPermission = 0x1023;
+constexpr unsigned kTileData = 18; // XFEATURE_XTILEDATA
+
 /// Linux's permission to use the tile data state, asked for when `ok`
 /// (every CPUID and XCR0 test passed): i1 "ok and granted". The request
 /// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) is process-wide
@@ -296,9 +309,6 @@ private:
 /// small for that, or the kernel lacks it (before 5.16).
 llvm::Value *requestTileData(llvm::IRBuilder<> &b, llvm::Module &module,
                              llvm::Function *fn, llvm::Value *ok) {
-  constexpr uint64_t kArchPrctl = 158; // SYS_arch_prctl, x86-64
-  constexpr uint64_t kGetPermission = 0x1022, kRequestPermission = 0x1023;
-  constexpr unsigned kTileData = 18; // XFEATURE_XTILEDATA
   llvm::LLVMContext &ctx = b.getContext();
   llvm::Type *i64 = b.getInt64Ty();
   llvm::BasicBlock *from = b.GetInsertBlock();
@@ -362,6 +372,48 @@ llvm::Value *checkX86(llvm::IRBuilder<> &b, llvm::Module &module,
   return ok;
 }
 
+/// The host's CPUID `f` test, as the check's IR makes it.
+bool hostCpuidTest(const CpuidField &f) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned regs[4];
+  if (__get_cpuid_max(f.leaf & 0x80000000u, nullptr) < f.leaf)
+    return false;
+  if (f.leaf == 7 && f.subleaf > 0) {
+    __cpuid_count(7, 0, regs[EAX], regs[EBX], regs[ECX], regs[EDX]);
+    if (regs[EAX] < f.subleaf)
+      return false;
+  }
+  __cpuid_count(f.leaf, f.subleaf, regs[EAX], regs[EBX], regs[ECX], regs[EDX]);
+  uint32_t word = regs[f.reg] >> f.bit;
+  if (f.width < 32)
+    word &= (uint32_t(1) << f.width) - 1;
+  return word >= f.minimum;
+#else
+  (void)f;
+  return false;
+#endif
+}
+
+/// Whether the OS grants `grant` to this process (asking for it, as an
+/// object's check would).
+bool hostGrant(OsGrant grant) {
+  switch (grant) {
+  case OsGrant::None:
+    return true;
+  case OsGrant::LinuxTileData: {
+#if defined(__linux__) && defined(__x86_64__)
+    uint64_t permitted = 0;
+    return syscall(kArchPrctl, kRequestPermission, kTileData) == 0 &&
+           syscall(kArchPrctl, kGetPermission, &permitted) == 0 &&
+           (permitted >> kTileData & 1);
+#else
+    return true;
+#endif
+  }
+  }
+  return false;
+}
+
 /// The body of the AArch64 check (Linux: getauxval).
 llvm::Value *checkAArch64(llvm::IRBuilder<> &b, llvm::Module &m,
                           llvm::ArrayRef<const AArch64Feature *> required) {
@@ -414,6 +466,18 @@ quantc::uncheckedCpuFeatures(const llvm::Triple &triple) {
   if (!triple.isX86())
     return {};
   return {std::begin(kX86Unchecked), std::end(kX86Unchecked)};
+}
+
+bool quantc::hostGrantsCpuFeatures(llvm::ArrayRef<llvm::StringRef> names) {
+#if defined(__x86_64__) || defined(__i386__)
+  for (const X86Feature &f : kX86Features)
+    if (llvm::is_contained(names, f.name) &&
+        ((f.also && !hostCpuidTest(*f.also)) || !hostGrant(f.grant)))
+      return false;
+#else
+  (void)names;
+#endif
+  return true;
 }
 
 /// i1 "the CPU has every feature in `names`".

@@ -40,9 +40,15 @@ bool quantc::hostHasInt8Isa(const Int8IsaInfo &info) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   llvm::SmallVector<llvm::StringRef> names;
   llvm::SplitString(info.features, names, ",");
-  return llvm::all_of(names, [&](llvm::StringRef name) {
-    return features.lookup(name.drop_front());
-  });
+  for (llvm::StringRef &name : names) {
+    name = name.drop_front();
+    if (!features.lookup(name))
+      return false;
+  }
+  // What the objects' CPU check tests beyond that (AMX's palette and
+  // Linux's permission), so that the first row marked here is the one a
+  // dispatching object picks.
+  return hostGrantsCpuFeatures(names);
 }
 
 void quantc::printInt8Isas(llvm::raw_ostream &os) {

@@ -203,6 +203,13 @@ std::vector<llvm::StringRef> checkedCpuFeatures(const llvm::Triple &triple);
 /// checkedCpuFeatures (test/Unit/Target). Empty for other targets.
 std::vector<llvm::StringRef> uncheckedCpuFeatures(const llvm::Triple &triple);
 
+/// Whether this machine passes the tests the run-time check adds for
+/// `names` to what LLVM's host detection (llvm::sys::getHostCPUFeatures)
+/// reads: AMX's tile palette and, on Linux, the permission to use the tile
+/// state (requested for this process, as an object's check would), the
+/// AVX10 version. True on other hosts.
+bool hostGrantsCpuFeatures(llvm::ArrayRef<llvm::StringRef> names);
+
 /// One implementation of an entry point, its name for `queryName`, and the
 /// CPU features it needs.
 struct DispatchCandidate {

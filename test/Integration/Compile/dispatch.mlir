@@ -9,12 +9,15 @@
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy --save-profile %t/profile.json -o %t/default/model.o
 // RUN: FileCheck %s --check-prefix=HEADER --input-file %t/default/model.h
 // HEADER: Target: x86_64-pc-linux-gnu
-// HEADER-NEXT: Variants for 3 instruction sets; the first call chooses the first one
+// HEADER-NEXT: Variants for 4 instruction sets; the first call chooses the first one
 // HEADER-NEXT: whose CPU features the CPU has:
+// HEADER-NEXT: amx-int8 (cpu x86-64-v4 +avx512vnni,+amx-tile,+amx-int8), needs sse3
+// HEADER: amx-tile amx-int8 sahf lzcnt
 // HEADER-NEXT: avx512-vnni (cpu x86-64-v4 +avx512vnni), needs sse3 ssse3 fma
-// HEADER: avx512vl avx512vnni lzcnt
+// HEADER: avx512vl avx512vnni sahf lzcnt
 // HEADER-NEXT: avx-vnni (cpu x86-64-v3 +avxvnni), needs sse3 ssse3 fma cx16
-// HEADER: avxvnni lzcnt
+// HEADER: avxvnni sahf
+// HEADER-NEXT: lzcnt
 // HEADER-NEXT: avx2 (cpu x86-64-v3), needs sse3 ssse3 fma cx16 sse4.1 sse4.2
 // HEADER: On a CPU without any of the features above it returns 1 and runs nothing
 // HEADER: const char *torch_jit_int8_isa(void) names the int8 kernels this CPU runs
@@ -97,13 +100,14 @@
 // RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --int8-isas=avx2 --cpu=haswell -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=PINNED-ERR
 // PINNED-ERR: error: --int8-isas chooses the variants of an object that selects its int8 kernels at run time; --cpu and --mattr pin one target instead
 // RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --int8-isas=sse9 -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// UNKNOWN: error: unknown int8 instruction set 'sse9' (avx512-vnni, avx-vnni, avx2, neon-i8mm, neon-dot, generic)
+// UNKNOWN: error: unknown int8 instruction set 'sse9' (amx-int8, avx512-vnni, avx-vnni, avx2, neon-i8mm, neon-dot, generic)
 // RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --int8-isas=neon-dot -o %t/bad.o 2>&1 | FileCheck %s --check-prefix=ARCH
 // ARCH: error: int8 instruction set 'neon-dot' is not for 'x86_64-
 // RUN: not test -e %t/bad.o
 //
 // The table, with this machine's instruction sets marked.
 // RUN: quant-compile --list-isas | FileCheck %s --check-prefix=LIST
+// LIST: {{^[* ]+}}amx-int8 x86 +amx-int8,+amx-tile,+avx512vnni,+avx512bw,+avx512vl: AMX-INT8
 // LIST: {{^[* ]+}}avx512-vnni x86 +avx512vnni,+avx512bw,+avx512vl: AVX-512 VNNI
 // LIST: * avx2 x86 +avx2: AVX2: {{.*}}; 7-bit weights when it is the object's only variant; default on x86
 // LIST: * generic any -: portable vectors{{.*}}; default on aarch64{{$}}

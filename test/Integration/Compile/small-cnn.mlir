@@ -28,14 +28,14 @@
 // RUN: llvm-nm -g %t/model.o | FileCheck %s --check-prefix=SYMBOLS
 // RUN: llvm-readelf -S %t/model.o | FileCheck %s --check-prefix=SECTIONS
 //
-// TARGET: quant-compile: target x86_64-{{.*}}-linux-gnu, int8 kernels avx512-vnni (cpu x86-64-v4 +avx512vnni), avx-vnni (cpu x86-64-v3 +avxvnni), avx2 (cpu x86-64-v3) chosen at run time
+// TARGET: quant-compile: target x86_64-{{.*}}-linux-gnu, int8 kernels amx-int8 (cpu x86-64-v4 +avx512vnni,+amx-tile,+amx-int8), avx512-vnni (cpu x86-64-v4 +avx512vnni), avx-vnni (cpu x86-64-v3 +avxvnni), avx2 (cpu x86-64-v3) chosen at run time
 //
 // CHECK: exact samples: 256/256, exact values: 2560/2560
 // CHECK: BIT-IDENTICAL
 //
 // HEADER: Model: function @small_cnn of int8.mlir
 // HEADER: Target: x86_64-{{.*}}-linux-gnu
-// HEADER-NEXT: Variants for 3 instruction sets
+// HEADER-NEXT: Variants for 4 instruction sets
 // HEADER: input0{{.*}}: float32[1, 28, 28, 1], NHWC, 784 floats
 // HEADER-NEXT: quantized inside to u8, scale {{[0-9.e-]+}}, zero point {{[0-9]+}}
 // HEADER: output0: float32[1, 1, 10], row-major, 10 floats
