@@ -450,7 +450,9 @@ std::string ConvEmitter::tilePath() const {
   TileGeometry t = tileGeometry(p);
   return p.info().name.str() + ": tdpbusd tiles, " +
          std::to_string(t.rowsPerStep) +
-         " pixels x 32 channels per step (2x2 accumulator tiles), " +
+         " pixels x 32 channels per step (" +
+         std::to_string(t.rowsPerStep / kTileRows) +
+         "x2 accumulator tiles), " +
          (t.source == TileGeometry::InPlace ? "input read in place"
           : t.source == TileGeometry::PaddedCopy
               ? "padded input copy"

@@ -11,7 +11,3 @@
 // RUN: %python %S/Inputs/random_convs.py %t 50 35 tile
 // RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 50 jit-amx-int8 | FileCheck %s
 // CHECK: jit-amx-int8: 50 of 50 models bit-identical to the int8 reference
-//
-// The remark names the kernel.
-// RUN: quant-opt %t/conv1.mlir --qnt-lower-quantized=isa=amx-int8 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// REMARK: remark: int8 kernel: amx-int8: tdpbusd tiles, 32 pixels x 32 channels per step (2x2 accumulator tiles), padded input copy, zmm requantization
