@@ -4,7 +4,8 @@
 // quantc-distinct-results, quantc-static-memory-plan,
 // quantc-lower-memref-copy, quantc-serialize-small-parallel-loops,
 // quantc-openmp-nowait, quantc-outline-loop-nests, quantc-merge-functions,
-// quantc-flatten-constant-globals. Each is in lib/Transforms/<Name>/.
+// quantc-flatten-constant-globals, and the test-only quantc-amx-to-vector.
+// Each is in lib/Transforms/<Name>/.
 //
 //===----------------------------------------------------------------------===//
 
