@@ -293,6 +293,17 @@ static void describeFunctions(llvm::raw_ostream &os,
     os << " * On a CPU without " << (target.dispatches() ? "any of " : "")
        << "the features above it returns 1 and runs nothing\n"
        << " * (checked once, at the first call).\n";
+  bool tiles = llvm::any_of(target.variants, [](const TargetVariant &v) {
+    return llvm::is_contained(v.cpuFeatures, "amx-tile");
+  });
+  if (tiles && llvm::Triple(target.triple).isOSLinux())
+    os << " * Before taking a variant with AMX tiles, that call asks Linux for "
+          "the\n"
+       << " * tile state (arch_prctl ARCH_REQ_XCOMP_PERM: process-wide, signal "
+          "frames\n"
+       << " * grow to about 12 KB); if refused, "
+       << (target.dispatches() ? "the next variant runs" : "it returns 1")
+       << ".\n";
   os << " * const char *" << model.name
      << "_metadata(void): this interface as JSON (names, shapes, layouts,\n"
      << " * quantization, instruction sets, threads), for loaders.\n"

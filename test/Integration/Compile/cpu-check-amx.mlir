@@ -21,6 +21,16 @@
 // IR-NOT: {{^}}define
 // IR: call i64 (i64, ...) @syscall(i64 158, i64 4130, ptr
 //
+// The header says so.
+// RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --target x86_64-unknown-linux-gnu -o %t/x86.o
+// RUN: FileCheck %s --check-prefix=HEADER --input-file %t/x86.h
+// HEADER: amx-int8 (cpu x86-64-v4 +avx512vnni,+amx-tile,+amx-int8), needs
+// HEADER: On a CPU without any of the features above it returns 1 and runs nothing
+// HEADER-NEXT: (checked once, at the first call).
+// HEADER-NEXT: Before taking a variant with AMX tiles, that call asks Linux for the
+// HEADER-NEXT: tile state (arch_prctl ARCH_REQ_XCOMP_PERM: process-wide, signal frames
+// HEADER-NEXT: grow to about 12 KB); if refused, the next variant runs.
+//
 // Only Linux asks; objects without a tile variant never do.
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --target x86_64-unknown-freebsd --emit=llvm -o - | FileCheck %s --check-prefix=NOREQUEST
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --target x86_64-unknown-linux-gnu --int8-isas=avx512-vnni,avx2 --emit=llvm -o - | FileCheck %s --check-prefix=NOREQUEST
@@ -59,6 +69,7 @@
 // RUN: %if amx-int8 %{ FileCheck %s --check-prefix=PINNED --input-file %t/pinned/model.h %}
 // PINNED: cpu sapphirerapids, int8 kernels: amx-int8
 // PINNED: amx-tile amx-int8
+// PINNED: if refused, it returns 1.
 // RUN: %if amx-int8 %{ cc -I%t/pinned -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/pinned/model.o -lm -o %t/pinned/run %}
 // RUN: %if amx-int8 %{ %t/pinned/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/pinned.npy | FileCheck %s --check-prefix=AMX %}
 // RUN: %if amx-int8 %{ %python %S/Inputs/compare.py %t/amx.npy %t/pinned.npy | FileCheck %s %}
