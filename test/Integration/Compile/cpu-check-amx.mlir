@@ -64,6 +64,16 @@
 // NOTRACE-NOT: XCOMP_PERM
 // NOTRACE: +++ exited with 0 +++
 //
+// Where Linux refuses (here: an alternate signal stack too small for the
+// larger frames), the default object runs avx512-vnni, with the same bits.
+// RUN: %if amx-int8 %{ cc -I%t/default -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT -Dmain=model_main -c %quantc_src_root/examples/common/run_model.c -o %t/default/run_model.o %}
+// RUN: %if amx-int8 %{ cc %S/Inputs/small_sigaltstack.c %t/default/run_model.o %t/default/model.o -lm -o %t/default/refused %}
+// RUN: %if amx-int8 %{ %t/default/refused %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/refused.npy | FileCheck %s --check-prefix=VNNI %}
+// RUN: %if amx-int8 %{ %python %S/Inputs/compare.py %t/amx.npy %t/refused.npy | FileCheck %s %}
+// RUN: %if amx-int8 && strace %{ strace -o %t/refused.trace -e trace=arch_prctl %t/default/refused %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/refused.npy %}
+// RUN: %if amx-int8 && strace %{ FileCheck %s --check-prefix=REFUSED --input-file %t/refused.trace %}
+// REFUSED: arch_prctl(ARCH_REQ_XCOMP_PERM, {{.*}}) = -1 ENOSPC
+//
 // An object pinned to an AMX CPU goes through the same check.
 // RUN: %if amx-int8 %{ quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --cpu sapphirerapids -o %t/pinned/model.o %}
 // RUN: %if amx-int8 %{ FileCheck %s --check-prefix=PINNED --input-file %t/pinned/model.h %}
@@ -73,3 +83,7 @@
 // RUN: %if amx-int8 %{ cc -I%t/pinned -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/pinned/model.o -lm -o %t/pinned/run %}
 // RUN: %if amx-int8 %{ %t/pinned/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/pinned.npy | FileCheck %s --check-prefix=AMX %}
 // RUN: %if amx-int8 %{ %python %S/Inputs/compare.py %t/amx.npy %t/pinned.npy | FileCheck %s %}
+// RUN: %if amx-int8 %{ cc -I%t/pinned -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT -Dmain=model_main -c %quantc_src_root/examples/common/run_model.c -o %t/pinned/run_model.o %}
+// RUN: %if amx-int8 %{ cc %S/Inputs/small_sigaltstack.c %t/pinned/run_model.o %t/pinned/model.o -lm -o %t/pinned/refused %}
+// RUN: %if amx-int8 %{ not %t/pinned/refused %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/pinned-refused.npy 2>&1 | FileCheck %s --check-prefix=NONE %}
+// NONE: the model returned an error (1: this CPU lacks the features the object was compiled for; see the header)
