@@ -32,7 +32,7 @@
 // RUN: llvm-nm %t/a64/model.o | FileCheck %s --check-prefix=SYMBOLS
 // A64: cc driver.c ops_large.o -L<the target's libomp directory> -lomp -lm
 //
-// TARGET: int8 kernels avx512-vnni {{.*}}, avx2 (cpu x86-64-v3) chosen at run time, threads omp
+// TARGET: int8 kernels amx-int8 {{.*}}, avx512-vnni {{.*}}, avx2 (cpu x86-64-v3) chosen at run time, threads omp
 // HEADER: Threads: the parallel loops run on OpenMP threads (LLVM's libomp).
 // HEADER: void ops_large_set_num_threads(int n) sets the threads of later runs
 // HEADER: cc driver.c ops_large.o -L{{.*}}/lib -Wl,-rpath,{{.*}}/lib -lomp -lm
