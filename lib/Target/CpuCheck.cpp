@@ -5,8 +5,9 @@
 // and using its instructions throughout. Run on a CPU without them a
 // variant would die of SIGILL somewhere inside. Instead, the entry point
 // (compiled for the architecture's baseline) picks at its first call the
-// first variant whose features the CPU (and for x86 the OS's saved
-// register state) has, caches the choice, and returns 1 when there is none.
+// first variant whose features the CPU (and for x86 the OS: its saved
+// register state, Linux's grant of the AMX tile state) has, caches the
+// choice, and returns 1 when there is none.
 //
 // The table below is the one place that maps LLVM's feature names to how a
 // running program detects them: CPUID leaf, register and bit (and XCR0
