@@ -129,6 +129,12 @@ inline ChannelBlocks channelBlocks(int64_t og) {
   return cb;
 }
 
+/// Zero bytes packWeights16x4 appends for amx-int8's im2col tiles
+/// (ConvTile.cpp), which read whole 16-row tiles of quads past a block's
+/// last one; 0 where that kernel would not take `p` (on any instruction
+/// set: the x86 variants' weights stay identical).
+int64_t tileWeightSlack(const ConvProblem &p);
+
 class DepthwiseZmmEmitter;
 class YmmKernel;
 

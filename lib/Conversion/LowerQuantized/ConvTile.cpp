@@ -58,13 +58,18 @@ constexpr int64_t kTileBytes = 64; // bytes per tile row
 
 /// The virtual pixel space of ConvTile.cpp's header.
 struct TileGeometry {
-  enum Source { InPlace, PaddedCopy, Phases } source;
+  enum Source { InPlace, PaddedCopy, Phases, Im2col } source;
   int64_t images;      // the parallel image dimension
   int64_t span;        // virtual pixels per image
   int64_t pitch;       // virtual pixels per output row (plane columns)
   int64_t planeRows;   // rows of a plane
   int64_t imageStride; // plane pixels between images
   int64_t rowsPerStep; // pixels per block: 16 or 32
+  // The A tiles' row stride (input pixel, or im2col row) in bytes.
+  int64_t rowBytes;
+  // Im2col: the reduction (kernel taps x input channels rounded up to 4),
+  // rounded up to whole 64-byte tile rows.
+  int64_t im2colBytes;
   // Phases: the strided input's planes (ky * dh % sh, kx * dw % sw), rows
   // and columns: phasesY x phasesX planes, phase a of rows at plane
   // a * phasesX + b (a single phase: plane 0 whatever its offset).
@@ -95,8 +100,22 @@ TileGeometry tileGeometry(const ConvProblem &p) {
   int64_t onlyY, onlyX;
   t.phasesY = phaseCount(p.kh, p.dh, p.sh, onlyY);
   t.phasesX = phaseCount(p.kw, p.dw, p.sw, onlyX);
-  if (p.kh == 1 && p.kw == 1 && p.sh == 1 && p.sw == 1 && !pads &&
-      p.shift == 0) {
+  t.rowBytes = p.groups * p.cg4;
+  t.im2colBytes = 0;
+  if (p.cg % kTileBytes) {
+    // Few input channels (an RGB stem): one row of the whole reduction per
+    // output pixel.
+    t.source = TileGeometry::Im2col;
+    t.images = 1;
+    t.span = p.n * p.oh * p.ow;
+    t.pitch = p.ow;
+    t.planeRows = p.n * p.oh;
+    t.imageStride = 0;
+    t.im2colBytes =
+        (p.kh * p.kw * p.cg4 + kTileBytes - 1) / kTileBytes * kTileBytes;
+    t.rowBytes = t.im2colBytes;
+  } else if (p.kh == 1 && p.kw == 1 && p.sh == 1 && p.sw == 1 && !pads &&
+             p.shift == 0) {
     t.source = TileGeometry::InPlace;
     t.images = 1;
     t.span = p.n * p.oh * p.ow;
@@ -127,9 +146,10 @@ TileGeometry tileGeometry(const ConvProblem &p) {
 class TileKernel {
 public:
   TileKernel(ConvEmitter &e)
-      : e(e), b(e.b), loc(e.loc), p(e.p), t(tileGeometry(p)),
-        cx(p.groups * p.cg4), taps(p.kh * p.kw), q4(p.cg4 / 4),
-        chunksOfK(p.cg4 / kTileBytes) {}
+      : e(e), b(e.b), loc(e.loc), p(e.p), t(tileGeometry(p)), cx(t.rowBytes),
+        taps(p.kh * p.kw), q4(p.cg4 / 4),
+        chunksOfK(t.source == TileGeometry::Im2col ? t.im2colBytes / kTileBytes
+                                                   : p.cg4 / kTileBytes) {}
 
   Value emit(Value input, Value residual);
 
@@ -146,6 +166,14 @@ private:
   /// [rowsPerStep][nv * 16] int32.
   void tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0, int64_t nt,
              Value v0, Value buf);
+  /// for ky, kx (one tap for Im2col), 64-byte chunk kc of the tap's
+  /// reduction: the accumulator tiles carried as iter_args.
+  ValueRange reduction(
+      ValueRange accs,
+      function_ref<SmallVector<Value>(Value, Value, Value, SmallVector<Value>)>
+          body);
+  /// The rows of the whole reduction per output pixel (Im2col).
+  Value im2col(Value input);
   /// The plane pixel a tap reads, relative to the output's virtual pixel.
   Value tapOffset(Value ky, Value kx);
   /// The strided input split into the planes of its phases (Phases).
@@ -182,9 +210,8 @@ void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
   // The block's packed weights: [KH * KW][Q][nv][64] from wBase.
   Value wBase = mul(add(mul(g, vtot), vec0), taps * q4 * 64);
   Value aStride = idx(cx), bStride = idx(nv * kTileBytes);
-  ValueRange result = e.reductionLoops(
-      chunksOfK, accs,
-      [&](Value ky, Value kx, Value kc, SmallVector<Value> acc) {
+  ValueRange result = reduction(
+      accs, [&](Value ky, Value kx, Value kc, SmallVector<Value> acc) {
         Value tap = tapOffset(ky, kx);
         Value aOff = add(add(aBase, mul(tap, cx)), mul(kc, kTileBytes));
         SmallVector<Value> a, w4;
@@ -256,6 +283,87 @@ void TileKernel::store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
         }
         return SmallVector<Value>{};
       });
+}
+
+ValueRange TileKernel::reduction(
+    ValueRange accs,
+    function_ref<SmallVector<Value>(Value, Value, Value, SmallVector<Value>)>
+        body) {
+  bool flat = t.source == TileGeometry::Im2col;
+  auto loop = [&](int64_t ub, ValueRange iters,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> f) {
+    return e.forLoop(idx(0), idx(ub), iters, f);
+  };
+  return loop(flat ? 1 : p.kh, accs, [&](Value ky, ValueRange a0) {
+    return SmallVector<Value>(
+        loop(flat ? 1 : p.kw, a0, [&](Value kx, ValueRange a1) {
+          return SmallVector<Value>(
+              loop(chunksOfK, a1, [&](Value kc, ValueRange a2) {
+                return body(ky, kx, kc, SmallVector<Value>(a2));
+              }));
+        }));
+  });
+}
+
+Value TileKernel::im2col(Value input) {
+  // The padded copy ([N, Hp, Wp, Cg4], zero point at the borders, in the
+  // kernel's domain), then per output pixel its kernel rows: with dw = 1 a
+  // kernel row's KW * Cg4 bytes are contiguous there.
+  int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
+  Value xp = e.flatten(e.padInput(input, p.cg4, p.cg4, p.inZp, p.shift != 0));
+  int64_t reduction = taps * p.cg4;
+  Value col = e.alloc({p.n * p.oh * p.ow * t.im2colBytes}, b.getI8Type());
+  int64_t piece = p.dw == 1 ? p.kw * p.cg4 : p.cg4;
+  int64_t width = llvm::PowerOf2Ceil(piece);
+  auto pieceType = VectorType::get({width}, b.getI8Type());
+  Value mask = e.prefixMask(width, piece);
+  Value zeros = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(pieceType, b.getI8IntegerAttr(0).getValue()));
+  int64_t tail = t.im2colBytes - reduction;
+  auto tailType = VectorType::get(
+      {(int64_t)llvm::PowerOf2Ceil(std::max<int64_t>(tail, 1))}, b.getI8Type());
+  Value tailZeros = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(tailType, b.getI8IntegerAttr(0).getValue()));
+  Value tailMask = e.prefixMask(tailType.getNumElements(), tail);
+  auto copy = [&](Value from, Value to) {
+    Value v = mask ? Value(vector::MaskedLoadOp::create(b, loc, pieceType, xp,
+                                                        from, mask, zeros))
+                   : Value(vector::LoadOp::create(b, loc, pieceType, xp,
+                                                  ValueRange{from}));
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, col, to, mask, v);
+    else
+      vector::StoreOp::create(b, loc, v, col, ValueRange{to});
+  };
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(p.n), idx(p.oh)},
+      ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        Value n = ivs[0], oy = ivs[1];
+        e.forLoop(idx(0), idx(p.ow), ValueRange{}, [&](Value ox, ValueRange) {
+          Value m = add(mul(add(mul(n, p.oh), oy), p.ow), ox);
+          Value row = mul(m, t.im2colBytes);
+          for (int64_t ky = 0; ky < p.kh; ++ky)
+            for (int64_t kx = 0; kx < (p.dw == 1 ? 1 : p.kw); ++kx) {
+              Value y = add(mul(oy, p.sh), idx(ky * p.dh));
+              Value xcol = add(mul(ox, p.sw), idx(kx * p.dw));
+              Value from = mul(add(mul(add(mul(n, hp), y), wp), xcol), p.cg4);
+              copy(from, add(row, idx((ky * p.kw + kx) * p.cg4)));
+            }
+          if (tail) {
+            Value at = add(row, idx(reduction));
+            if (tailMask)
+              vector::MaskedStoreOp::create(b, loc, col, at, tailMask,
+                                            tailZeros);
+            else
+              vector::StoreOp::create(b, loc, tailZeros, col, ValueRange{at});
+          }
+          return SmallVector<Value>{};
+        });
+        scf::ReduceOp::create(b, loc);
+      });
+  return col;
 }
 
 Value TileKernel::tapOffset(Value ky, Value kx) {
@@ -380,7 +488,8 @@ void TileKernel::channelBlock(Value n, Value g, Value vec0, int64_t nv,
 }
 
 Value TileKernel::emit(Value input, Value residual) {
-  x = t.source == TileGeometry::InPlace ? e.flatten(input)
+  x = t.source == TileGeometry::Im2col    ? im2col(input)
+      : t.source == TileGeometry::InPlace ? e.flatten(input)
       : t.source == TileGeometry::PaddedCopy
           ? e.flatten(e.padInput(input, p.cg4, cx, p.inZp, p.shift != 0))
           : phaseCopy(input);
@@ -436,10 +545,27 @@ Value TileKernel::emit(Value input, Value residual) {
   return outBuf;
 }
 
-bool ConvEmitter::tilesPay() const {
-  if (isDepthwise() || p.cg % kTileBytes)
+/// The rule of the header, on the problem alone (the instruction set
+/// aside).
+static bool tilesTake(const ConvProblem &p) {
+  if (p.groups == p.c && p.cg == 1 && p.og == 1) // depthwise
+    return false;
+  // Not whole tile rows per tap: the whole reduction as one row per pixel
+  // (im2col) where it is long enough to fill a few tile rows.
+  if (p.cg % kTileBytes && (p.groups != 1 || p.kh * p.kw == 1 ||
+                            p.kh * p.kw * p.cg4 < 2 * kTileBytes))
     return false;
   return tileGeometry(p).span >= kTileRows;
+}
+
+bool ConvEmitter::tilesPay() const { return tilesTake(p); }
+
+int64_t mlir::qnt::conv::tileWeightSlack(const ConvProblem &p) {
+  int64_t quads = p.kh * p.kw * p.cg4 / 4;
+  if (!tilesTake(p) || tileGeometry(p).source != TileGeometry::Im2col ||
+      quads % kTileRows == 0)
+    return 0;
+  return (kTileRows - quads % kTileRows) * 4 * kTileBytes;
 }
 
 Value ConvEmitter::emitTile(Value input, Value residual) {
@@ -449,11 +575,11 @@ Value ConvEmitter::emitTile(Value input, Value residual) {
 std::string ConvEmitter::tilePath() const {
   TileGeometry t = tileGeometry(p);
   return p.info().name.str() + ": tdpbusd tiles, " +
-         std::to_string(t.rowsPerStep) +
-         " pixels x 32 channels per step (" +
-         std::to_string(t.rowsPerStep / kTileRows) +
-         "x2 accumulator tiles), " +
-         (t.source == TileGeometry::InPlace ? "input read in place"
+         std::to_string(t.rowsPerStep) + " pixels x 32 channels per step (" +
+         std::to_string(t.rowsPerStep / kTileRows) + "x2 accumulator tiles), " +
+         (t.source == TileGeometry::Im2col
+              ? "im2col rows of " + std::to_string(t.im2colBytes) + " bytes"
+          : t.source == TileGeometry::InPlace ? "input read in place"
           : t.source == TileGeometry::PaddedCopy
               ? "padded input copy"
               : "padded input copy split into " +

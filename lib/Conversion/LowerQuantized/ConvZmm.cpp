@@ -313,12 +313,17 @@ void ConvEmitter::storeZmmBlock(ArrayRef<Value> finals, Value mult, Value out,
 /// rest), [KH][KW][Q][nv][16 channels][4 input channels], flat: a block of
 /// nv vectors starting at vector v0 begins at (g * V + v0) * KH * KW * Q *
 /// 64. Whole 64-channel blocks hold their channels in the packed order
-/// (packedChannel, for storePacked64). Missing channels are 0.
+/// (packedChannel, for storePacked64). Missing channels are 0; zero rows
+/// follow where amx-int8's im2col tiles need them.
 Value ConvEmitter::packWeights16x4() {
   ChannelBlocks cb = channelBlocks(p.og);
   int64_t vtot = cb.vectors, full = cb.full, rest = cb.rest;
   int64_t q4 = p.cg4 / 4, taps = p.kh * p.kw;
-  SmallVector<int8_t> packed(p.groups * vtot * taps * q4 * 64, 0);
+  // amx-int8's im2col tiles read whole tiles past the last block: zero
+  // bytes after it (every x86 variant packs them, whatever its instruction
+  // set, so a dispatching object still holds one copy).
+  SmallVector<int8_t> packed(
+      p.groups * vtot * taps * q4 * 64 + tileWeightSlack(p), 0);
   for (int64_t g = 0; g < p.groups; ++g)
     for (int64_t v = 0; v < vtot; ++v) {
       int64_t v0 = v < full * 4 ? v / 4 * 4 : full * 4;

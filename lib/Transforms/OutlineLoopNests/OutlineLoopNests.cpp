@@ -8,6 +8,7 @@
 
 #include "quantc/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -39,10 +40,17 @@ static bool isLoopNest(Operation &op) {
   return isa<LoopLikeOpInterface, omp::ParallelOp>(op);
 }
 
+/// Values LLVM cannot pass to a function: AMX tiles (x86_amx exists only
+/// between the tile intrinsics).
+static bool passable(Type type) { return !isa<amx::TileType>(type); }
+
 /// Replaces `loop` by a call to a new private function `name` (uniqued in
-/// `symbols`, placed after `after`) that holds it; returns the function.
-static func::FuncOp outline(Operation *loop, Operation *after, StringRef name,
-                            SymbolTable &symbols) {
+/// `symbols`, placed after `after`) that holds it; returns the function, or
+/// `after` when the loop uses or defines a value that cannot be passed (an
+/// AMX tile of a kernel whose outer loops folded away): it stays where it
+/// is.
+static Operation *outline(Operation *loop, Operation *after, StringRef name,
+                          SymbolTable &symbols) {
   llvm::SetVector<Value> used(loop->getOperands().begin(),
                               loop->getOperands().end());
   getUsedValuesDefinedAbove(loop->getRegions(), used);
@@ -53,6 +61,9 @@ static func::FuncOp outline(Operation *loop, Operation *after, StringRef name,
       args.push_back(v);
       argTypes.push_back(v.getType());
     }
+  if (!llvm::all_of(argTypes, passable) ||
+      !llvm::all_of(loop->getResultTypes(), passable))
+    return after;
 
   Location loc = loop->getLoc();
   OpBuilder b(after);

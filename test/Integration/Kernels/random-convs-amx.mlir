@@ -1,8 +1,10 @@
 // The amx-int8 tile kernel (ConvTile.cpp) against the int8 reference, where
 // the machine running the tests has AMX: 50 random convolutions and linear
-// layers it takes (input channels per group a multiple of 64;
+// layers it takes (input channels per group a multiple of 64, or a long
+// reduction of few channels;
 // 1x1 read in place, others from the padded copy; 16-row and 32-row steps,
-// strided layers from the padded copy split into stride phases; the last
+// strided layers from the padded copy split into stride phases; RGB-like
+// stems as im2col rows; the last
 // block of an image overlapping the one before; 64-channel blocks
 // and a tail; groups; u8 and i8 inputs; residuals; large multipliers).
 // REQUIRES: amx-int8

@@ -97,6 +97,14 @@ for i in range(count):
             sh, sw = int(rng.choice([1, 2, 3])), int(rng.choice([1, 2, 3]))
         dh, dw = int(rng.choice([1, 1, 2])), int(rng.choice([1, 1, 2]))
         pads = [int(rng.integers(0, 3)) for _ in range(4)] if kh * kw > 1 or rng.integers(2) else [0, 0, 0, 0]
+        if i % 5 == 3:
+            # Few input channels (an RGB stem, 7x7 at stride 2): the
+            # whole reduction as one im2col row per pixel.
+            groups = 1
+            c = int(rng.choice([3, 3, 8, 20, 40]))
+            o = int(rng.choice([rng.integers(1, 100), 64]))
+            kh = kw = int(rng.choice([3, 5, 7]))
+            pads = [kh // 2] * 4
         while dh * (kh - 1) + 1 > h + pads[0] + pads[1]:
             pads[1] += 1
         while dw * (kw - 1) + 1 > w + pads[2] + pads[3]:
