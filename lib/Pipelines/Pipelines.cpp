@@ -11,6 +11,7 @@
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Conversion/Passes.h"
 #include "quantc/Isa/Int8Isa.h"
+#include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -142,8 +143,11 @@ void quantc::buildFloatToLLVMPipeline(OpPassManager &pm,
 }
 
 void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa,
-                                     const ParallelOptions &parallel) {
+                                     const ParallelOptions &parallel,
+                                     bool amxPortableTwin) {
   pm.addPass(createQntLowerQuantized(QntLowerQuantizedOptions{isa.str()}));
+  if (amxPortableTwin)
+    pm.addPass(createAmxToVector());
   const Int8IsaInfo *info = lookupInt8Isa(isa);
   buildFloatToLLVMPipeline(pm, parallel, info ? info->vectorBits : 256);
   pm.addPass(qnt::createQntLowerPureIntrinsics());
@@ -287,6 +291,11 @@ struct Int8Options : ParallelPipelineOptions<Int8Options> {
                                          "table in quantc/Isa/Int8Isa.h "
                                          "(quant-compile --list-isas)"),
                           llvm::cl::init("generic")};
+  Option<bool> amxPortableTwin{
+      *this, "amx-portable-twin",
+      llvm::cl::desc("Test-only: lower the amx-int8 tile kernels to vector "
+                     "code (quantc-amx-to-vector) that runs without AMX"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -314,7 +323,8 @@ void quantc::registerPipelines() {
       "quantc-int8-to-llvm",
       "Lower a quantized model to the LLVM dialect with int8 kernels",
       [](OpPassManager &pm, const Int8Options &options) {
-        buildInt8ToLLVMPipeline(pm, options.isa, options.get());
+        buildInt8ToLLVMPipeline(pm, options.isa, options.get(),
+                                options.amxPortableTwin);
       });
   PassPipelineRegistration<>(
       "quantc-calibration-build",

@@ -159,7 +159,8 @@ static LogicalResult addEntryPoint(ModuleOp module,
 
 LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
                                          const ModelInterface &model,
-                                         Int8Isa isa, TimingScope *timing,
+                                         const TargetVariant &variant,
+                                         TimingScope *timing,
                                          bool verifyEachPass) {
   // The caller's input buffers are const: bufferization copies rather than
   // writing into them.
@@ -174,7 +175,8 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
   if (timing)
     pm.enableTiming(*timing);
   pm.enableVerifier(verifyEachPass);
-  buildInt8ToLLVMPipeline(pm, toString(isa), {model.parallelism, 0});
+  buildInt8ToLLVMPipeline(pm, toString(variant.isa), {model.parallelism, 0},
+                          variant.amxPortableTwin);
   if (failed(pm.run(module)) || failed(verify(module)))
     return failure();
   stripBufferizationAttrs(module);

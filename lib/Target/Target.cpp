@@ -117,10 +117,22 @@ void quantc::compileForBaseline(llvm::Function &fn,
   fn.addFnAttr("target-features", "");
 }
 
-llvm::Expected<CompileTarget>
-quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
-                            llvm::StringRef features,
-                            llvm::ArrayRef<std::string> isas) {
+/// The features of an amx-int8 variant through the portable twin: its own
+/// without those of AMX, and AMX disabled (a pinned CPU may imply it), so
+/// that neither code generation nor the run-time check asks for the tiles.
+static std::string withoutTiles(llvm::StringRef features) {
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::SplitString(features, names, ",");
+  std::string result;
+  for (llvm::StringRef name : names)
+    if (!name.trim().starts_with("+amx-"))
+      result += name.trim().str() + ",";
+  return result + "-amx-tile";
+}
+
+llvm::Expected<CompileTarget> quantc::createCompileTarget(
+    llvm::StringRef tripleName, llvm::StringRef cpu, llvm::StringRef features,
+    llvm::ArrayRef<std::string> isas, bool amxPortableTwin) {
   initializeTargets();
   CompileTarget result;
   result.triple = llvm::Triple::normalize(
@@ -181,10 +193,13 @@ quantc::createCompileTarget(llvm::StringRef tripleName, llvm::StringRef cpu,
 
   auto variantOf = [&](Int8Isa isa, std::string variantCpu,
                        std::string variantFeatures) -> TargetVariant {
+    bool twin = amxPortableTwin && isa == Int8Isa::AMXINT8;
+    if (twin)
+      variantFeatures = withoutTiles(variantFeatures);
     std::unique_ptr<llvm::MCSubtargetInfo> sti(
         target->createMCSubtargetInfo(triple, variantCpu, variantFeatures));
     return {isa, std::move(variantCpu), std::move(variantFeatures),
-            requiredCpuFeatures(*sti)};
+            requiredCpuFeatures(*sti), twin};
   };
   IsaArch arch = isaArch(triple);
   bool pinned = !cpu.empty() || !features.empty();

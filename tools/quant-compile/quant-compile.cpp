@@ -96,6 +96,12 @@ static cl::opt<bool>
              cl::desc("List the int8 instruction sets (those this machine "
                       "has marked '*') and exit"),
              cl::init(false), cl::cat(compileCategory));
+static cl::opt<bool> amxPortableTwin(
+    "amx-portable-twin",
+    cl::desc("Test-only: the amx-int8 variant runs its tile kernels as "
+             "ordinary vector code, bit for bit the same "
+             "(quantc-amx-to-vector), and needs no AMX at run time"),
+    cl::init(false), cl::Hidden, cl::cat(compileCategory));
 enum class Emit { MLIR, LLVM, Asm, Obj, Shared };
 static cl::opt<Emit>
     emit("emit", cl::desc("What to write"),
@@ -299,7 +305,8 @@ static void parseCommandLine(int argc, char **argv) {
 static Expected<quantc::CompileTarget> createTarget() {
   Expected<quantc::CompileTarget> target = quantc::createCompileTarget(
       targetTriple, targetCpu, targetFeatures,
-      std::vector<std::string>(int8Isas.begin(), int8Isas.end()));
+      std::vector<std::string>(int8Isas.begin(), int8Isas.end()),
+      amxPortableTwin);
   if (!target || !verbose)
     return target;
   errs() << "quant-compile: target " << target->triple << ", int8 kernels";
@@ -449,8 +456,8 @@ lowerVariants(mlir::OwningOpRef<mlir::ModuleOp> module,
         timing.nest(("lower to the LLVM dialect (" +
                      quantc::toString(targetVariants[i].isa) + ")")
                         .str());
-    return quantc::lowerToLLVMDialect(
-        *variants[i], model, targetVariants[i].isa, &lowerTimer, verifyEach);
+    return quantc::lowerToLLVMDialect(*variants[i], model, targetVariants[i],
+                                      &lowerTimer, verifyEach);
   };
   if (failed(
           mlir::failableParallelForEachN(context, 0, variants.size(), lower)))

@@ -58,6 +58,12 @@ static const std::string int8IsaHelp =
     quantc::int8IsaNames() + "; the host must support it) and run it (JIT)";
 static cl::opt<std::string> int8Isa("int8-isa", cl::desc(int8IsaHelp),
                                     cl::init(""));
+static cl::opt<bool> amxPortableTwin(
+    "amx-portable-twin",
+    cl::desc("Test-only: with --int8-isa=amx-int8, run the tile kernels as "
+             "ordinary vector code, bit for bit the same "
+             "(quantc-amx-to-vector), on a CPU without AMX"),
+    cl::init(false), cl::Hidden);
 static cl::opt<unsigned>
     numThreads("num-threads",
                cl::desc("Threads of the compiled model: 1 (default) runs "
@@ -127,7 +133,7 @@ int main(int argc, char **argv) {
           if (isa.empty())
             quantc::buildFloatToLLVMPipeline(pm, parallel);
           else
-            quantc::buildInt8ToLLVMPipeline(pm, isa, parallel);
+            quantc::buildInt8ToLLVMPipeline(pm, isa, parallel, amxPortableTwin);
         });
     if (!model)
       return error(model.takeError());

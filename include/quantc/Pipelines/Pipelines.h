@@ -101,10 +101,14 @@ void buildCalibrationPipeline(mlir::OpPassManager &pm,
 /// qnt-lower-quantized, then the float pipeline for
 /// what stays float (register blocks for the ISA's vector width), then
 /// qnt-lower-pure-intrinsics. Registered as
-/// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N}`; the
-/// threading is the float pipeline's.
+/// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N
+/// amx-portable-twin}`; the threading is the float pipeline's. With
+/// `amxPortableTwin` (test-only), quantc-amx-to-vector follows
+/// qnt-lower-quantized: the amx-int8 tile kernels become ordinary vector
+/// code, bit for bit the same, that runs without AMX.
 void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa,
-                             const ParallelOptions &parallel = {});
+                             const ParallelOptions &parallel = {},
+                             bool amxPortableTwin = false);
 
 /// "none" or "omp".
 llvm::StringRef toString(Parallelism parallelism);

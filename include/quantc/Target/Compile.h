@@ -45,6 +45,10 @@ struct TargetVariant {
   /// entry point before the variant runs; empty: runs on any CPU of the
   /// architecture).
   std::vector<std::string> cpuFeatures;
+  /// Test-only: the amx-int8 variant's tile kernels run through the portable
+  /// twin (quantc-amx-to-vector), and `features` / `cpuFeatures` leave out
+  /// AMX, so the variant runs on any CPU with its other features.
+  bool amxPortableTwin = false;
 };
 
 /// A resolved code generation target.
@@ -98,10 +102,12 @@ void compileForBaseline(llvm::Function &fn, const llvm::Triple &triple);
 /// (names of the table in quantc/Isa/Int8Isa.h; empty: the architecture's
 /// default set, Int8IsaInfo::defaultFor), each variant compiled for its entry's
 /// variantCpu / variantFeatures. `isas` with a CPU or features is an error.
-llvm::Expected<CompileTarget>
-createCompileTarget(llvm::StringRef triple, llvm::StringRef cpu,
-                    llvm::StringRef features,
-                    llvm::ArrayRef<std::string> isas = {});
+/// With `amxPortableTwin` (test-only), an amx-int8 variant is compiled
+/// without the AMX features (-amx-tile) and lowers its tile kernels with
+/// the portable twin (TargetVariant::amxPortableTwin).
+llvm::Expected<CompileTarget> createCompileTarget(
+    llvm::StringRef triple, llvm::StringRef cpu, llvm::StringRef features,
+    llvm::ArrayRef<std::string> isas = {}, bool amxPortableTwin = false);
 
 /// Whether this machine's CPU has `info`'s features (and architecture).
 bool hostHasInt8Isa(const Int8IsaInfo &info);
@@ -170,7 +176,8 @@ llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
 std::string cIdentifierFromPath(llvm::StringRef path);
 
 /// Lowers the model in place to the LLVM dialect with quantc-int8-to-llvm
-/// for `isa` and model.parallelism (a float model passes its int8 step
+/// for `variant` (its int8 kernels, and the portable twin where it asks for
+/// it) and model.parallelism (a float model passes its int8 step
 /// unchanged), then makes every function internal and adds the external
 /// entry point `<name>_run` (raw pointers in, i32 0 out) that calls the
 /// model with memref descriptors. With OpenMP, also the external
@@ -181,7 +188,8 @@ std::string cIdentifierFromPath(llvm::StringRef path);
 /// of the pipeline is timed in it. The result is verified once, or after
 /// every pass with `verifyEachPass` (a quarter slower: for debugging).
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
-                                       const ModelInterface &model, Int8Isa isa,
+                                       const ModelInterface &model,
+                                       const TargetVariant &variant,
                                        mlir::TimingScope *timing = nullptr,
                                        bool verifyEachPass = false);
 

@@ -12,6 +12,10 @@ MODE: jit-<isa>          quant-run --int8-isa=<isa> (JIT on this machine)
       aot-vnni           quant-compile --cpu=cascadelake (pinned)
       aot-a64-dot        quant-compile for aarch64 +dotprod, aarch64 gcc, qemu
       aot-a64-i8mm       the same with +dotprod,+i8mm (smmla)
+      <mode>-twin        <mode> with --amx-portable-twin: the amx-int8 tile
+                         kernels as ordinary vector code, bit for bit the
+                         same, on any CPU with AVX-512 VNNI (e.g.
+                         jit-amx-int8-twin, aot-amx-int8-twin)
 """
 import os
 import subprocess
@@ -32,15 +36,17 @@ def run(cmd):
 
 
 def compiled(mode, i, model, data, out):
-    if mode.startswith("jit-"):
-        return run([f"{bindir}/quant-run", model, f"--int8-isa={mode[4:]}", "--input", data, "-o", out])
+    twin = ["--amx-portable-twin"] if mode.endswith("-twin") else []
     work = f"{d}/{mode}{i}"
+    mode = mode.removesuffix("-twin")
+    if mode.startswith("jit-"):
+        return run([f"{bindir}/quant-run", model, f"--int8-isa={mode[4:]}", "--input", data, "-o", out] + twin)
     os.makedirs(work, exist_ok=True)
     flags = {"aot": [], "aot-vnni": ["--cpu=cascadelake"],
              "aot-a64-dot": ["--target", "aarch64-linux-gnu", "--mattr=+dotprod"],
              "aot-a64-i8mm": ["--target", "aarch64-linux-gnu", "--mattr=+dotprod,+i8mm"]}.get(
                  mode, [f"--int8-isas={mode[4:]}"])
-    r = run([f"{bindir}/quant-compile", model, "--name", "qconv", "-o", f"{work}/model.o"] + flags)
+    r = run([f"{bindir}/quant-compile", model, "--name", "qconv", "-o", f"{work}/model.o"] + flags + twin)
     if r.returncode:
         return r
     cc = "aarch64-linux-gnu-gcc" if "a64" in mode else "cc"
