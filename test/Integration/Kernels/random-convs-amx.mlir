@@ -11,5 +11,6 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/random_convs.py %t 50 35 tile
-// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 50 jit-amx-int8 | FileCheck %s
+// RUN: %python %S/Inputs/check_kernels.py %quantc_tools_dir %quantc_src_root %t 50 jit-amx-int8 aot-amx-int8 | FileCheck %s
 // CHECK: jit-amx-int8: 50 of 50 models bit-identical to the int8 reference
+// CHECK: aot-amx-int8: 50 of 50 models bit-identical to the int8 reference
