@@ -17,6 +17,7 @@
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-int8-to-llvm{isa=neon-i8mm})' | FileCheck %s
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-int8-to-llvm{isa=neon-dot})' | FileCheck %s
 // RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-int8-to-llvm{isa=generic parallel=omp})' | FileCheck %s
+// RUN: quant-opt %s --pass-pipeline='builtin.module(quantc-int8-to-llvm{isa=amx-int8 amx-portable-twin})' | FileCheck %s
 
 // CHECK-LABEL: func @identity
 func.func @identity(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
