@@ -2,7 +2,8 @@
 # int8 convolutions (ResNet-50 v1.5, MobileNetV2) against oneDNN 2.x, one
 # thread pinned to one core (--threads=N: N threads on cores 0..N-1); prints
 # a Markdown section for docs/benchmarks.md.
-# Usage: bench/conv.sh [extra quantc-bench-conv options, e.g. --isa=avx2,
+# Usage: bench/conv.sh [extra quantc-bench-conv options, e.g. --isa=amx-int8,
+#        --isa=avx2,
 #        --filter=_dw, --threads=2]
 # Needs libdnnl-dev (scripts/install-deps.sh installs it).
 set -euo pipefail
@@ -17,7 +18,7 @@ fi
 bin=$build/bin/quantc-bench-conv
 [[ -x $bin ]] || { echo "conv.sh: $bin not built (is libdnnl-dev installed?)" >&2; exit 1; }
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
-flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512bw|avx512vl|avx512_vnni|avx_vnni|avx512_bf16)$' | xargs)
+flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512bw|avx512vl|avx512_vnni|avx_vnni|avx512_bf16|amx_tile|amx_int8)$' | xargs)
 threads=1
 for a in "$@"; do [[ $a == --threads=* ]] && threads=${a#--threads=}; done
 cores=0-$((threads - 1))

@@ -16,7 +16,7 @@
 // The int8 outputs of (a) and (b) are compared on the same data (max diff,
 // % exact). Timings are interleaved: warm-up, then min and median of N runs.
 //
-//   quantc-bench-conv [--isa=avx512-vnni|avx2|generic] [--zp=N]
+//   quantc-bench-conv [--isa=amx-int8|avx512-vnni|avx2|generic] [--zp=N]
 //                     [--min-time=S] [--fp32-ours=none|all|small]
 //                     [--filter=SUBSTR] [--threads=N] [--markdown]
 //                     shapes.txt...
@@ -57,7 +57,10 @@
 #include <cstdlib>
 #include <link.h>
 
+#include <cpuid.h>
 #include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -189,18 +192,22 @@ double seconds() {
       .count();
 }
 
-/// Core clock from a chain of dependent adds (1 cycle latency each).
+/// Core clock from a chain of dependent 64-bit imuls (3 cycles latency on
+/// Zen and Intel cores). Not from a chain of `add $1, reg`: Golden Cove and
+/// later Intel cores fold immediate adds in the renamer (on a Sapphire
+/// Rapids Xeon such a chain ran at "21 GHz").
 double measureGHz() {
   double best = 0;
   for (int rep = 0; rep < 5; ++rep) {
-    uint64_t iters = 50'000'000, x = 0;
+    uint64_t iters = 20'000'000, x = 1, m = 3;
     double t0 = seconds();
     for (uint64_t i = 0; i < iters; ++i)
-      asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                   "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                   : "+r"(x));
+      asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
+                   "imul %1, %0\n\t"
+                   : "+r"(x)
+                   : "r"(m));
     double t = seconds() - t0;
-    best = std::max(best, 8.0 * iters / t / 1e9);
+    best = std::max(best, 4.0 * 3 * iters / t / 1e9);
   }
   return best;
 }
@@ -240,22 +247,62 @@ QUANTC_VNNI_PEAK(measureVnniZmm, __m512i, _mm512_setzero_si512,
                  _mm512_set1_epi8, _mm512_dpbusd_epi32, _mm512_castsi512_si128,
                  64)
 
-/// Cross-check: a chain of dependent 64-bit imuls (3 cycles latency on Zen
-/// and Intel cores).
-double measureGHzImul() {
-  double best = 0;
-  for (int rep = 0; rep < 5; ++rep) {
-    uint64_t iters = 20'000'000, x = 1, m = 3;
-    double t0 = seconds();
-    for (uint64_t i = 0; i < iters; ++i)
-      asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
-                   "imul %1, %0\n\t"
-                   : "+r"(x)
-                   : "r"(m));
-    double t = seconds() - t0;
-    best = std::max(best, 4.0 * 3 * iters / t / 1e9);
+/// Whether this process may run AMX-INT8 (CPUID leaf 7 EDX bits 24-25,
+/// XCR0 tile state, Linux's permission, requested here).
+bool amxUsable() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(d & (1u << 24)) ||
+      !(d & (1u << 25)))
+    return false;
+  uint32_t lo, hi;
+  asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 0x60000) != 0x60000)
+    return false;
+  unsigned long granted = 0;
+  return syscall(SYS_arch_prctl, 0x1023, 18) == 0 &&
+         syscall(SYS_arch_prctl, 0x1022, &granted) == 0 &&
+         (granted & (1ul << 18));
+}
+
+/// Measured u8 x s8 GMAC/s of tdpbusd: 4 independent 16x16 int32
+/// accumulator tiles, each step 16 x 16 x 64 MACs.
+__attribute__((target("amx-tile,amx-int8"))) double measureTdpbusd() {
+  struct alignas(64) Config {
+    uint8_t palette, startRow, reserved[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+  } config = {};
+  config.palette = 1;
+  for (int t = 0; t < 6; ++t) {
+    config.colsb[t] = 64;
+    config.rows[t] = 16;
   }
-  return best;
+  _tile_loadconfig(&config);
+  alignas(64) static int8_t ab[16 * 64];
+  for (int i = 0; i < 16 * 64; ++i)
+    ab[i] = int8_t(i % 7 - 3);
+  _tile_loadd(4, ab, 64);
+  _tile_loadd(5, ab, 64);
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  const int64_t iters = 2'000'000;
+  double best = 1e9;
+  for (int rep = 0; rep < 3; ++rep) {
+    double t0 = seconds();
+    for (int64_t i = 0; i < iters; ++i) {
+      _tile_dpbusd(0, 4, 5);
+      _tile_dpbusd(1, 4, 5);
+      _tile_dpbusd(2, 4, 5);
+      _tile_dpbusd(3, 4, 5);
+    }
+    best = std::min(best, seconds() - t0);
+  }
+  alignas(64) static int32_t sink[16 * 16];
+  _tile_stored(0, sink, 64);
+  _tile_release();
+  return double(iters) * 4 * 16 * 16 * 64 / best / 1e9;
 }
 
 //===----------------------------------------------------------------------===//
@@ -623,24 +670,24 @@ int main(int argc, char **argv) {
     parallel = {quantc::Parallelism::OpenMP, unsigned(opt.threads)};
   __builtin_cpu_init();
   bool vnni = __builtin_cpu_supports("avx512vnni");
+  bool amx = amxUsable();
   if (opt.isa.empty())
-    opt.isa = vnni ? "avx512-vnni" : "avx2";
+    opt.isa = amx ? "amx-int8" : vnni ? "avx512-vnni" : "avx2";
   bool sevenBit = opt.isa == "avx2";
 
   double ghz = measureGHz();
-  double ghzImul = measureGHzImul();
   double vnniY = vnni ? measureVnniYmm(ghz) : 0;
   double vnniZ = vnni ? measureVnniZmm(ghz) : 0;
-  // Nominal: 32 MAC/cycle (AVX2 vpmaddubsw), 64 (AVX-512 VNNI zmm, one
-  // port); a core that measurably issues more vpdpbusd per cycle gets its
-  // measured rate as the peak.
-  double peakMacPerCycle =
-      opt.isa == "avx512-vnni"
-          ? std::max(64.0, std::floor(vnniZ / 16 + 0.5) * 16)
-          : 32;
-  // GMAC/s, one core per thread (the vCPUs here measured as separate
-  // cores: two threads of oneDNN reach twice one core's vpdpbusd rate).
-  double peak = peakMacPerCycle * ghz * opt.threads;
+  double tileRate = amx ? measureTdpbusd() : 0; // GMAC/s
+  // The int8 peak of one core, measured: tdpbusd's rate for amx-int8 (its
+  // layers without tiles run vpdpbusd, slower), vpdpbusd zmm's for
+  // avx512-vnni; 32 MAC/cycle (AVX2 vpmaddubsw) otherwise. GMAC/s, one
+  // core per thread (the vCPUs here measured as separate cores: two
+  // threads of oneDNN reach twice one core's vpdpbusd rate).
+  double corePeak = opt.isa == "amx-int8"      ? tileRate
+                    : opt.isa == "avx512-vnni" ? vnniZ * ghz
+                                               : 32 * ghz;
+  double peak = corePeak * opt.threads;
 
   quantc::registerAllPasses();
   DialectRegistry registry;
@@ -659,14 +706,18 @@ int main(int argc, char **argv) {
   std::printf("isa: %s (%s activations, input zero point %s)\n",
               opt.isa.c_str(), sevenBit ? "7-bit" : "8-bit",
               opt.zp < 0 ? "mid-range" : std::to_string(opt.zp).c_str());
-  std::printf("clock: %.3f GHz (chain of dependent adds, 1 cycle each; "
-              "dependent imuls at 3 cycles give %.3f GHz); vpdpbusd measured "
-              "at that clock: %.1f MAC/cycle ymm, %.1f zmm\n",
-              ghz, ghzImul, vnniY, vnniZ);
-  std::printf("int8 peak used: %.0f MAC/cycle x %.3f GHz x %d core%s = "
-              "%.1f GMAC/s\n",
-              peakMacPerCycle, ghz, opt.threads, opt.threads > 1 ? "s" : "",
-              peak);
+  std::printf("clock: %.3f GHz (chain of dependent imuls, 3 cycles each); "
+              "measured int8 throughput of one core: vpdpbusd %.1f MAC/cycle "
+              "ymm, %.1f zmm (%.1f GMAC/s)%s\n",
+              ghz, vnniY, vnniZ, vnniZ * ghz,
+              amx ? (", tdpbusd " + std::to_string(int(tileRate + 0.5)) +
+                     " GMAC/s (" + std::to_string(int(tileRate / ghz + 0.5)) +
+                     " MAC/cycle)")
+                        .c_str()
+                  : ", no AMX");
+  std::printf("int8 peak used (%s): %.1f GMAC/s x %d core%s = %.1f GMAC/s\n",
+              opt.isa.c_str(), corePeak, opt.threads,
+              opt.threads > 1 ? "s" : "", peak);
   std::printf("threads: %d (ours: %s; oneDNN: omp_set_num_threads; OpenMP "
               "runtime %s)\n",
               opt.threads, opt.threads > 1 ? "parallel=omp" : "sequential code",

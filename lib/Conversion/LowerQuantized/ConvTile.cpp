@@ -25,9 +25,10 @@
 //   accumulator tiles: all 8 tiles of the register file, one tile load per
 //   tdpbusd), 16 pixels where an image has fewer than 32; a 64-channel
 //   block takes two such steps into a 32 x 64 int32 buffer on the stack,
-//   then the zmm kernel's requantization (storeZmmBlock, with the zero-point
-//   compensation added on the way) stores its pixels, so the two
-//   instruction sets share one epilogue.
+//   then the zmm kernel's requantization (storeZmmBlock) stores its pixels,
+//   so the two instruction sets share one epilogue. The accumulator tiles
+//   start at the zero-point compensation (ONNX Runtime's MLAS preloads its
+//   tiles the same way), a tile load at row stride 0.
 // * Loop nest: scf.parallel over (chunk of pixel blocks, image, group,
 //   channel block), as emitZmm; with OpenMP each thread's loop nest is one
 //   outlined function, and LLVM configures the tiles (ldtilecfg) on its
@@ -195,16 +196,21 @@ private:
 
 void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
                        int64_t nt, Value v0, Value buf) {
-  MLIRContext *ctx = b.getContext();
   auto bytesTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
   auto accTile =
       amx::TileType::get({kTileRows, kTileBytes / 4}, b.getI32Type());
-  (void)ctx;
   int64_t mt = t.rowsPerStep / kTileRows;
   int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
+  // The accumulators start at the zero-point compensation: each row of
+  // vector j's tile is the table's 16 values (a tile load at row stride 0).
   SmallVector<Value> accs;
-  for (int64_t i = 0; i < mt * nt; ++i)
-    accs.push_back(amx::TileZeroOp::create(b, loc, accTile));
+  for (int64_t i = 0; i < mt; ++i)
+    for (int64_t j = 0; j < nt; ++j)
+      accs.push_back(amx::TileLoadOp::create(
+          b, loc, accTile, comp,
+          ValueRange{add(mul(g, vtot * kZLanes),
+                         mul(add(vec0, idx(j0 + j)), kZLanes))},
+          idx(0)));
   // Pixel v0's window origin (tap 0, first channel of group g).
   Value aBase = add(mul(add(mul(n, t.imageStride), v0), cx), mul(g, p.cg4));
   // The block's packed weights: [KH * KW][Q][nv][64] from wBase.
@@ -245,44 +251,36 @@ void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
 void TileKernel::store(Value n, Value g, Value vec0, int64_t nv, int64_t valid,
                        bool packedOrder, Value v0, Value buf) {
   auto v16i32 = VectorType::get({kZLanes}, b.getI32Type());
-  int64_t vtot = (p.og + kZLanes - 1) / kZLanes;
-  SmallVector<Value> compV;
-  for (int64_t j = 0; j < nv; ++j)
-    compV.push_back(vector::LoadOp::create(
-        b, loc, v16i32, comp,
-        ValueRange{
-            add(mul(g, vtot * kZLanes), mul(add(vec0, idx(j)), kZLanes))}));
   int64_t rowInts = nv * kZLanes;
   Value perImage = mul(n, p.oh * p.ow);
-  e.forLoop(
-      idx(0), idx(t.rowsPerStep), ValueRange{}, [&](Value px, ValueRange) {
-        Value v = add(v0, px);
-        Value oy = arith::DivUIOp::create(b, loc, v, idx(t.pitch));
-        Value ox = arith::RemUIOp::create(b, loc, v, idx(t.pitch));
-        auto body = [&] {
-          SmallVector<Value> finals;
-          for (int64_t j = 0; j < nv; ++j) {
-            Value acc = vector::LoadOp::create(
-                b, loc, v16i32, buf,
-                ValueRange{add(mul(px, rowInts), idx(j * kZLanes))});
-            finals.push_back(arith::AddIOp::create(b, loc, acc, compV[j]));
-          }
-          Value m = add(perImage, add(mul(oy, p.ow), ox));
-          e.storeZmmBlock(finals, mult, out, res, g, vec0, nv, m, 1, valid,
-                          packedOrder);
-        };
-        if (t.pitch == p.ow) {
-          body();
-        } else {
-          Value inside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, ox, idx(p.ow));
-          scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-            body();
-            scf::YieldOp::create(b, loc);
-          });
-        }
-        return SmallVector<Value>{};
-      });
+  e.forLoop(idx(0), idx(t.rowsPerStep), ValueRange{},
+            [&](Value px, ValueRange) {
+              Value v = add(v0, px);
+              Value oy = arith::DivUIOp::create(b, loc, v, idx(t.pitch));
+              Value ox = arith::RemUIOp::create(b, loc, v, idx(t.pitch));
+              auto body = [&] {
+                SmallVector<Value> finals;
+                for (int64_t j = 0; j < nv; ++j) {
+                  finals.push_back(vector::LoadOp::create(
+                      b, loc, v16i32, buf,
+                      ValueRange{add(mul(px, rowInts), idx(j * kZLanes))}));
+                }
+                Value m = add(perImage, add(mul(oy, p.ow), ox));
+                e.storeZmmBlock(finals, mult, out, res, g, vec0, nv, m, 1,
+                                valid, packedOrder);
+              };
+              if (t.pitch == p.ow) {
+                body();
+              } else {
+                Value inside = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ult, ox, idx(p.ow));
+                scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+                  body();
+                  scf::YieldOp::create(b, loc);
+                });
+              }
+              return SmallVector<Value>{};
+            });
 }
 
 ValueRange TileKernel::reduction(
