@@ -20,6 +20,12 @@
 // clamping before rounding is the same), round half to even, add the zero
 // point.
 //
+// amx-int8 (emitTile, ConvTile.cpp, whose header gives the rule of which
+// layers it takes; the others run the avx512-vnni kernels below): the same
+// implicit GEMM on AMX tiles, tdpbusd on 16 pixels x 64 input bytes by 16
+// quads x 16 output channels, B tiles read from packWeights16x4's layout,
+// the requantization storeZmmBlock's.
+//
 // avx512-vnni (emitZmm): 16 int32 lanes per zmm register, a register block
 // of up to 6 output pixels x 64 output channels (4 vectors; 3 vectors x 8
 // pixels, 2 or 1 x 12 for the remaining channels): per (ky, kx, input
