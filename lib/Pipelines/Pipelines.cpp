@@ -131,25 +131,35 @@ StringRef quantc::toString(Parallelism parallelism) {
   return parallelism == Parallelism::OpenMP ? "omp" : "none";
 }
 
-void quantc::buildFloatToLLVMPipeline(OpPassManager &pm,
-                                      const ParallelOptions &parallel,
-                                      unsigned vectorBits) {
+/// quantc-float-to-llvm's passes; with `amxPortableTwin`, the amx tile ops
+/// become vector code (quantc-amx-to-vector) right before the LLVM lowering,
+/// so that the float pipeline's passes see them as the native build does.
+static void buildToLLVMPipeline(OpPassManager &pm,
+                                const ParallelOptions &parallel,
+                                unsigned vectorBits, bool amxPortableTwin) {
   std::string loops = kSequentialLoops;
   if (parallel.parallelism == Parallelism::OpenMP)
     loops = llvm::formatv(kOpenMPLoops, parallel.numThreads).str();
   std::string pipeline = llvm::formatv(kFloatToBuffers, vectorBits).str() +
-                         "," + loops + "," + std::string(kLoopsToLLVM);
+                         "," + loops + "," +
+                         (amxPortableTwin ? "quantc-amx-to-vector," : "") +
+                         std::string(kLoopsToLLVM);
   addBuiltinPipeline(pm, "quantc-float-to-llvm", pipeline);
+}
+
+void quantc::buildFloatToLLVMPipeline(OpPassManager &pm,
+                                      const ParallelOptions &parallel,
+                                      unsigned vectorBits) {
+  buildToLLVMPipeline(pm, parallel, vectorBits, /*amxPortableTwin=*/false);
 }
 
 void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa,
                                      const ParallelOptions &parallel,
                                      bool amxPortableTwin) {
   pm.addPass(createQntLowerQuantized(QntLowerQuantizedOptions{isa.str()}));
-  if (amxPortableTwin)
-    pm.addPass(createAmxToVector());
   const Int8IsaInfo *info = lookupInt8Isa(isa);
-  buildFloatToLLVMPipeline(pm, parallel, info ? info->vectorBits : 256);
+  buildToLLVMPipeline(pm, parallel, info ? info->vectorBits : 256,
+                      amxPortableTwin);
   pm.addPass(qnt::createQntLowerPureIntrinsics());
 }
 

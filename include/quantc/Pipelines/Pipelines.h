@@ -103,9 +103,9 @@ void buildCalibrationPipeline(mlir::OpPassManager &pm,
 /// qnt-lower-pure-intrinsics. Registered as
 /// `quantc-int8-to-llvm{isa=... parallel=none|omp num-threads=N
 /// amx-portable-twin}`; the threading is the float pipeline's. With
-/// `amxPortableTwin` (test-only), quantc-amx-to-vector follows
-/// qnt-lower-quantized: the amx-int8 tile kernels become ordinary vector
-/// code, bit for bit the same, that runs without AMX.
+/// `amxPortableTwin` (test-only), quantc-amx-to-vector runs right before the
+/// LLVM lowering: the amx-int8 tile kernels become ordinary vector code, bit
+/// for bit the same, that runs without AMX.
 void buildInt8ToLLVMPipeline(mlir::OpPassManager &pm, llvm::StringRef isa,
                              const ParallelOptions &parallel = {},
                              bool amxPortableTwin = false);

@@ -239,13 +239,16 @@ def AmxToVector : Pass<"quantc-amx-to-vector"> {
       lhs M x 4K i8, rhs K x 4N i8, acc[m][n] += the sum over k < K, i < 4
       of ext(lhs[m][4k+i]) * ext(rhs[k][4n+i]), ext zero- or sign-extending
       as the `zext` flags say, in i32 with wrap-around. The rhs rows are
-      widened once; an `scf.for` over the M rows takes row 0 of lhs and
-      acc, repeats each 4-byte group k of the widened lhs row over 4N
+      widened once; an `scf.for` of M iterations carries the rows of lhs
+      and acc, repeats each 4-byte group k of the widened lhs row 0 over 4N
       lanes (`vector.shuffle`), multiplies it by rhs row k, reduces the sum
-      over k by groups of 4 into the acc row, and rotates both tiles by one
-      row (a shuffle of the leading dimension): one row's arithmetic in
-      the code, about 100 ops for a 16 x 16 x 64 tile instead of 1,000
-      unrolled (a 2 x 2 block of tiles compiles in 0.06 s instead of 0.7).
+      over k by groups of 4 into acc row 0, and yields the rows rotated by
+      one: one row's arithmetic in the code, about 100 ops for a
+      16 x 16 x 64 tile instead of 1,000 unrolled (a 2 x 2 block of tiles
+      compiles in 0.06 s instead of 0.7).
+    The tools run it right before the LLVM lowering (after bufferization
+    and the loop passes), so that everything before it sees the IR the
+    native build sees.
     `amx.tile_mulf` (bf16 / f16) has no twin: it fails to legalize.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

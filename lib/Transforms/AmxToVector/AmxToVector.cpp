@@ -142,11 +142,10 @@ Value multiplyRow(OpBuilder &b, Location loc, Value lhsRow,
 /// amx.tile_muli: acc (M x N i32) += lhs (M x 4K i8) * rhs (K x 4N i8) with
 /// groups of 4 bytes, acc[m][n] += the sum over k < K, i < 4 of
 /// ext(lhs[m][4k+i]) * ext(rhs[k][4n+i]), each ext as the op's zext flags
-/// say. The rhs rows are widened once; a loop of M iterations computes row
-/// 0 of lhs and acc (multiplyRow) and rotates both tiles by one row
-/// (a shuffle of the leading dimension, which moves registers), so that
-/// the code holds one row's arithmetic instead of M (a 16 x 16 x 64 tile:
-/// about 100 ops).
+/// say. The rhs rows are widened once; a loop of M iterations carries the
+/// rows of lhs and acc, computes row 0 (multiplyRow) and yields the rows
+/// rotated by one, so that the code holds one row's arithmetic instead of
+/// M (a 16 x 16 x 64 tile: about 100 ops).
 struct TileMulIToVector : OpConversionPattern<amx::TileMulIOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -166,28 +165,30 @@ struct TileMulIToVector : OpConversionPattern<amx::TileMulIOp> {
                 vector::ExtractOp::create(rewriter, loc, adaptor.getRhs(), kk),
                 op.getIsZextRhs()));
 
+    // The loop carries the M rows of lhs and of acc, rotated by one row
+    // each iteration (the order of the yielded values: no op).
+    SmallVector<Value> init;
+    for (Value tile : {adaptor.getLhs(), adaptor.getAcc()})
+      for (int64_t r = 0; r < m; ++r)
+        init.push_back(vector::ExtractOp::create(rewriter, loc, tile, r));
     bool zextLhs = op.getIsZextLhs();
-    SmallVector<int64_t> rotate =
-        shuffleMask(m, [&](int64_t j) { return (j + 1) % m; });
-    auto body = [&](OpBuilder &b, Location loc, Value, ValueRange tiles) {
-      Value lhsTile = tiles[0], accTile = tiles[1];
-      Value lhsRow =
-          widen(b, loc, vector::ExtractOp::create(b, loc, lhsTile, 0), zextLhs);
-      Value accRow =
-          multiplyRow(b, loc, lhsRow, rhsRows,
-                      vector::ExtractOp::create(b, loc, accTile, 0), n);
-      accTile = vector::InsertOp::create(b, loc, accRow, accTile, 0);
-      Value next[] = {
-          vector::ShuffleOp::create(b, loc, lhsTile, lhsTile, rotate),
-          vector::ShuffleOp::create(b, loc, accTile, accTile, rotate)};
+    auto body = [&](OpBuilder &b, Location loc, Value, ValueRange rows) {
+      Value lhsRow = widen(b, loc, rows[0], zextLhs);
+      SmallVector<Value> next(rows.drop_front(1).take_front(m - 1));
+      next.push_back(rows[0]);
+      llvm::append_range(next, rows.drop_front(m + 1));
+      next.push_back(multiplyRow(b, loc, lhsRow, rhsRows, rows[m], n));
       scf::YieldOp::create(b, loc, next);
     };
-    Value init[] = {adaptor.getLhs(), adaptor.getAcc()};
     auto loop = scf::ForOp::create(
         rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
         arith::ConstantIndexOp::create(rewriter, loc, m),
         arith::ConstantIndexOp::create(rewriter, loc, 1), init, body);
-    rewriter.replaceOp(op, loop.getResult(1));
+    Value result = adaptor.getAcc();
+    for (int64_t r = 0; r < m; ++r)
+      result = vector::InsertOp::create(rewriter, loc, loop.getResult(m + r),
+                                        result, r);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -50,10 +50,10 @@ func.func @implicit_stride(%b: memref<4x64xi8>, %i: index, %j: index) {
 // -----
 
 // tdpbusd on a 2 x 8 lhs (u8, K = 2) and a 2 x 8 rhs (s8, N = 2): the rhs
-// rows sign-extended once; a loop over the 2 rows takes row 0 of lhs and
-// acc, repeats group k of the lhs row (zero-extended) over 4N lanes, times
-// rhs row k, sums over k, adds lanes i, 4 + i of the sum (i < 4) to the acc
-// row, and rotates both tiles by one row.
+// rows sign-extended once; a loop over the 2 rows carries the rows of lhs
+// and acc, repeats group k of lhs row 0 (zero-extended) over 4N lanes, times
+// rhs row k, sums over k, adds lanes i, 4 + i of the sum (i < 4) to acc row
+// 0, and yields the rows rotated by one; the result is the loop's acc rows.
 // CHECK-LABEL: func.func @muli
 // CHECK: %[[LHS:.*]] = vector.insert {{.*}} [1] : vector<8xi8> into vector<2x8xi8>
 // CHECK: %[[RHS:.*]] = vector.insert {{.*}} [1] : vector<8xi8> into vector<2x8xi8>
@@ -62,27 +62,28 @@ func.func @implicit_stride(%b: memref<4x64xi8>, %i: index, %j: index) {
 // CHECK: %[[W0:.*]] = arith.extsi %[[B0]] : vector<8xi8> to vector<8xi32>
 // CHECK: %[[B1:.*]] = vector.extract %[[RHS]][1] : vector<8xi8> from vector<2x8xi8>
 // CHECK: %[[W1:.*]] = arith.extsi %[[B1]] : vector<8xi8> to vector<8xi32>
+// CHECK: %[[L0:.*]] = vector.extract %[[LHS]][0] : vector<8xi8> from vector<2x8xi8>
+// CHECK: %[[L1:.*]] = vector.extract %[[LHS]][1] : vector<8xi8> from vector<2x8xi8>
+// CHECK: %[[C0:.*]] = vector.extract %[[ACC]][0] : vector<2xi32> from vector<2x2xi32>
+// CHECK: %[[C1:.*]] = vector.extract %[[ACC]][1] : vector<2xi32> from vector<2x2xi32>
 // CHECK: %[[ROWS:.*]] = arith.constant 2 : index
-// CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %{{.*}} iter_args(%[[L:.*]] = %[[LHS]], %[[C:.*]] = %[[ACC]]) -> (vector<2x8xi8>, vector<2x2xi32>) {
-// CHECK:   %[[A:.*]] = vector.extract %[[L]][0] : vector<8xi8> from vector<2x8xi8>
+// CHECK: %[[LOOP:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %{{.*}} iter_args(%[[A:.*]] = %[[L0]], %[[A1:.*]] = %[[L1]], %[[C:.*]] = %[[C0]], %[[CN:.*]] = %[[C1]]) -> (vector<8xi8>, vector<8xi8>, vector<2xi32>, vector<2xi32>) {
 // CHECK:   %[[AW:.*]] = arith.extui %[[A]] : vector<8xi8> to vector<8xi32>
-// CHECK:   %[[CROW:.*]] = vector.extract %[[C]][0] : vector<2xi32> from vector<2x2xi32>
 // CHECK:   %[[G0:.*]] = vector.shuffle %[[AW]], %[[AW]] [0, 1, 2, 3, 0, 1, 2, 3]
 // CHECK:   %[[P0:.*]] = arith.muli %[[G0]], %[[W0]] : vector<8xi32>
 // CHECK:   %[[G1:.*]] = vector.shuffle %[[AW]], %[[AW]] [4, 5, 6, 7, 4, 5, 6, 7]
 // CHECK:   %[[P1:.*]] = arith.muli %[[G1]], %[[W1]] : vector<8xi32>
 // CHECK:   %[[SUM:.*]] = arith.addi %[[P0]], %[[P1]] : vector<8xi32>
 // CHECK:   %[[S0:.*]] = vector.shuffle %[[SUM]], %[[SUM]] [0, 4]
-// CHECK:   %[[R0:.*]] = arith.addi %[[CROW]], %[[S0]] : vector<2xi32>
+// CHECK:   %[[R0:.*]] = arith.addi %[[C]], %[[S0]] : vector<2xi32>
 // CHECK:   vector.shuffle %[[SUM]], %[[SUM]] [1, 5]
 // CHECK:   vector.shuffle %[[SUM]], %[[SUM]] [2, 6]
 // CHECK:   vector.shuffle %[[SUM]], %[[SUM]] [3, 7]
 // CHECK:   %[[R3:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<2xi32>
-// CHECK:   %[[NEW:.*]] = vector.insert %[[R3]], %[[C]] [0] : vector<2xi32> into vector<2x2xi32>
-// CHECK:   %[[NL:.*]] = vector.shuffle %[[L]], %[[L]] [1, 0] : vector<2x8xi8>, vector<2x8xi8>
-// CHECK:   %[[NC:.*]] = vector.shuffle %[[NEW]], %[[NEW]] [1, 0] : vector<2x2xi32>, vector<2x2xi32>
-// CHECK:   scf.yield %[[NL]], %[[NC]] : vector<2x8xi8>, vector<2x2xi32>
-// CHECK: vector.extract %[[LOOP]]#1[0] : vector<2xi32> from vector<2x2xi32>
+// CHECK:   scf.yield %[[A1]], %[[A]], %[[CN]], %[[R3]] : vector<8xi8>, vector<8xi8>, vector<2xi32>, vector<2xi32>
+// CHECK: %[[T0:.*]] = vector.insert %[[LOOP]]#2, %[[ACC]] [0] : vector<2xi32> into vector<2x2xi32>
+// CHECK: %[[T1:.*]] = vector.insert %[[LOOP]]#3, %[[T0]] [1] : vector<2xi32> into vector<2x2xi32>
+// CHECK: vector.extract %[[T1]][0] : vector<2xi32> from vector<2x2xi32>
 func.func @muli(%p: memref<?xi8>, %q: memref<?xi32>, %i: index, %s: index) {
   %a = amx.tile_load %p[%i], %s : memref<?xi8> into !amx.tile<2x8xi8>
   %b = amx.tile_load %p[%s], %s : memref<?xi8> into !amx.tile<2x8xi8>
