@@ -220,14 +220,14 @@ void TileKernel::tiles(Value n, Value g, Value vec0, int64_t nv, int64_t j0,
       accs, [&](Value ky, Value kx, Value kc, SmallVector<Value> acc) {
         Value tap = tapOffset(ky, kx);
         Value aOff = add(add(aBase, mul(tap, cx)), mul(kc, kTileBytes));
+        Value step = add(mul(ky, p.kw), kx);
+        Value bOff = add(wBase, mul(add(mul(step, q4), mul(kc, kTileRows)),
+                                    nv * kTileBytes));
         SmallVector<Value> a, w4;
         for (int64_t i = 0; i < mt; ++i)
           a.push_back(amx::TileLoadOp::create(
               b, loc, bytesTile, x,
               ValueRange{add(aOff, idx(i * kTileRows * cx))}, aStride));
-        Value step = add(mul(ky, p.kw), kx);
-        Value bOff = add(wBase, mul(add(mul(step, q4), mul(kc, kTileRows)),
-                                    nv * kTileBytes));
         for (int64_t j = 0; j < nt; ++j)
           w4.push_back(amx::TileLoadOp::create(
               b, loc, bytesTile, w,
@@ -325,12 +325,18 @@ Value TileKernel::im2col(Value input) {
       b, loc,
       DenseElementsAttr::get(tailType, b.getI8IntegerAttr(0).getValue()));
   Value tailMask = e.prefixMask(tailType.getNumElements(), tail);
+  // The pieces are written in order, each one whole vector: the bytes past
+  // a piece are the next one's (written after it) or, past the last one,
+  // the row's tail (zeroed last), so only the loads need masks (a masked
+  // store crossing a cache line costs several times a plain one). Where the
+  // tail is shorter than that overhang, masked stores.
+  bool plainStores = width - piece <= tail;
   auto copy = [&](Value from, Value to) {
     Value v = mask ? Value(vector::MaskedLoadOp::create(b, loc, pieceType, xp,
                                                         from, mask, zeros))
                    : Value(vector::LoadOp::create(b, loc, pieceType, xp,
                                                   ValueRange{from}));
-    if (mask)
+    if (mask && !plainStores)
       vector::MaskedStoreOp::create(b, loc, col, to, mask, v);
     else
       vector::StoreOp::create(b, loc, v, col, ValueRange{to});
