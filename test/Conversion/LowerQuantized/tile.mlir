@@ -12,7 +12,8 @@
 
 // REMARK: remark: int8 kernel: amx-int8: tdpbusd tiles, 32 pixels x 32 channels per step (2x2 accumulator tiles), input read in place, zmm requantization
 // CHECK-LABEL: func.func @pointwise
-// CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xi32>
+// The accumulators start at the compensation: row stride 0.
+// CHECK-COUNT-4: amx.tile_load {{%.*}}[{{%.*}}], %c0{{(_[0-9]+)?}} : memref<64xi32> into !amx.tile<16x16xi32>
 // CHECK: scf.for
 // CHECK-COUNT-4: amx.tile_load {{.*}} into !amx.tile<16x64xi8>
 // CHECK-COUNT-4: amx.tile_muli {{%.*}} zext, {{%.*}}, {{%.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
@@ -32,7 +33,8 @@ func.func @pointwise(%x: tensor<1x4x8x64x!u8>) -> tensor<1x4x8x64x!o8> {
 
 // REMARK: remark: int8 kernel: amx-int8: tdpbusd tiles, 16 pixels x 32 channels per step (1x2 accumulator tiles), padded input copy, zmm requantization
 // CHECK-LABEL: func.func @padded
-// CHECK-COUNT-2: amx.tile_zero
+// CHECK-COUNT-2: amx.tile_load {{.*}} into !amx.tile<16x16xi32>
+// CHECK: scf.for
 func.func @padded(%x: tensor<1x4x4x128x!u8>) -> tensor<1x4x4x40x!o8> {
   %wr = arith.constant dense<-2> : tensor<40x3x3x128xi8>
   %w = quant.scast %wr : tensor<40x3x3x128xi8> to tensor<40x3x3x128x!w>
