@@ -102,7 +102,7 @@ func.func @fused_conv(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
 // X86: config <kind = per_channel_min_max, dtype = qint8, qscheme = symmetric, ch_axis = 0>
 // VNNI-LABEL: func.func @target
 // VNNI: qnt.observe %arg0 config <kind = histogram> {name = "input0"}
-// BADTARGET: qnt-insert-observers: unknown target 'sparc' (avx512-vnni (or x86-vnni), avx-vnni, avx2 (or x86), neon-i8mm, neon-dot (or aarch64), generic)
+// BADTARGET: qnt-insert-observers: unknown target 'sparc' (amx-int8, avx512-vnni (or x86-vnni), avx-vnni, avx2 (or x86), neon-i8mm, neon-dot (or aarch64), generic)
 func.func @target(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %w = arith.constant dense<0.5> : tensor<2x3x3x2xf32>
   %0 = qnt.conv2d %x, %w {pad = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x3x3x2xf32>) -> tensor<1x4x4x2xf32>
