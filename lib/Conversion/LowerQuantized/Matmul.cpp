@@ -42,11 +42,22 @@
 #include "Common.h"
 #include "ConvEmitter.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
+
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::conv;
 
+/// Rows per step of the tile kernel: 32 (2x2 accumulator tiles), 16 for a
+/// matmul of fewer rows.
+static int64_t tileRows(const MatmulShape &s) { return s.m >= 32 ? 32 : 16; }
+
 std::string ConvEmitter::matmulPathName() const {
+  if (p.matmul && p.family().matmulTiles(*p.matmul))
+    return "matmul: " + p.info().name.str() + ": " + p.family().matmulPath(p) +
+           ", " + std::to_string(tileRows(*p.matmul)) +
+           " rows x 32 columns per step, both operands packed at run time "
+           "to whole 64-byte tile rows";
   MatmulBlock blk = p.family().matmulBlock(p);
   return "matmul: " + p.info().name.str() + ": " + p.family().matmulPath(p) +
          ", " + std::to_string(blk.rows) + " rows x " +
@@ -96,13 +107,22 @@ private:
                   int64_t nv, int64_t lastValid);
   /// The register blocks, parallel over (batch, chunk of row blocks).
   void emitKernel();
+  /// The tile kernel (KernelFamily::matmulTiles), parallel the same way:
+  /// steps of 32 rows x 32 columns on 2x2 accumulator tiles (16 rows where
+  /// M < 32; the last row block ends at row M - 1), stored through a stack
+  /// buffer into the same requantization.
+  void emitTileKernel();
+  /// One step: rows m0.. x vectors v0 .. v0 + nt - 1 into `buf` [rows][32].
+  void tileStep(Value bi, Value m0, Value v0, int64_t nt, Value buf);
+  void storeTileStep(Value bi, Value m0, Value v0, int64_t nt,
+                     int64_t lastValid, Value buf);
 
   ConvEmitter &e;
   ConversionPatternRewriter &b;
   Location loc;
   const ConvProblem &p;
   const MatmulShape &s;
-  const bool dot, wide;
+  const bool dot, wide, tiles;
   const MatmulBlock blk;
   const int64_t W, q4, rowStride, fullVectors, tailCols, vectors;
   const bool flipA, flipB;
@@ -118,10 +138,14 @@ private:
 
 MatmulEmitter::MatmulEmitter(ConvEmitter &e)
     : e(e), b(e.b), loc(e.loc), p(e.p), s(*e.p.matmul), dot(e.usesDot()),
-      wide(e.widePairs()), blk(p.family().matmulBlock(p)), W(blk.lanes),
-      q4((s.k + 3) / 4), rowStride((s.k + 31) / 32 * 32), fullVectors(s.n / W),
-      tailCols(s.n % W), vectors(fullVectors + (tailCols ? 1 : 0)),
-      flipA(p.shift != 0), flipB(s.rhsShift != 0), za(p.inZp), zb(s.rhsZp) {
+      wide(e.widePairs()), tiles(p.family().matmulTiles(s)),
+      blk(p.family().matmulBlock(p)), W(blk.lanes),
+      // Tiles read whole 64-byte rows: K padded to 64 (16 quads).
+      q4(tiles ? (s.k + 63) / 64 * 16 : (s.k + 3) / 4),
+      rowStride(tiles ? (s.k + 63) / 64 * 64 : (s.k + 31) / 32 * 32),
+      fullVectors(s.n / W), tailCols(s.n % W),
+      vectors(fullVectors + (tailCols ? 1 : 0)), flipA(p.shift != 0),
+      flipB(s.rhsShift != 0), za(p.inZp), zb(s.rhsZp) {
   i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
   vWi8 = VectorType::get({W}, i8), vWi32 = VectorType::get({W}, i32);
   v4Wi8 = VectorType::get({4 * W}, i8);
@@ -168,7 +192,10 @@ Value MatmulEmitter::emit(Value lhs, Value rhs) {
       b, loc,
       DenseElementsAttr::get(VectorType::get({W}, b.getF32Type()),
                              b.getF32FloatAttr(s.mult).getValue()));
-  emitKernel();
+  if (tiles)
+    emitTileKernel();
+  else
+    emitKernel();
   return out;
 }
 
@@ -273,6 +300,14 @@ void MatmulEmitter::packPanel(Value rhs, Value bi, Value v, int64_t valid,
   if (s.k % 4)
     colSum =
         packQuad(rhs, bi, v, n0, mask, padB, idx(s.k / 4), s.k % 4, colSum);
+  // Zero quads up to the tiles' padded K.
+  int64_t packed = (s.k + 3) / 4;
+  if (q4 > packed)
+    e.forLoop(idx(packed), idx(q4), ValueRange{}, [&](Value q, ValueRange) {
+      vector::StoreOp::create(b, loc, e.splat(v4Wi8, 0), bp,
+                              ValueRange{bi, v, q, idx(0)});
+      return SmallVector<Value>{};
+    });
   // comp = K za' zb' - za' colsum.
   Value c = arith::SubIOp::create(
       b, loc, e.splat(vWi32, int64_t(s.k) * za * zb),
@@ -401,6 +436,113 @@ void MatmulEmitter::block(Value bi, Value m0, Value v0, int64_t nv,
         return acc;
       });
   storeBlock(result, bi, rows, v0, nv, lastValid);
+}
+
+void MatmulEmitter::tileStep(Value bi, Value m0, Value v0, int64_t nt,
+                             Value buf) {
+  auto bytesTile = amx::TileType::get({16, 64}, i8);
+  auto accTile = amx::TileType::get({16, 16}, i32);
+  int64_t mt = tileRows(s) / 16;
+  // The accumulators start at comp (rows at stride 0); the row terms are
+  // added in the epilogue.
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < mt; ++i)
+    for (int64_t j = 0; j < nt; ++j)
+      accs.push_back(amx::TileLoadOp::create(
+          b, loc, accTile, comp, ValueRange{bi, mul(add(v0, idx(j)), W)},
+          idx(0)));
+  ValueRange result = e.forLoop(
+      idx(0), idx(rowStride / 64), accs, [&](Value kc, ValueRange args) {
+        SmallVector<Value> acc(args.begin(), args.end()), a, w;
+        for (int64_t i = 0; i < mt; ++i)
+          a.push_back(amx::TileLoadOp::create(
+              b, loc, bytesTile, ap,
+              ValueRange{bi, add(m0, idx(16 * i)), mul(kc, 64)},
+              idx(rowStride)));
+        for (int64_t j = 0; j < nt; ++j)
+          w.push_back(amx::TileLoadOp::create(
+              b, loc, bytesTile, bp,
+              ValueRange{bi, add(v0, idx(j)), mul(kc, 16), idx(0)},
+              idx(4 * W)));
+        for (int64_t i = 0; i < mt; ++i)
+          for (int64_t j = 0; j < nt; ++j)
+            acc[i * nt + j] = amx::TileMulIOp::create(
+                b, loc, accTile, a[i], w[j], acc[i * nt + j],
+                /*isZextLhs=*/!p.domainSigned, /*isZextRhs=*/false);
+        return acc;
+      });
+  for (int64_t i = 0; i < mt; ++i)
+    for (int64_t j = 0; j < nt; ++j)
+      amx::TileStoreOp::create(b, loc, buf,
+                               ValueRange{idx(16 * i * 2 * W + j * W)},
+                               result[i * nt + j], idx(2 * W));
+}
+
+void MatmulEmitter::storeTileStep(Value bi, Value m0, Value v0, int64_t nt,
+                                  int64_t lastValid, Value buf) {
+  e.forLoop(idx(0), idx(tileRows(s)), ValueRange{}, [&](Value r, ValueRange) {
+    Value row = add(m0, r);
+    Value rt;
+    if (zb)
+      rt = vector::BroadcastOp::create(
+          b, loc, vWi32,
+          memref::LoadOp::create(b, loc, rowTerm, ValueRange{bi, row}));
+    for (int64_t j = 0; j < nt; ++j) {
+      Value acc = vector::LoadOp::create(
+          b, loc, vWi32, buf, ValueRange{add(mul(r, 2 * W), idx(j * W))});
+      if (rt)
+        acc = arith::AddIOp::create(b, loc, acc, rt);
+      Value bytes =
+          arith::TruncIOp::create(b, loc, vWi8, e.epilogue(acc, mult, Value()));
+      SmallVector<Value> at{bi, row, mul(add(v0, idx(j)), W)};
+      Value mask = j == nt - 1 ? e.prefixMask(W, lastValid) : Value();
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
+      else
+        vector::StoreOp::create(b, loc, bytes, out, at);
+    }
+    return SmallVector<Value>{};
+  });
+}
+
+void MatmulEmitter::emitTileKernel() {
+  const int64_t rows = tileRows(s);
+  const int64_t rowBlocks = (s.m + rows - 1) / rows;
+  const int64_t pairs = fullVectors / 2;
+  const int64_t restVectors = fullVectors % 2 + (tailCols ? 1 : 0);
+  const int64_t chunks = ConvEmitter::threadChunks(s.batch, rowBlocks);
+  const int64_t perChunk = (rowBlocks + chunks - 1) / chunks;
+  scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0), idx(0)}, ValueRange{idx(s.batch), idx(chunks)},
+      ValueRange{idx(1), idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        Value bi = ivs[0];
+        Value buf = memref::AllocaOp::create(
+                        b, loc, MemRefType::get({rows * 2 * W}, i32),
+                        b.getI64IntegerAttr(64))
+                        .getResult();
+        auto [lo, hi] = e.chunkRange(ivs[1], perChunk, rowBlocks);
+        e.forLoop(lo, hi, ValueRange{}, [&](Value rb, ValueRange) {
+          // The last block ends at the last row (recomputing a few rows).
+          Value m0 =
+              arith::MinSIOp::create(b, loc, mul(rb, rows), idx(s.m - rows));
+          if (pairs)
+            e.forLoop(idx(0), idx(pairs), ValueRange{},
+                      [&](Value pr, ValueRange) {
+                        Value v0 = mul(pr, 2);
+                        tileStep(bi, m0, v0, 2, buf);
+                        storeTileStep(bi, m0, v0, 2, W, buf);
+                        return SmallVector<Value>{};
+                      });
+          if (restVectors) {
+            Value v0 = idx(pairs * 2);
+            tileStep(bi, m0, v0, restVectors, buf);
+            storeTileStep(bi, m0, v0, restVectors, tailCols ? tailCols : W,
+                          buf);
+          }
+          return SmallVector<Value>{};
+        });
+        scf::ReduceOp::create(b, loc);
+      });
 }
 
 void MatmulEmitter::emitKernel() {

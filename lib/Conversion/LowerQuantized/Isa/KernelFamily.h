@@ -43,6 +43,7 @@ namespace mlir::qnt::conv {
 
 class ConvEmitter;
 struct ConvProblem;
+struct MatmulShape;
 
 /// How the 8-lane kernels (ConvVector8.cpp) and the matmul kernel
 /// (Matmul.cpp) hold a tile of 8 output channels of packed weights.
@@ -130,6 +131,10 @@ public:
   }
   /// The matmul kernel's dot step, for the remark ("sdot").
   virtual std::string matmulPath(const ConvProblem &p) const = 0;
+  /// Whether qnt.matmul runs on AMX tiles (Matmul.cpp's tile kernel: its
+  /// operands packed to whole 64-byte tile rows) rather than the register
+  /// blocks.
+  virtual bool matmulTiles(const MatmulShape &s) const { return false; }
 
   //===--------------------------------------------------------------------===//
   // Requantization and table lookups

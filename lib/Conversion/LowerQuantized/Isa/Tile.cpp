@@ -2,7 +2,8 @@
 //
 // amx-int8: tdpbusd (u8 x s8 into int32, as vpdpbusd) on tiles of 16 rows x
 // 64 bytes for the dense convolutions, linear layers and matmuls where
-// tiles pay (ConvEmitter::emitTile, ../ConvTile.cpp); every other kernel is
+// tiles pay (ConvEmitter::emitTile, ../ConvTile.cpp; ../Matmul.cpp's tile
+// kernel); every other kernel is
 // the zmm family's (vpdpbusd zmm, ZmmDot.cpp), and so is the requantizing
 // epilogue, which the tile kernel shares.
 //
@@ -39,7 +40,14 @@ public:
     return zmm.matmulBlock(p);
   }
   std::string matmulPath(const ConvProblem &p) const override {
-    return zmm.matmulPath(p);
+    return p.matmul && matmulTiles(*p.matmul) ? "tdpbusd tiles"
+                                              : zmm.matmulPath(p);
+  }
+  /// Tiles where a block of 16 rows and 16 columns exists and the
+  /// reduction fills most of a 64-byte tile row (attention's Q x K^T with
+  /// 64-wide heads, scores x V over the tokens).
+  bool matmulTiles(const MatmulShape &s) const override {
+    return s.m >= 16 && s.n >= 16 && s.k >= 48;
   }
   Value roundToInt(ConvEmitter &e, Value v) const override {
     return zmm.roundToInt(e, v);

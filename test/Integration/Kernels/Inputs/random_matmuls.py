@@ -11,7 +11,14 @@ operands (the x86 default object's activations: avx2's vpmaddubsw path),
 the rest random u8 / i8 types with random zero points, narrowed ranges
 (the exact path on avx2); the output scale is drawn around the product's
 spread so that the outputs cover the output's range.
-Usage: random_matmuls.py OUTDIR N SEED
+
+With `tile`, every model is one amx-int8's tile kernel takes (M and N 16
+or more, K 48 or more): M 16-80 (16- and 32-row steps, the last one
+ending at row M - 1), K 48-200 (padded to whole 64-byte tile rows), N
+16-100 (pairs of 16-column panels, a single one, a masked tail), one in
+four attention-sized (12 heads of 197 x 64 x 197 or 197 x 197 x 64, as
+ViT-B/16).
+Usage: random_matmuls.py OUTDIR N SEED [tile]
 """
 import os
 import sys
@@ -22,6 +29,7 @@ import random_types
 from random_types import f32, ts
 
 out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+tile = len(sys.argv) > 4 and sys.argv[4] == "tile"
 rng = np.random.default_rng(seed)
 os.makedirs(out, exist_ok=True)
 
@@ -34,7 +42,12 @@ def seven_bit():
 
 manifest = []
 for i in range(count):
-    if i % 8 == 7:
+    if tile and i % 4 == 3:
+        b, m, k, n = [(12, 197, 64, 197), (12, 197, 197, 64)][int(rng.integers(2))]
+    elif tile:
+        b, m, k, n = (int(rng.integers(1, 4)), int(rng.integers(16, 81)),
+                      int(rng.integers(48, 201)), int(rng.integers(16, 101)))
+    elif i % 8 == 7:
         b, m, k, n = [(2, 50, 64, 50), (2, 50, 50, 64)][int(rng.integers(2))]
     else:
         b, m, k, n = (int(rng.integers(1, 4)), int(rng.integers(1, 21)),
