@@ -29,8 +29,9 @@
 //   so the two instruction sets share one epilogue. The accumulator tiles
 //   start at the zero-point compensation (ONNX Runtime's MLAS preloads its
 //   tiles the same way), a tile load at row stride 0.
-// * Loop nest: scf.parallel over (chunk of pixel blocks, image, group,
-//   channel block), as emitZmm; with OpenMP each thread's loop nest is one
+// * Loop nest: scf.parallel over (chunk of pixel blocks, group, channel
+//   block, image): a channel block's weights stay in L2 over a batch's
+//   images; with OpenMP each thread's loop nest is one
 //   outlined function, and LLVM configures the tiles (ldtilecfg) on its
 //   entry, so every thread configures its own.
 //
@@ -523,10 +524,12 @@ Value TileKernel::emit(Value input, Value residual) {
   int64_t perChunk = (blocks + chunks - 1) / chunks;
   scf::ParallelOp::create(
       b, loc, ValueRange{idx(0), idx(0), idx(0), idx(0)},
-      ValueRange{idx(chunks), idx(t.images), idx(p.groups), idx(cbCount)},
+      ValueRange{idx(chunks), idx(p.groups), idx(cbCount), idx(t.images)},
       ValueRange{idx(1), idx(1), idx(1), idx(1)},
       [&](OpBuilder &, Location, ValueRange ivs) {
-        Value c = ivs[0], n = ivs[1], g = ivs[2], blockIdx = ivs[3];
+        // Images innermost: a channel block's weights stay in L2 over the
+        // batch's images.
+        Value c = ivs[0], g = ivs[1], blockIdx = ivs[2], n = ivs[3];
         auto [lo, hi] = e.chunkRange(c, perChunk, blocks);
         auto full = [&] {
           channelBlock(n, g, mul(blockIdx, 4), 4, kZLanes, true, lo, hi);
