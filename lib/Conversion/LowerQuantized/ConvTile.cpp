@@ -64,7 +64,7 @@ struct TileGeometry {
   int64_t images;      // the parallel image dimension
   int64_t span;        // virtual pixels per image
   int64_t pitch;       // virtual pixels per output row (plane columns)
-  int64_t planeRows;   // rows of a plane
+  int64_t planeRows;   // rows of a plane (Phases)
   int64_t imageStride; // plane pixels between images
   int64_t rowsPerStep; // pixels per block: 16 or 32
   // The A tiles' row stride (input pixel, or im2col row) in bytes.
@@ -74,8 +74,8 @@ struct TileGeometry {
   int64_t im2colBytes;
   // Phases: the strided input's planes (ky * dh % sh, kx * dw % sw), rows
   // and columns: phasesY x phasesX planes, phase a of rows at plane
-  // a * phasesX + b (a single phase: plane 0 whatever its offset).
-  int64_t phasesY, phasesX;
+  // a * phasesX + b (a single phase: plane 0, its residues onlyY, onlyX).
+  int64_t phasesY, phasesX, onlyY, onlyX;
 };
 
 /// The residues of k * dilation modulo stride for k < kernel: all of them
@@ -99,37 +99,34 @@ TileGeometry tileGeometry(const ConvProblem &p) {
   TileGeometry t;
   bool pads = p.pt || p.pb || p.pl || p.pr;
   int64_t hp = p.h + p.pt + p.pb, wp = p.w + p.pl + p.pr;
-  int64_t onlyY, onlyX;
-  t.phasesY = phaseCount(p.kh, p.dh, p.sh, onlyY);
-  t.phasesX = phaseCount(p.kw, p.dw, p.sw, onlyX);
+  t.phasesY = phaseCount(p.kh, p.dh, p.sh, t.onlyY);
+  t.phasesX = phaseCount(p.kw, p.dw, p.sw, t.onlyX);
   t.rowBytes = p.groups * p.cg4;
   t.im2colBytes = 0;
-  if (p.cg % kTileBytes) {
-    // Few input channels (an RGB stem): one row of the whole reduction per
-    // output pixel.
-    t.source = TileGeometry::Im2col;
+  t.planeRows = 0;
+  // One row of pixels over the whole batch, read at a pixel's stride.
+  auto flat = [&](TileGeometry::Source source) {
+    t.source = source;
     t.images = 1;
     t.span = p.n * p.oh * p.ow;
     t.pitch = p.ow;
-    t.planeRows = p.n * p.oh;
     t.imageStride = 0;
+  };
+  if (p.cg % kTileBytes) {
+    // Few input channels (an RGB stem): one row of the whole reduction per
+    // output pixel.
+    flat(TileGeometry::Im2col);
     t.im2colBytes =
         (p.kh * p.kw * p.cg4 + kTileBytes - 1) / kTileBytes * kTileBytes;
     t.rowBytes = t.im2colBytes;
   } else if (p.kh == 1 && p.kw == 1 && p.sh == 1 && p.sw == 1 && !pads &&
              p.shift == 0) {
-    t.source = TileGeometry::InPlace;
-    t.images = 1;
-    t.span = p.n * p.oh * p.ow;
-    t.pitch = p.ow;
-    t.planeRows = p.n * p.oh;
-    t.imageStride = 0;
+    flat(TileGeometry::InPlace);
   } else if (p.sh == 1 && p.sw == 1) {
     t.source = TileGeometry::PaddedCopy;
     t.images = p.n;
     t.span = (p.oh - 1) * wp + p.ow;
     t.pitch = wp;
-    t.planeRows = hp;
     t.imageStride = hp * wp;
   } else {
     // Plane (a, b) holds padded pixels (y * sh + a, x * sw + b).
@@ -398,9 +395,6 @@ Value TileKernel::tapOffset(Value ky, Value kx) {
 
 Value TileKernel::phaseCopy(Value input) {
   auto v64i8 = VectorType::get({kTileBytes}, b.getI8Type());
-  int64_t onlyY, onlyX;
-  phaseCount(p.kh, p.dh, p.sh, onlyY);
-  phaseCount(p.kw, p.dw, p.sw, onlyX);
   int64_t planes = t.phasesY * t.phasesX;
   Value xp = e.alloc({p.n * t.imageStride * cx}, b.getI8Type());
   Value src = e.flatten(input);
@@ -425,11 +419,11 @@ Value TileKernel::phaseCopy(Value input) {
         Value a =
             t.phasesY > 1
                 ? Value(arith::DivUIOp::create(b, loc, plane, idx(t.phasesX)))
-                : idx(onlyY);
+                : idx(t.onlyY);
         Value bx =
             t.phasesX > 1
                 ? Value(arith::RemUIOp::create(b, loc, plane, idx(t.phasesX)))
-                : idx(onlyX);
+                : idx(t.onlyX);
         Value y =
             arith::SubIOp::create(b, loc, add(mul(r, p.sh), a), idx(p.pt));
         Value rowInside = arith::AndIOp::create(
