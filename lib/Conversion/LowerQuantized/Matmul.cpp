@@ -105,6 +105,9 @@ private:
                    Value v0, int64_t nv, Value q, Value k0);
   void storeBlock(ValueRange result, Value bi, ArrayRef<Value> rows, Value v0,
                   int64_t nv, int64_t lastValid);
+  /// Requantizes `acc` and stores it at row `row`, vector `v` of the output
+  /// (its first `valid` columns).
+  void storeVector(Value acc, Value bi, Value row, Value v, int64_t valid);
   /// The register blocks, parallel over (batch, chunk of row blocks).
   void emitKernel();
   /// The tile kernel (KernelFamily::matmulTiles), parallel the same way:
@@ -404,16 +407,20 @@ void MatmulEmitter::storeBlock(ValueRange result, Value bi,
                                ArrayRef<Value> rows, Value v0, int64_t nv,
                                int64_t lastValid) {
   for (int64_t r = 0; r < blk.rows; ++r)
-    for (int64_t j = 0; j < nv; ++j) {
-      Value bytes = arith::TruncIOp::create(
-          b, loc, vWi8, e.epilogue(result[r * nv + j], mult, Value()));
-      SmallVector<Value> at{bi, rows[r], mul(add(v0, idx(j)), W)};
-      Value mask = j == nv - 1 ? e.prefixMask(W, lastValid) : Value();
-      if (mask)
-        vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
-      else
-        vector::StoreOp::create(b, loc, bytes, out, at);
-    }
+    for (int64_t j = 0; j < nv; ++j)
+      storeVector(result[r * nv + j], bi, rows[r], add(v0, idx(j)),
+                  j == nv - 1 ? lastValid : W);
+}
+
+void MatmulEmitter::storeVector(Value acc, Value bi, Value row, Value v,
+                                int64_t valid) {
+  Value bytes =
+      arith::TruncIOp::create(b, loc, vWi8, e.epilogue(acc, mult, Value()));
+  SmallVector<Value> at{bi, row, mul(v, W)};
+  if (Value mask = e.prefixMask(W, valid))
+    vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
+  else
+    vector::StoreOp::create(b, loc, bytes, out, at);
 }
 
 void MatmulEmitter::block(Value bi, Value m0, Value v0, int64_t nv,
@@ -492,14 +499,7 @@ void MatmulEmitter::storeTileStep(Value bi, Value m0, Value v0, int64_t nt,
           b, loc, vWi32, buf, ValueRange{add(mul(r, 2 * W), idx(j * W))});
       if (rt)
         acc = arith::AddIOp::create(b, loc, acc, rt);
-      Value bytes =
-          arith::TruncIOp::create(b, loc, vWi8, e.epilogue(acc, mult, Value()));
-      SmallVector<Value> at{bi, row, mul(add(v0, idx(j)), W)};
-      Value mask = j == nt - 1 ? e.prefixMask(W, lastValid) : Value();
-      if (mask)
-        vector::MaskedStoreOp::create(b, loc, out, at, mask, bytes);
-      else
-        vector::StoreOp::create(b, loc, bytes, out, at);
+      storeVector(acc, bi, row, add(v0, idx(j)), j == nt - 1 ? lastValid : W);
     }
     return SmallVector<Value>{};
   });
