@@ -114,3 +114,37 @@ func.func @omp(%x: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A loop nest that uses an AMX tile defined outside it (an amx-int8 kernel
+// whose outer loops folded away) stays in its function: LLVM cannot pass
+// x86_amx to one. The other nest is outlined.
+// CHECK-LABEL: func.func @tile(
+// CHECK:         %[[Z:.*]] = amx.tile_zero
+// CHECK:         scf.for {{.*}} iter_args({{.*}} = %[[Z]])
+// CHECK:           amx.tile_muli
+// CHECK:         amx.tile_store
+// CHECK:         call @tile_loop1(
+// CHECK-NOT:   func.func private @tile_loop0
+// CHECK:       func.func private @tile_loop1(
+func.func @tile(%a: memref<4096xi8>, %c: memref<256xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %z = amx.tile_zero : !amx.tile<16x16xi32>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (!amx.tile<16x16xi32>) {
+    %off = arith.muli %k, %c64 : index
+    %t = amx.tile_load %a[%off], %c64 : memref<4096xi8> into !amx.tile<16x64xi8>
+    %n = amx.tile_muli %t zext, %t, %acc : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
+    scf.yield %n : !amx.tile<16x16xi32>
+  }
+  amx.tile_store %c[%c0], %r, %c16 : memref<256xi32>, !amx.tile<16x16xi32>
+  %one = arith.constant 1 : i32
+  scf.for %i = %c0 to %c16 step %c1 {
+    memref.store %one, %c[%i] : memref<256xi32>
+  }
+  return
+}
