@@ -4,6 +4,7 @@
 #include "quantc/Support/Fail.h"
 
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Target/Compile.h"
 #include "quantc/Transforms/ConstantGlobals.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,11 +20,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
-
-#if defined(__linux__)
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 using namespace mlir;
 using namespace quantc;
@@ -104,22 +100,14 @@ static bool usesAmxTiles(ModuleOp module) {
 
 /// Linux grants a process the AMX tile state on request only (without it
 /// the first tile instruction raises SIGILL); objects ask in their CPU
-/// check, the JIT here, before running code that uses tiles.
+/// check, the JIT here (through the same host test as --list-isas), before
+/// running code that uses tiles.
 static Error requestAmxTileState() {
-#if defined(__linux__) && defined(__x86_64__)
-  constexpr long kArchGetXcompPerm = 0x1022, kArchReqXcompPerm = 0x1023;
-  constexpr long kXfeatureXtiledata = 18;
-  unsigned long granted = 0;
-  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0 &&
-      syscall(SYS_arch_prctl, kArchGetXcompPerm, &granted) == 0 &&
-      (granted & (1ul << kXfeatureXtiledata)))
+  if (quantc::hostGrantsCpuFeatures({"amx-tile", "amx-int8"}))
     return Error::success();
   return fail("this machine does not grant the AMX tile state "
               "(arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) failed): "
               "compile for avx512-vnni instead of amx-int8");
-#else
-  return Error::success();
-#endif
 }
 
 Expected<std::unique_ptr<CompiledModel>>
