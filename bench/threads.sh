@@ -1,12 +1,32 @@
 #!/usr/bin/env bash
-# 1 vs 2 threads on the bundled example CNN, compiled ahead of time with
-# --parallel=omp (int8 as the quick start quantizes it, and float), timed
-# with examples/common/run_model.c (best of N passes over 256 images) next
-# to the same model compiled with --parallel=none. Prints a Markdown section
-# for docs/benchmarks.md.
-# Usage: bench/threads.sh [passes]   (default 20)
+# Thread scaling, two modes.
+#
+# The example model: 1 vs 2 threads on the bundled example CNN, compiled
+# ahead of time with --parallel=omp (int8 as the quick start quantizes it,
+# and float), timed with examples/common/run_model.c (best of N passes over
+# 256 images) next to the same model compiled with --parallel=none. Prints a
+# Markdown section for docs/benchmarks.md.
+#   bench/threads.sh [passes]   (default 20)
+#
+# The zoo: ResNet-50, MobileNetV2 and EfficientNet-B0 at batch 1 on 1, 2, 4,
+# 8 and 16 threads, int8 and float, quantc (--parallel=omp) and ONNX Runtime.
+# --build-only DIR compiles and links everything into DIR, a directory that
+# runs on another x86-64 Linux machine without quantc or this repository:
+# `bash DIR/run.sh` times it there and prints the table (bench/threads/run.sh;
+# options --threads 1,2,4,8,16 --budget S --passes N --models a,b --no-ort).
+# --zoo builds into a temporary directory and runs it here.
+#   bench/threads.sh --build-only DIR [--models resnet50,mobilenet_v2,...]
+#       [--ort NODE_ORT_DIR | --no-ort] [--zoo-dir build/zoo/224]
+#   bench/threads.sh --zoo [the same build options] [run.sh's options]
+# Needs the built quant-compile (it builds nothing in these modes), the zoo's
+# exports and images (bench/zoo/zoo.sh or bench/peers/peers.sh make them),
+# Debian's python3 with onnx and numpy, and for ONNX Runtime's int8 model
+# onnxruntime-node (as bench/peers; default build/peers/ort) to calibrate it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ ${1:-} == --* ]]; then
+  exec "$root/bench/threads/zoo.sh" "$@" # the zoo modes
+fi
 "$root/scripts/build.sh" quant-opt quant-calibrate quant-compile >/dev/null
 bin=${QUANTC_BUILD_DIR:-$root/build}/bin
 example=$root/examples/small-cnn
