@@ -19,8 +19,9 @@
 # Usage: bash DIR/run.sh [--threads 1,2,4,8,16] [--budget SECONDS]
 #          [--passes N] [--models resnet50,mobilenet_v2] [--no-ort]
 #   --threads  thread counts, comma- or space-separated (default 1,2,4,8,16)
-#   --budget   seconds per measurement (default 2; about 4 minutes in all
-#              for the three models with ONNX Runtime on 16 cores)
+#   --budget   seconds per measurement (default 2: 60 measurements of 2-4 s
+#              for the three models with ONNX Runtime, 3-4 minutes; a run of
+#              the driver that hangs is stopped after 120 s)
 #   --passes   a fixed number of passes instead of the budget
 #   --models   a subset of models.tsv's models
 #   --no-ort   skip ONNX Runtime
@@ -75,13 +76,13 @@ say "threads: ${tlist[*]}; $( ((passes > 0)) && echo "$passes passes" || echo "a
 measure() {
   local exe=$1 out=$2 t=$3 n=$passes log us
   if ((n == 0)); then # one pass first, to size the run to the budget
-    log=$("$exe" "$images" "$out" 1 "$t") || return 1
+    log=$(timeout 120 "$exe" "$images" "$out" 1 "$t") || return 1
     us=$(sed -nE 's/^latency ([0-9.]+) us.*/\1/p' <<<"$log")
     samples=$(sed -nE 's/^ran ([0-9]+) samples.*/\1/p' <<<"$log")
     n=$(awk -v b="$budget" -v us="$us" -v s="$samples" 'BEGIN {
       n = int(b * 1e6 / (us * s)); print (n < 3 ? 3 : (n > 300 ? 300 : n)) }')
   fi
-  log=$("$exe" "$images" "$out" "$n" "$t") || return 1
+  log=$(timeout 120 "$exe" "$images" "$out" "$n" "$t") || return 1
   us=$(sed -nE 's/^latency ([0-9.]+) us.*/\1/p' <<<"$log")
   samples=$(sed -nE 's/^ran ([0-9]+) samples.*/\1/p' <<<"$log")
   isa=$(sed -nE 's/^ran .*\(int8 kernels: (.*)\)$/\1/p' <<<"$log")
@@ -100,7 +101,11 @@ while IFS=$'\t' read -r model label kind exe nregions _; do
   path=$here/$exe
   if [[ $exe == *.gz ]]; then # float timing copies travel compressed
     path=$work/bin/$(basename "$exe" .gz)
-    gzip -dc "$here/$exe" >"$path"
+    if command -v gzip >/dev/null; then
+      gzip -dc "$here/$exe" >"$path"
+    else
+      python3 -c 'import gzip, shutil, sys; shutil.copyfileobj(gzip.open(sys.argv[1]), sys.stdout.buffer)' "$here/$exe" >"$path"
+    fi
     chmod +x "$path"
   fi
   same[$model.$kind]=identical
