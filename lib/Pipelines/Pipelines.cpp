@@ -26,7 +26,8 @@ using quantc::ParallelOptions;
 /// identical to what `quant-opt --pass-pipeline=...` runs. (A formatv
 /// string: {0} is the vector register width, `{{` an opening brace.)
 static constexpr const char *kFloatToBuffers =
-    "func.func(qnt-lower-float,"
+    "func.func(qnt-fuse,quantc-float-conv-kernels{{vector-bits={0}},"
+    "qnt-lower-float,"
     "tosa-to-linalg-named,"
     "tosa-to-linalg,"
     "tosa-to-arith,tosa-to-tensor),"

@@ -1,8 +1,8 @@
 //===- Passes.h - Conversion passes of quantc -------------------*- C++ -*-===//
 //
 // Declarations of the conversion passes (Passes.td): qnt-lower-quantized
-// (lib/Conversion/LowerQuantized) and quantc-tile-and-vectorize
-// (lib/Conversion/TileAndVectorize).
+// (lib/Conversion/LowerQuantized), quantc-tile-and-vectorize and
+// quantc-float-conv-kernels (lib/Conversion/TileAndVectorize).
 //
 //===----------------------------------------------------------------------===//
 

@@ -104,4 +104,38 @@ def TileAndVectorizeFloat
   ];
 }
 
+def FloatConvKernels
+    : Pass<"quantc-float-conv-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Float qnt.conv2d to packed register-blocked FMA kernels";
+  let description = [{
+    Replaces each float `qnt.conv2d` (the fused layer: bias, residual add,
+    activation) with static shapes and a constant filter and bias, with one
+    group or depthwise, by a kernel on buffers (`bufferization.to_buffer` /
+    `memref.alloc` / `to_tensor`, as the int8 kernels): the filter packed at
+    compile time per block of output channels, register blocks of
+    accumulators that start from the bias, the residual add and the
+    activation applied in registers before the one store, the input read in
+    place (a zero-padded copy for padded layers). Convolutions are an
+    implicit GEMM of pixels x output-channel vectors (one broadcast input
+    value and nv weight vectors per step); depthwise ones run vectors of
+    channels along output rows, loading each input column once per filter
+    row. The outer loops are an `scf.parallel` (threads with the parallel
+    pipeline). Everything else (grouped convolutions, non-constant filters,
+    dynamic shapes) is left to `qnt-lower-float`. Run before it.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Width of the target's vector registers (512: AVX-512, 128: "
+           "NEON), which sizes the register blocks">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // QUANTC_CONVERSION_PASSES_TD

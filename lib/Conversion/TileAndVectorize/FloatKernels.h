@@ -2,12 +2,15 @@
 //
 // Private to lib/Conversion/TileAndVectorize: the register-blocked
 // kernels quantc-tile-and-vectorize builds for matmuls and innermost
-// reductions instead of tiling them.
+// reductions instead of tiling them, and those quantc-float-conv-kernels
+// builds for float convolutions.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_LIB_CONVERSION_TILEANDVECTORIZE_FLOATKERNELS_H
 #define QUANTC_LIB_CONVERSION_TILEANDVECTORIZE_FLOATKERNELS_H
+
+#include "dialects/Qnt/IR/QntOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -29,6 +32,13 @@ mlir::LogicalResult lowerMatmulToKernel(mlir::RewriterBase &rewriter,
 /// fails, leaving `op` alone, otherwise.
 mlir::LogicalResult lowerInnermostReduction(mlir::RewriterBase &rewriter,
                                             mlir::linalg::LinalgOp op);
+
+/// Replaces a float qnt.conv2d with static shapes, a constant filter (and
+/// bias), one group or depthwise, by the packed register-blocked kernel of
+/// ConvKernel.cpp, built for vector registers of `vectorBits`; fails,
+/// leaving `op` alone, otherwise.
+mlir::LogicalResult lowerFloatConv(mlir::RewriterBase &rewriter,
+                                   mlir::qnt::Conv2DOp op, unsigned vectorBits);
 
 } // namespace quantc::float_codegen
 
