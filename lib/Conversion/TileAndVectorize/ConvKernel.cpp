@@ -6,9 +6,9 @@
 // LowerQuantized: weights packed at compile time, register blocks of
 // accumulators, the bias as their start and the residual add and the
 // activation applied in registers before the one store. NHWC throughout;
-// padded layers read a zero-padded copy of the input (tensor.pad), the
-// others read it in place. L = f32 lanes of a vector register (16 with
-// vector-bits=512, 8 with 256, 4 with 128).
+// padded convolutions read a zero-padded copy of the input (tensor.pad),
+// the others and all depthwise ones read it in place. L = f32 lanes of a vector
+// register (16 with vector-bits=512, 8 with 256, 4 with 128).
 //
 // Convolutions with one group (implicit GEMM, `GemmConv`): a register block
 // is P output pixels x nv vectors of output channels (AVX-512: 6 x 4 zmm,
@@ -29,7 +29,11 @@
 // Depthwise convolutions (`DepthwiseConv`): a vector of L channels times a
 // run of up to P pixels along an output row; per filter row, each input
 // column of the run is loaded once and feeds every (pixel, kx) pair that
-// reads it. scf.parallel over (output row of every image, channel vector),
+// reads it. The input is read in place, padded or not: each output row
+// runs the filter rows that fall inside the input, and the pixels near the
+// left and right borders are emitted one by one with the filter columns
+// that fall inside (known at compile time), so that the interior runs have
+// no test. scf.parallel over (output row of every image, channel vector),
 // then the runs of the row. The weights are packed [KH][KW][C] (channels
 // padded to L).
 //
@@ -492,31 +496,53 @@ void GemmConv::build() {
   replaceOp();
 }
 
-/// Depthwise: channel vectors times runs of pixels along a row.
+/// Depthwise: channel vectors times runs of pixels along a row, the input
+/// read in place: the filter rows of an output row are those that fall
+/// inside the input (bounds computed per row), the pixels whose filter
+/// columns all fall inside run in blocks, the few border pixels of each side
+/// one by one with the columns that fall inside (known at compile time).
 class DepthwiseConv : KernelBuilder {
 public:
   DepthwiseConv(RewriterBase &rw, const FloatConv &conv, unsigned vectorBits)
       : KernelBuilder(rw, conv, vectorBits) {
     vectors = llvm::divideCeil(conv.c, lanes);
     run = std::min(conv.ow, accumulators / 2);
+    inH = conv.h - conv.pad[0] - conv.pad[1];
+    inW = conv.w - conv.pad[2] - conv.pad[3];
   }
 
   void build();
 
 private:
+  /// The filter columns [first, last) that pixel `ox` reads inside the
+  /// input.
+  std::pair<int64_t, int64_t> columnsInside(int64_t ox) const;
   /// Weights [KH][KW][C padded to whole vectors].
   Value packWeights();
-  /// `count` pixels of the row from column ox0, channel vector at c0 whose
-  /// first `valid` lanes are channels.
-  void pixelRun(OpBuilder &b, Value rowIn, Value rowOut, Value ox0, Value c0,
-                int64_t count, int64_t valid);
+  /// `count` pixels of an output row from column ox0, the channel vector at
+  /// c0 whose first `valid` lanes are channels; pixel i reads the filter
+  /// columns kx[i] (all: the interior).
+  void pixelRun(OpBuilder &b, Value rowOut, Value ox0, Value c0, int64_t count,
+                int64_t valid, ArrayRef<std::pair<int64_t, int64_t>> kx);
   /// One channel vector of one output row.
-  void rowVector(OpBuilder &b, Value rowIn, Value rowOut, Value c0,
-                 int64_t valid);
+  void rowVector(OpBuilder &b, Value rowOut, Value c0, int64_t valid);
 
-  int64_t vectors, run;
+  int64_t vectors, run, inH, inW;
   Value input, weights, bias;
+  /// Per output row: the input row of filter row 0 in the image's rows
+  /// (img * H + oy * sh - pad top) and the filter rows inside the input.
+  Value rowBase, kyFirst, kyLast;
 };
+
+std::pair<int64_t, int64_t> DepthwiseConv::columnsInside(int64_t ox) const {
+  int64_t first = 0, last = conv.kw;
+  while (first < last && ox * conv.sw - conv.pad[2] + first * conv.dw < 0)
+    ++first;
+  while (last > first &&
+         ox * conv.sw - conv.pad[2] + (last - 1) * conv.dw >= inW)
+    --last;
+  return {first, last};
+}
 
 Value DepthwiseConv::packWeights() {
   SmallVector<float> w(conv.filter.getValues<float>());
@@ -529,22 +555,27 @@ Value DepthwiseConv::packWeights() {
   return constantBuffer(packed);
 }
 
-void DepthwiseConv::pixelRun(OpBuilder &b, Value rowIn, Value rowOut, Value ox0,
-                             Value c0, int64_t count, int64_t valid) {
+void DepthwiseConv::pixelRun(OpBuilder &b, Value rowOut, Value ox0, Value c0,
+                             int64_t count, int64_t valid,
+                             ArrayRef<std::pair<int64_t, int64_t>> kx) {
   Value mask = prefixMask(b, valid);
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
-  // Input offset of the run's first column (filter tap (0, 0)).
-  Value colIn = add(b, add(b, rowIn, mul(b, mul(b, ox0, conv.sw), conv.c)), c0);
+  // Offset of the input column the run's first pixel reads at kx = 0 (left
+  // of the input for a border pixel: only its columns inside are read).
+  Value col =
+      arith::SubIOp::create(b, loc, mul(b, ox0, conv.sw), cst(b, conv.pad[2]));
+  Value colAt = add(b, mul(b, col, conv.c), c0);
   Value s = start(b, bias, c0);
   SmallVector<Value> accs(count, s);
   auto kyLoop = scf::ForOp::create(
-      b, loc, cst(b, 0), cst(b, conv.kh), cst(b, 1), accs,
+      b, loc, kyFirst, kyLast, cst(b, 1), accs,
       [&](OpBuilder &yb, Location, Value ky, ValueRange acc) {
-        Value rowAt = add(yb, colIn, mul(yb, ky, conv.dh * conv.w * conv.c));
+        Value row = add(yb, rowBase, mul(yb, ky, conv.dh));
+        Value rowAt = add(yb, mul(yb, row, inW * conv.c), colAt);
         Value wRow = add(yb, mul(yb, ky, conv.kw * vectors * lanes), c0);
-        // Input columns (in units of the input's pixels from the run's
-        // first) loaded once per filter row.
+        // Input columns (in pixels from the run's first column) loaded once
+        // per filter row.
         DenseMap<int64_t, Value> columns;
         auto column = [&](int64_t q) {
           auto [it, inserted] = columns.try_emplace(q, Value());
@@ -558,12 +589,17 @@ void DepthwiseConv::pixelRun(OpBuilder &b, Value rowIn, Value rowOut, Value ox0,
           return it->second;
         };
         SmallVector<Value> next(acc.begin(), acc.end());
-        for (int64_t kx = 0; kx < conv.kw; ++kx) {
-          Value wv = vector::LoadOp::create(
-              yb, loc, vecType, weights, add(yb, wRow, kx * vectors * lanes));
-          for (int64_t i = 0; i < count; ++i)
+        for (int64_t x = 0; x < conv.kw; ++x) {
+          Value wv;
+          for (int64_t i = 0; i < count; ++i) {
+            if (x < kx[i].first || x >= kx[i].second)
+              continue;
+            if (!wv)
+              wv = vector::LoadOp::create(yb, loc, vecType, weights,
+                                          add(yb, wRow, x * vectors * lanes));
             next[i] = vector::FMAOp::create(
-                yb, loc, column(i * conv.sw + kx * conv.dw), wv, next[i]);
+                yb, loc, column(i * conv.sw + x * conv.dw), wv, next[i]);
+          }
         }
         scf::YieldOp::create(yb, loc, next);
       });
@@ -572,23 +608,36 @@ void DepthwiseConv::pixelRun(OpBuilder &b, Value rowIn, Value rowOut, Value ox0,
            add(b, rowOut, add(b, mul(b, add(b, ox0, i), conv.c), c0)), valid);
 }
 
-void DepthwiseConv::rowVector(OpBuilder &b, Value rowIn, Value rowOut, Value c0,
+void DepthwiseConv::rowVector(OpBuilder &b, Value rowOut, Value c0,
                               int64_t valid) {
-  int64_t runs = conv.ow / run, rest = conv.ow % run;
+  // Interior pixels [first, last): every filter column inside the input.
+  int64_t first = 0, last = conv.ow;
+  while (first < conv.ow && columnsInside(first).first > 0)
+    ++first;
+  while (last > first && columnsInside(last - 1).second < conv.kw)
+    --last;
+  for (int64_t ox = 0; ox < conv.ow; ++ox) {
+    if (ox >= first && ox < last)
+      continue;
+    pixelRun(b, rowOut, cst(b, ox), c0, 1, valid, {columnsInside(ox)});
+  }
+  int64_t interior = last - first, runs = interior / run, rest = interior % run;
+  SmallVector<std::pair<int64_t, int64_t>> all(run, {0, conv.kw});
   if (runs > 0)
-    scf::ForOp::create(b, loc, cst(b, 0), cst(b, runs * run), cst(b, run),
-                       ValueRange{},
+    scf::ForOp::create(b, loc, cst(b, first), cst(b, first + runs * run),
+                       cst(b, run), ValueRange{},
                        [&](OpBuilder &rb, Location, Value ox0, ValueRange) {
-                         pixelRun(rb, rowIn, rowOut, ox0, c0, run, valid);
+                         pixelRun(rb, rowOut, ox0, c0, run, valid, all);
                          scf::YieldOp::create(rb, loc);
                        });
   if (rest > 0)
-    pixelRun(b, rowIn, rowOut, cst(b, runs * run), c0, rest, valid);
+    pixelRun(b, rowOut, cst(b, first + runs * run), c0, rest, valid,
+             ArrayRef(all).take_front(rest));
 }
 
 void DepthwiseConv::build() {
   rw.setInsertionPoint(conv.op);
-  input = inputBuffer();
+  input = toFlatBuffer(conv.op.getInput());
   weights = packWeights();
   bias = biasBuffer(vectors * lanes);
   prepareOutput();
@@ -600,24 +649,36 @@ void DepthwiseConv::build() {
   Value r = loop.getInductionVars()[0], cv = loop.getInductionVars()[1];
   Value img = arith::DivUIOp::create(b, loc, r, cst(b, conv.oh));
   Value oy = arith::RemUIOp::create(b, loc, r, cst(b, conv.oh));
-  Value inRow = add(b, mul(b, img, conv.h), mul(b, oy, conv.sh));
-  Value rowIn = mul(b, inRow, conv.w * conv.c);
+  // The input row of filter row 0 (above the input at the top border), and
+  // the filter rows inside: ky in [ceil(-y0 / dh), ceil((H - y0) / dh))
+  // clamped to [0, KH].
+  Value y0 =
+      arith::SubIOp::create(b, loc, mul(b, oy, conv.sh), cst(b, conv.pad[0]));
+  rowBase = add(b, mul(b, img, inH), y0);
+  auto clampKy = [&](Value v) {
+    v = arith::MaxSIOp::create(b, loc, v, cst(b, 0));
+    return arith::MinSIOp::create(b, loc, v, cst(b, conv.kh)).getResult();
+  };
+  Value negY0 = arith::SubIOp::create(b, loc, cst(b, 0), y0);
+  kyFirst = clampKy(arith::CeilDivSIOp::create(b, loc, negY0, cst(b, conv.dh)));
+  kyLast = clampKy(arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, cst(b, inH), y0), cst(b, conv.dh)));
   Value rowOut = mul(b, r, conv.ow * conv.c);
   Value c0 = mul(b, cv, lanes);
   int64_t partial = conv.c % lanes;
   if (partial == 0) {
-    rowVector(b, rowIn, rowOut, c0, lanes);
+    rowVector(b, rowOut, c0, lanes);
   } else {
     Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cv,
                                          cst(b, vectors - 1));
     scf::IfOp::create(
         b, loc, isLast,
         [&](OpBuilder &tb, Location) {
-          rowVector(tb, rowIn, rowOut, c0, partial);
+          rowVector(tb, rowOut, c0, partial);
           scf::YieldOp::create(tb, loc);
         },
         [&](OpBuilder &eb, Location) {
-          rowVector(eb, rowIn, rowOut, c0, lanes);
+          rowVector(eb, rowOut, c0, lanes);
           scf::YieldOp::create(eb, loc);
         });
   }
