@@ -113,8 +113,9 @@ def FloatConvKernels
     group or depthwise, by a kernel on buffers (`bufferization.to_buffer` /
     `memref.alloc` / `to_tensor`, as the int8 kernels): the filter packed at
     compile time per block of output channels, register blocks of
-    accumulators that start from the bias, the residual add and the
-    activation applied in registers before the one store, the input read in
+    accumulators that start from the bias, the residual add, the
+    activation and a `qnt.unary` that is the result's only use (SiLU, hard
+    swish) applied in registers before the one store, the input read in
     place (a zero-padded copy for padded layers). Convolutions are an
     implicit GEMM of pixels x output-channel vectors (one broadcast input
     value and nv weight vectors per step); depthwise ones run vectors of
@@ -131,6 +132,7 @@ def FloatConvKernels
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

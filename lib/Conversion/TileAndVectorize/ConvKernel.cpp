@@ -4,11 +4,12 @@
 // with static shapes and constant weights becomes a kernel built on the
 // buffers, the float twin of the int8 kernels of lib/Conversion/
 // LowerQuantized: weights packed at compile time, register blocks of
-// accumulators, the bias as their start and the residual add and the
-// activation applied in registers before the one store. NHWC throughout;
-// padded convolutions read a zero-padded copy of the input (tensor.pad),
-// the others and all depthwise ones read it in place. L = f32 lanes of a vector
-// register (16 with vector-bits=512, 8 with 256, 4 with 128).
+// accumulators, the bias as their start and the residual add, the
+// activation and a following qnt.unary (SiLU, hard swish: when it is the
+// result's only use) applied in registers before the one store. NHWC
+// throughout; padded convolutions read a zero-padded copy of the input
+// (tensor.pad), the others and all depthwise ones read it in place. L = f32
+// lanes of a vector register (16 with vector-bits=512, 8 with 256, 4 with 128).
 //
 // Convolutions with one group (implicit GEMM, `GemmConv`): a register block
 // is P output pixels x nv vectors of output channels (AVX-512: 6 x 4 zmm,
@@ -45,6 +46,8 @@
 #include "FloatKernels.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/UnaryFunctions.h"
+#include "dialects/Qnt/Transforms/UnaryArith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -64,6 +67,10 @@ namespace {
 /// after padding) and constant operands.
 struct FloatConv {
   qnt::Conv2DOp op;
+  /// The element-wise function applied to the conv's result, its only use
+  /// (EfficientNet's SiLU, MobileNetV3's hard swish), fused into the
+  /// epilogue; or none.
+  qnt::UnaryOp unary;
   DenseElementsAttr filter, bias;
   int64_t n, h, w, c, kh, kw, f, oh, ow, sh, sw, dh, dw;
   bool depthwise;
@@ -110,6 +117,12 @@ std::optional<FloatConv> matchFloatConv(qnt::Conv2DOp op) {
     return std::nullopt;
   if (conv.n * conv.oh * conv.ow == 0 || conv.f == 0 || conv.c == 0)
     return std::nullopt;
+  Value result = op.getOutput();
+  if (result.hasOneUse())
+    if (auto unary = dyn_cast<qnt::UnaryOp>(*result.getUsers().begin()))
+      if (unary.getInput() == result && !unary.getAlphas() &&
+          unary.getOutput().getType() == result.getType())
+        conv.unary = unary;
   return conv;
 }
 
@@ -220,6 +233,11 @@ protected:
     auto type = cast<RankedTensorType>(conv.op.getOutput().getType());
     Value result = bufferization::ToTensorOp::create(
         rw, loc, type, outMemref, rw.getUnitAttr(), rw.getUnitAttr());
+    if (conv.unary) {
+      rw.replaceOp(conv.unary, result);
+      rw.eraseOp(conv.op);
+      return;
+    }
     rw.replaceOp(conv.op, result);
   }
   /// A mask of the first `valid` lanes, or none when all are.
@@ -259,11 +277,24 @@ protected:
       return arith::ConstantOp::create(b, loc, vecType,
                                        DenseElementsAttr::get(vecType, v));
     };
-    // As tosa.clamp's lowering: NaN propagates.
+    // NaN propagates (as tosa.clamp's minimumf / maximumf): bound > acc ?
+    // bound : acc is acc for a NaN, one vmaxps / vminps with the bound
+    // first (arith.maximumf would add a NaN test and a blend).
+    auto bound = [&](float v, arith::CmpFPredicate pred) {
+      Value c = splat(v);
+      Value keep = arith::CmpFOp::create(b, loc, pred, c, acc);
+      acc = arith::SelectOp::create(b, loc, keep, c, acc);
+    };
     if (hi != FLT_MAX)
-      acc = arith::MinimumFOp::create(b, loc, acc, splat(hi));
+      bound(hi, arith::CmpFPredicate::OLT);
     if (lo != -FLT_MAX)
-      acc = arith::MaximumFOp::create(b, loc, acc, splat(lo));
+      bound(lo, arith::CmpFPredicate::OGT);
+    if (conv.unary) {
+      qnt::ArithUnaryOps ops{b, loc, vecType};
+      acc = qnt::applyUnary(ops, conv.unary.getFn(), acc,
+                            conv.unary.getAlphaOrDefault(),
+                            conv.unary.getBetaOrDefault());
+    }
     if (mask)
       vector::MaskedStoreOp::create(b, loc, out, at, mask, acc);
     else

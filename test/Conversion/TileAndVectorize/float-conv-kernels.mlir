@@ -24,7 +24,7 @@
 // CHECK: vector.broadcast
 // CHECK-COUNT-3: vector.fma
 // CHECK: vector.maskedload {{.*}}, %[[MASK]]
-// CHECK: arith.maximumf
+// CHECK: arith.cmpf ogt
 // CHECK: vector.maskedstore {{.*}}, %[[MASK]]
 // CHECK: } else {
 // CHECK-COUNT-24: vector.fma
@@ -52,8 +52,8 @@ func.func @conv(%x: tensor<1x9x9x16xf32>, %r: tensor<1x9x9x40xf32>) -> tensor<1x
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c2, %c9) step (%c1, %c1)
 // CHECK: scf.for {{.*}} = %c0 to %c64 step %c1
 // CHECK-COUNT-4: vector.load {{.*}} : memref<8192xf32>, vector<16xf32>
-// CHECK: arith.minimumf
-// CHECK: arith.maximumf
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf ogt
 // CHECK: vector.store
 func.func @pointwise(%x: tensor<1x7x7x64xf32>) -> tensor<1x7x7x128xf32> {
   %w = arith.constant dense<0.5> : tensor<128x1x1x64xf32>
@@ -112,4 +112,33 @@ func.func @left_alone(%x: tensor<1x8x8x8xf32>, %wv: tensor<8x3x3x8xf32>, %xd: te
   %1 = qnt.conv2d %x, %wv : (tensor<1x8x8x8xf32>, tensor<8x3x3x8xf32>) -> tensor<1x6x6x8xf32>
   %2 = qnt.conv2d %xd, %wd : (tensor<?x8x8x8xf32>, tensor<8x3x3x8xf32>) -> tensor<?x6x6x8xf32>
   return %0, %1, %2 : tensor<1x6x6x8xf32>, tensor<1x6x6x8xf32>, tensor<?x6x6x8xf32>
+}
+
+// -----
+
+// A qnt.unary that is the convolution's only use is applied in the
+// epilogue (SiLU: x / (1 + exp(-x)) per accumulator) and replaced; one
+// whose input has another use stays.
+// CHECK-LABEL: func.func @silu
+// CHECK-NOT: qnt.unary
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: vector.store
+// CHECK-NOT: qnt.unary
+// CHECK: return
+// CHECK-LABEL: func.func @shared
+// CHECK-NOT: math.exp
+// CHECK: qnt.unary silu
+func.func @silu(%x: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x1x1x16xf32>
+  %0 = qnt.conv2d %x, %w : (tensor<1x4x4x16xf32>, tensor<16x1x1x16xf32>) -> tensor<1x4x4x16xf32>
+  %1 = qnt.unary silu %0 : tensor<1x4x4x16xf32>
+  return %1 : tensor<1x4x4x16xf32>
+}
+func.func @shared(%x: tensor<1x4x4x16xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) {
+  %w = arith.constant dense<0.5> : tensor<16x1x1x16xf32>
+  %0 = qnt.conv2d %x, %w : (tensor<1x4x4x16xf32>, tensor<16x1x1x16xf32>) -> tensor<1x4x4x16xf32>
+  %1 = qnt.unary silu %0 : tensor<1x4x4x16xf32>
+  return %0, %1 : tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>
 }

@@ -90,6 +90,12 @@ for i in range(n):
     lo, hi = {"none": (-np.inf, np.inf), "relu": (0, np.inf), "relu6": (0, 6), "clamp": (-0.5, 1.5)}[act]
     ref = np.clip(ref, lo, hi)
     tol = 2 * (terms + 2) * 2.0 ** -24 * mag + 1e-30
+    # A following qnt.unary the kernel fuses (its derivative is at most 1.1
+    # in magnitude; exp's polynomial and the division add 1e-6 relative).
+    fn = rng.choice(["none", "none", "silu", "sigmoid", "hard_swish"])
+    unary = {"none": lambda v: v, "silu": lambda v: v / (1 + np.exp(-v)),
+             "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
+             "hard_swish": lambda v: v * np.clip(v + 3, 0, 6) / 6}[fn]
     xs = np.stack([x, rng.standard_normal(x.shape).astype(np.float32)])
     # Two runs, stacked along the first (batch) dimension.
     # The second sample's reference.
@@ -99,6 +105,10 @@ for i in range(n):
         ref2, mag2 = ref2 + res, mag2 + np.abs(res)
     ref2 = np.clip(ref2, lo, hi)
     tol2 = 2 * (terms + 2) * 2.0 ** -24 * mag2 + 1e-30
+    if fn != "none":
+        ref, ref2 = unary(ref), unary(ref2)
+        tol = 1.1 * tol + 1e-6 * np.abs(ref) + 1e-7
+        tol2 = 1.1 * tol2 + 1e-6 * np.abs(ref2) + 1e-7
     np.save(f"{d}/fconv{i}.npy", np.concatenate(xs))
     np.save(f"{d}/fconv{i}.ref.npy", np.stack([ref, ref2]))
     np.save(f"{d}/fconv{i}.tol.npy", np.stack([tol, tol2]))
@@ -123,7 +133,11 @@ for i in range(n):
         operands += " residual(%r)"
         types += f", {ot}"
     lines.append(f"  %y = qnt.conv2d {operands} {{{', '.join(attrs)}}} : ({types}) -> {ot}")
-    lines.append(f"  return %y : {ot}")
+    if fn != "none":
+        lines.append(f"  %u = qnt.unary {fn} %y : {ot}")
+        lines.append(f"  return %u : {ot}")
+    else:
+        lines.append(f"  return %y : {ot}")
     lines.append("}")
     with open(f"{d}/fconv{i}.mlir", "w") as f:
         f.write("\n".join(lines) + "\n")
