@@ -146,14 +146,13 @@ static std::string cType(const TensorInterface &t) {
   return t.dtype + "_t";
 }
 
-/// Bytes per element of `t` (bool: 1).
-static int64_t elementBytes(const TensorInterface &t) {
-  if (t.dtype == "float32")
+int64_t TensorInterface::elementBytes() const {
+  if (dtype == "float32")
     return 4;
-  if (t.dtype == "bool")
+  if (dtype == "bool")
     return 1;
-  llvm::StringRef bits = llvm::StringRef(t.dtype).drop_front(
-      llvm::StringRef(t.dtype).starts_with("u") ? 4 : 3);
+  llvm::StringRef bits = llvm::StringRef(dtype).drop_front(
+      llvm::StringRef(dtype).starts_with("u") ? 4 : 3);
   return std::stoi(bits.str()) / 8;
 }
 
@@ -428,7 +427,7 @@ static void outputTypeMacros(llvm::raw_ostream &os, StringRef upper,
   os << "#define " << prefix << "_DTYPES {";
   for (auto [i, t] : llvm::enumerate(model.outputs)) {
     os << (i ? ", " : "") << "\"" << t.dtype << "\"";
-    bytes.push_back(elementBytes(t));
+    bytes.push_back(t.elementBytes());
   }
   os << "}\n"
      << "#define " << prefix << "_ELEMENT_BYTES {" << shapeList(bytes) << "}\n";

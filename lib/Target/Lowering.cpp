@@ -7,13 +7,18 @@
 // then takes memref descriptors (allocated, aligned, offset, sizes, strides
 // per input, then per output); `<name>_run` builds them from raw pointers,
 // so callers need no MLIR runtime. Threaded models (OpenMP) read their
-// thread count from a global that `<name>_set_num_threads` sets.
+// thread count from a global that `<name>_set_num_threads` sets. A batch
+// whose images the model provably keeps apart (quantc-batch-as-images) is
+// run as one call of the one-image function per image: in parallel over
+// the images when there are at least as many as threads, else one after
+// the other, each with the parallel loops of its layers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Target/Compile.h"
 
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,13 +30,19 @@
 using namespace mlir;
 using namespace quantc;
 
+/// Marks the parallel region over the images of a batch for addThreadCount.
+static constexpr llvm::StringLiteral kImageLoopAttr = "quantc.image_loop";
+
 /// Adds the thread count of the parallel regions: an internal i32 global
 /// (0: the runtime's default), its external setter, and a num_threads
 /// clause on every omp.parallel that reads it: `n > 0 ? n :
 /// omp_get_max_threads()`. Monotonic atomics: a count set while another
-/// thread runs the model applies to its later parallel regions.
+/// thread runs the model applies to its later parallel regions. The region
+/// over the `images` of a batch (kImageLoopAttr) runs on that count where
+/// it is at most `images`, else on one thread (an inactive region: the
+/// layers' regions inside it then get the threads).
 static void addThreadCount(ModuleOp module, StringRef setterName,
-                           StringRef globalName) {
+                           StringRef globalName, int64_t images) {
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   auto i32 = IntegerType::get(ctx, 32);
@@ -69,13 +80,109 @@ static void addThreadCount(ModuleOp module, StringRef setterName,
     Value fallback =
         LLVM::CallOp::create(b, l, maxThreads, ValueRange{}).getResult();
     Value count = LLVM::SelectOp::create(b, l, set, n, fallback);
+    if (parallel->removeAttr(kImageLoopAttr)) {
+      Value most =
+          LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(images));
+      Value one = LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(1));
+      Value fits =
+          LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::sle, count, most);
+      count = LLVM::SelectOp::create(b, l, fits, count, one);
+    }
     parallel.getNumThreadsMutable().assign(count);
   });
 }
 
+/// The lowered model function's arguments for `<name>_run`'s pointers (the
+/// arguments of `entry`): a memref descriptor per input and output, of the
+/// whole tensor (`images` 1), or of image `image` of the `images` the batch
+/// holds (the one-image function of quantc-batch-as-images).
+static SmallVector<Value> descriptorArgs(OpBuilder &b, Location loc,
+                                         const ModelInterface &model,
+                                         Block *entry, int64_t images,
+                                         Value image) {
+  auto i64 = b.getI64Type();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  SmallVector<Value> args;
+  size_t argIndex = 0;
+  for (const auto *list : {&model.inputs, &model.outputs})
+    for (const TensorInterface &t : *list) {
+      Value data = entry->getArgument(argIndex++);
+      std::vector<int64_t> shape = t.shape;
+      int64_t elements = t.numElements() / images;
+      if (image) {
+        shape.front() /= images;
+        Value offset = LLVM::MulOp::create(
+            b, loc, image, constant(elements * t.elementBytes()));
+        data = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), data,
+                                   ValueRange{offset});
+      }
+      args.append({data, data, constant(0)});
+      for (int64_t d : shape)
+        args.push_back(constant(d));
+      int64_t stride = elements;
+      for (int64_t d : shape) {
+        stride /= d;
+        args.push_back(constant(stride));
+      }
+    }
+  return args;
+}
+
+/// Calls the one-image function `fn` on each of the `images` of the batch,
+/// at the end of `entry`: with OpenMP in a worksharing loop over the images
+/// (whose threads addThreadCount sets), else in a loop of blocks; `b` then
+/// inserts after it.
+static void callPerImage(OpBuilder &b, Location loc, LLVM::LLVMFuncOp fn,
+                         const ModelInterface &model, int64_t images,
+                         Block *entry) {
+  auto i64 = b.getI64Type();
+  auto constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value zero = constant(0), one = constant(1), count = constant(images);
+  if (model.parallelism == Parallelism::OpenMP) {
+    auto parallel = omp::ParallelOp::create(b, loc, omp::ParallelOperands{});
+    parallel->setAttr(kImageLoopAttr, b.getUnitAttr());
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&parallel.getRegion());
+    auto wsloop = omp::WsloopOp::create(b, loc, omp::WsloopOperands{});
+    omp::TerminatorOp::create(b, loc);
+    b.createBlock(&wsloop.getRegion());
+    omp::LoopNestOperands bounds;
+    bounds.loopLowerBounds.push_back(zero);
+    bounds.loopUpperBounds.push_back(count);
+    bounds.loopSteps.push_back(one);
+    auto nest = omp::LoopNestOp::create(b, loc, bounds);
+    Block *body = b.createBlock(&nest.getRegion(), {}, {i64}, {loc});
+    LLVM::CallOp::create(
+        b, loc, fn,
+        descriptorArgs(b, loc, model, entry, images, body->getArgument(0)));
+    omp::YieldOp::create(b, loc, ValueRange{});
+    return;
+  }
+  Region *region = entry->getParent();
+  Block *loop = b.createBlock(region, region->end(), {i64}, {loc});
+  Block *exit = b.createBlock(region, region->end());
+  b.setInsertionPointToEnd(entry);
+  LLVM::BrOp::create(b, loc, ValueRange{zero}, loop);
+  b.setInsertionPointToStart(loop);
+  Value image = loop->getArgument(0);
+  LLVM::CallOp::create(b, loc, fn,
+                       descriptorArgs(b, loc, model, entry, images, image));
+  Value next = LLVM::AddOp::create(b, loc, image, one);
+  Value done =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, next, count);
+  LLVM::CondBrOp::create(b, loc, done, exit, ValueRange{}, loop,
+                         ValueRange{next});
+  b.setInsertionPointToStart(exit);
+}
+
 /// Adds `<name>_run(ptr..., ptr...) -> i32` calling the lowered model.
-static LogicalResult addEntryPoint(ModuleOp module,
-                                   const ModelInterface &model) {
+static LogicalResult addEntryPoint(ModuleOp module, const ModelInterface &model,
+                                   int64_t images) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(model.function);
   if (!fn)
     return module.emitError()
@@ -126,34 +233,22 @@ static LogicalResult addEntryPoint(ModuleOp module,
   Location loc = fn.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i32 = IntegerType::get(ctx, 32);
-  auto i64 = IntegerType::get(ctx, 64);
   const size_t numArgs = model.inputs.size() + model.outputs.size();
   auto runType =
       LLVM::LLVMFunctionType::get(i32, SmallVector<Type>(numArgs, ptr));
   auto run = LLVM::LLVMFuncOp::create(b, loc, runName, runType);
   Block *entry = run.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
-  auto constant = [&](Type type, int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
-  };
-  SmallVector<Value> args;
-  size_t argIndex = 0;
-  for (const auto *list : {&model.inputs, &model.outputs})
-    for (const TensorInterface &t : *list) {
-      Value data = entry->getArgument(argIndex++);
-      args.append({data, data, constant(i64, 0)});
-      for (int64_t d : t.shape)
-        args.push_back(constant(i64, d));
-      int64_t stride = t.numElements();
-      for (int64_t d : t.shape) {
-        stride /= d;
-        args.push_back(constant(i64, stride));
-      }
-    }
-  LLVM::CallOp::create(b, loc, fn, args);
-  LLVM::ReturnOp::create(b, loc, ValueRange{constant(i32, 0)});
+  if (images > 1)
+    callPerImage(b, loc, fn, model, images, entry);
+  else
+    LLVM::CallOp::create(b, loc, fn,
+                         descriptorArgs(b, loc, model, entry, 1, Value()));
+  LLVM::ReturnOp::create(b, loc,
+                         ValueRange{LLVM::ConstantOp::create(
+                             b, loc, i32, b.getI32IntegerAttr(0))});
   if (model.parallelism == Parallelism::OpenMP)
-    addThreadCount(module, setThreadsName, threadsName);
+    addThreadCount(module, setThreadsName, threadsName, images);
   return success();
 }
 
@@ -171,6 +266,16 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
     fn.setArgAttr(i, "bufferization.writable",
                   BoolAttr::get(module.getContext(), false));
 
+  // A batch of images the model keeps apart: the one-image function.
+  PassManager batchPm(module.getContext());
+  if (timing)
+    batchPm.enableTiming(*timing);
+  batchPm.addPass(createBatchAsImages(BatchAsImagesOptions{model.function}));
+  if (model.batchAsImages && failed(batchPm.run(module)))
+    return failure();
+  auto imagesAttr = fn->getAttrOfType<IntegerAttr>(kImagesAttrName);
+  int64_t images = imagesAttr ? imagesAttr.getInt() : 1;
+
   PassManager pm(module.getContext());
   if (timing)
     pm.enableTiming(*timing);
@@ -180,5 +285,5 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
   if (failed(pm.run(module)) || failed(verify(module)))
     return failure();
   stripBufferizationAttrs(module);
-  return addEntryPoint(module, model);
+  return addEntryPoint(module, model, images);
 }

@@ -124,6 +124,13 @@ static cl::opt<quantc::Parallelism> parallel(
                clEnumValN(quantc::Parallelism::OpenMP, "omp",
                           "OpenMP (LLVM's libomp)")),
     cl::init(quantc::Parallelism::None), cl::cat(compileCategory));
+static cl::opt<bool> batchAsImages(
+    "batch-as-images",
+    cl::desc("Run a batch whose images the model provably keeps apart as "
+             "one call of the one-image computation per image, in parallel "
+             "over the images with at least as many images as threads "
+             "(default: true; --remarks says which op keeps a batch whole)"),
+    cl::init(true), cl::cat(compileCategory));
 static cl::opt<bool>
     showRemarks("remarks",
                 cl::desc("Print the lowering's remarks (kernel choices)"),
@@ -562,6 +569,7 @@ int main(int argc, char **argv) {
   if (!model)
     return error(model.takeError());
   model->parallelism = parallel;
+  model->batchAsImages = batchAsImages;
   // Variants that differ in int8 instructions only are one for float code.
   if (!model->quantized)
     target->dropInt8OnlyVariants();

@@ -147,6 +147,8 @@ struct TensorInterface {
   /// integer type (ArgMax indices), passed as a buffer of its C type.
   std::string dtype = "float32";
   int64_t numElements() const;
+  /// Bytes per element of `dtype` (bool: 1).
+  int64_t elementBytes() const;
 };
 
 /// The C interface of a model function.
@@ -158,6 +160,9 @@ struct ModelInterface {
   /// Threading of the generated code: with OpenMP the object needs LLVM's
   /// libomp and exports <name>_set_num_threads.
   Parallelism parallelism = Parallelism::None;
+  /// A batch whose images the model provably keeps apart runs as one call
+  /// of the one-image function per image (quantc-batch-as-images).
+  bool batchAsImages = true;
 };
 
 /// Describes `function` (empty: the public one) of `module`: statically

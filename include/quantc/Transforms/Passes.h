@@ -4,8 +4,9 @@
 // quantc-distinct-results, quantc-static-memory-plan,
 // quantc-lower-memref-copy, quantc-serialize-small-parallel-loops,
 // quantc-openmp-nowait, quantc-outline-loop-nests, quantc-merge-functions,
-// quantc-flatten-constant-globals, and the test-only quantc-amx-to-vector.
-// Each is in lib/Transforms/<Name>/.
+// quantc-flatten-constant-globals, and the test-only quantc-amx-to-vector;
+// and of quantc-batch-as-images, which runs on the tensor model before
+// them. Each is in lib/Transforms/<Name>/.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -28,6 +30,10 @@ namespace quantc {
 /// quantc-lower-memref-copy's `min-row-bytes` and the transposes that
 /// quantc-tile-and-vectorize turns into row copies.
 inline constexpr int64_t kMemcpyRowBytes = 256;
+
+/// The attribute quantc-batch-as-images marks a one-image function with:
+/// the number of images of the batch it was compiled for.
+inline constexpr llvm::StringLiteral kImagesAttrName = "quantc.images";
 
 #define GEN_PASS_DECL
 #include "quantc/Transforms/Passes.h.inc"

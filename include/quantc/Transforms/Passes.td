@@ -4,8 +4,9 @@
 // bufferization and the object file (in the order of the pipelines in
 // lib/Pipelines/Pipelines.cpp and lib/Target/Emit.cpp): they rewrite
 // memrefs, loops, functions and globals, and convert no dialect (but for
-// the test-only quantc-amx-to-vector). Each has its folder in
-// lib/Transforms, named after it.
+// the test-only quantc-amx-to-vector); quantc-batch-as-images runs before
+// them, on the tensor model the AOT lowering starts from. Each has its
+// folder in lib/Transforms, named after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,53 @@
 #define QUANTC_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def BatchAsImages : Pass<"quantc-batch-as-images", "::mlir::ModuleOp"> {
+  let summary = "Compute a batch of B as B images: the model on one image";
+  let description = [{
+    A model compiled for a batch of B (`--batch B`) computes each op on B
+    images at once: B times the activations of one image, which fall out of
+    the caches between layers (ResNet-50's int8 activations and residuals
+    leave L2 at batch 8). Where every op provably treats the images
+    independently, this pass rewrites each public function whose inputs and
+    results all have the extent B > 1 in front into the computation of one
+    image (that dimension 1) and marks it `quantc.images = B`: the caller
+    (the AOT entry point, lib/Target/Lowering.cpp) runs it once per image,
+    on the image's slice of every input and output.
+
+    Every value is followed with the dimension that carries the images
+    (none for values computed from constants only). An op qualifies when
+    its rule proves that image i of its results depends on image i of its
+    operands only, and nothing else that has the images:
+    * element-wise ops (TOSA's, `quant.qcast` / `dcast` / `scast`, `qnt`
+      add, sub, mul, lookup, unary, requantize, channel_affine): every
+      operand with images has them on the same dimension, not the last
+      (per-channel parameters), and every other operand broadcasts along it
+      (extent 1 there, or a lower rank aligned to the right);
+    * NHWC ops (convolutions, pooling, resize, `qnt.group_norm`): the
+      images on dimension 0;
+    * ops along an `axis` (concat, softmax, batch_norm, TOSA reductions;
+      `qnt.layer_norm` normalizes `[axis, rank)`): the images on another
+      dimension (before `axis` for layer_norm), element-wise otherwise;
+    * `tosa.transpose` moves the dimension; `tosa.reshape` keeps the images
+      when the dimensions before them hold as many elements on both sides
+      and the images have their own dimension in the result (ONNX Gemm's
+      `8x2048 -> 1x8x2048`); `tosa.matmul` / `qnt.matmul` with the images
+      on the rows of the left operand (a constant right one) or on the
+      batch of both; `qnt.linear` with the images on any dimension but the
+      last; `tosa.slice`, `tosa.pad` and `tosa.tile` where the result has
+      all the images on their dimension (the slice's size follows).
+    Anything else that touches the images (an op outside these rules, a
+    region, a per-axis quantized type along the images, a function call)
+    keeps the function as it is, with a remark naming the op. A rewritten
+    function carries its remark too.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"",
+           "The function to rewrite (default: every public one)">,
+  ];
+}
 
 def DistinctResults
     : Pass<"quantc-distinct-results", "::mlir::func::FuncOp"> {
