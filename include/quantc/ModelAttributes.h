@@ -38,6 +38,10 @@ inline constexpr llvm::StringLiteral kOutputDtypesAttr = "quantc.output_dtypes";
 /// with calibration data.
 inline constexpr llvm::StringLiteral kDynamicQuantizationAttr =
     "quantc.dynamic_quantization";
+/// i64: the function computes one image of a batch of this many, which the
+/// interface (arguments and results) holds along its first dimension
+/// (quantc-batch-as-images); the AOT entry point calls it once per image.
+inline constexpr llvm::StringLiteral kImagesAttr = "quantc.images";
 
 } // namespace quantc
 

@@ -128,6 +128,12 @@ llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
       t.quantization = quantizationOf(dcast.getInput().getType());
     model.outputs.push_back(std::move(t));
   }
+  // A function of one image of a batch (quantc-batch-as-images): the
+  // interface holds the whole batch.
+  if (auto images = fn->getAttrOfType<IntegerAttr>(kImagesAttr))
+    for (auto *list : {&model.inputs, &model.outputs})
+      for (TensorInterface &t : *list)
+        t.shape.front() *= images.getInt();
   model.quantized = module
                         .walk([](Operation *op) {
                           return hasQuantizedType(op) ? WalkResult::interrupt()

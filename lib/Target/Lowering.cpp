@@ -273,7 +273,7 @@ LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
   batchPm.addPass(createBatchAsImages(BatchAsImagesOptions{model.function}));
   if (model.batchAsImages && failed(batchPm.run(module)))
     return failure();
-  auto imagesAttr = fn->getAttrOfType<IntegerAttr>(kImagesAttrName);
+  auto imagesAttr = fn->getAttrOfType<IntegerAttr>(kImagesAttr);
   int64_t images = imagesAttr ? imagesAttr.getInt() : 1;
 
   PassManager pm(module.getContext());

@@ -26,6 +26,7 @@
 #include "quantc/Support/Fail.h"
 #include "quantc/Target/Compile.h"
 #include "quantc/Tools/ToolSupport.h"
+#include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,6 +34,7 @@
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
@@ -385,6 +387,21 @@ postTrainingOptions(const quantc::CompileTarget &target,
   return ptq;
 }
 
+/// --batch-as-images: a batch whose images the model keeps apart becomes the
+/// one-image model (quantc-batch-as-images) before anything else, so that
+/// its calibration, quantization and code are the batch-1 model's (the same
+/// bytes per image) and the object runs it once per image.
+static Error computeImagesApart(mlir::ModuleOp module) {
+  if (!batchAsImages)
+    return Error::success();
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(
+      quantc::createBatchAsImages(quantc::BatchAsImagesOptions{functionName}));
+  if (failed(pm.run(module)))
+    return quantc::fail("cannot compute the batch as images (see above)");
+  return Error::success();
+}
+
 /// True when a function of `module` is quantized dynamically.
 static bool isDynamicallyQuantized(mlir::ModuleOp module) {
   bool dynamic = false;
@@ -561,6 +578,8 @@ int main(int argc, char **argv) {
   mlir::OwningOpRef<mlir::ModuleOp> module = std::move(*loaded);
   importTimer.stop();
 
+  if (Error e = computeImagesApart(*module))
+    return error(std::move(e));
   if (Error e = quantizeModel(*module, *target, timing))
     return error(std::move(e));
   Expected<quantc::ModelInterface> model =

@@ -31,10 +31,6 @@ namespace quantc {
 /// quantc-tile-and-vectorize turns into row copies.
 inline constexpr int64_t kMemcpyRowBytes = 256;
 
-/// The attribute quantc-batch-as-images marks a one-image function with:
-/// the number of images of the batch it was compiled for.
-inline constexpr llvm::StringLiteral kImagesAttrName = "quantc.images";
-
 #define GEN_PASS_DECL
 #include "quantc/Transforms/Passes.h.inc"
 

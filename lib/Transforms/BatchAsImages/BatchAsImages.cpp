@@ -11,6 +11,8 @@
 
 #include "quantc/Transforms/Passes.h"
 
+#include "quantc/ModelAttributes.h"
+
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -379,7 +381,7 @@ static void rewriteToOneImage(func::FuncOp fn, int64_t batch,
   fn.setType(FunctionType::get(fn.getContext(),
                                fn.getBody().front().getArgumentTypes(),
                                ret.getOperandTypes()));
-  fn->setAttr(quantc::kImagesAttrName,
+  fn->setAttr(quantc::kImagesAttr,
               IntegerAttr::get(IntegerType::get(fn.getContext(), 64), batch));
 }
 
