@@ -246,10 +246,20 @@ static FailureOr<int64_t> ruleDim(Operation *op, const ImageDims &dims,
     return dim;
   }
   if (kImagesFirst.contains(name)) {
-    if (dim == 0)
-      return dim;
-    why = "has the images off its batch dimension";
-    return failure();
+    if (dim != 0) {
+      why = "has the images off its batch dimension";
+      return failure();
+    }
+    // An operand of the result's shape without the images (a constant
+    // residual of a qnt.conv2d) holds one value per image.
+    Type resultType = op->getResult(0).getType();
+    for (Value operand : op->getOperands())
+      if (!dims.count(operand) && operand.getType() == resultType &&
+          cast<ShapedType>(resultType).getDimSize(0) != 1) {
+        why = "adds an operand without the images that differs per image";
+        return failure();
+      }
+    return dim;
   }
   if (kAlongAxis.contains(name)) {
     std::optional<int64_t> axis = axisOf(op);

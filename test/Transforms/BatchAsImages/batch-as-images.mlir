@@ -105,6 +105,20 @@ func.func @per_image_constant(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
 
 // -----
 
+// A constant residual with a value per image (qnt.conv2d's operand of the
+// result's shape, not the images of the input).
+// CHECK-LABEL: func.func @per_image_residual(
+// CHECK-SAME: tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32> {
+func.func @per_image_residual(%x: tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x1x1x8xf32>
+  %r = arith.constant dense<1.0> : tensor<2x4x4x8xf32>
+  // expected-remark @below {{keeps the batch of 2 whole: 'qnt.conv2d' adds an operand without the images that differs per image}}
+  %y = qnt.conv2d %x, %w residual(%r) : (tensor<2x4x4x8xf32>, tensor<8x1x1x8xf32>, tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32>
+  return %y : tensor<2x4x4x8xf32>
+}
+
+// -----
+
 // The images on the last dimension (where per-channel parameters are).
 // CHECK-LABEL: func.func @last(
 // CHECK-SAME: tensor<4x6xf32>) -> tensor<4x6xf32> {
