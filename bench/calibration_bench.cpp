@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
   });
   auto model =
       quantc::CompiledModel::create(*plain, "", [](mlir::OpPassManager &pm) {
-        quantc::buildFloatToLLVMPipeline(pm);
+        quantc::buildFloatToLLVMPipeline(pm, {}, quantc::hostVectorBits());
       });
   if (!model)
     return die(llvm::toString(model.takeError()));

@@ -223,7 +223,9 @@ Calibrator::create(ModuleOp module, StringRef function,
     parallel.parallelism = Parallelism::OpenMP;
   auto model = CompiledModel::create(
       module, impl->function,
-      [&](OpPassManager &pm) { buildCalibrationPipeline(pm, parallel); },
+      [&](OpPassManager &pm) {
+        buildCalibrationPipeline(pm, parallel, hostVectorBits());
+      },
       options.verifyEachPass, options.timing);
   if (!model)
     return model.takeError();

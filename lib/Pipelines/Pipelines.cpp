@@ -165,9 +165,10 @@ void quantc::buildInt8ToLLVMPipeline(OpPassManager &pm, StringRef isa,
 }
 
 void quantc::buildCalibrationPipeline(OpPassManager &pm,
-                                      const ParallelOptions &parallel) {
+                                      const ParallelOptions &parallel,
+                                      unsigned vectorBits) {
   pm.addPass(qnt::createQntInstrumentObservers());
-  buildFloatToLLVMPipeline(pm, parallel);
+  buildFloatToLLVMPipeline(pm, parallel, vectorBits);
 }
 
 void quantc::stripBufferizationAttrs(Operation *module) {

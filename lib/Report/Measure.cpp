@@ -411,8 +411,9 @@ Expected<FloatProbe> buildFloatProbe(ModuleOp calibrated,
             ? -1 - static_cast<int64_t>(cast<BlockArgument>(v).getArgNumber())
             : *next++);
   auto model = CompiledModel::create(
-      *probe.module, options.function,
-      [](OpPassManager &pm) { buildFloatToLLVMPipeline(pm); });
+      *probe.module, options.function, [](OpPassManager &pm) {
+        buildFloatToLLVMPipeline(pm, {}, hostVectorBits());
+      });
   if (!model)
     return model.takeError();
   probe.model = std::move(*model);

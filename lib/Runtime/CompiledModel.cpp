@@ -45,6 +45,14 @@ extern "C" void quantc_rt_observe(int64_t id,
                  llvm::ArrayRef<int64_t>(sizes + rank, rank));
 }
 
+unsigned quantc::hostVectorBits() {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  if (host.isAArch64())
+    return 128;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") ? 512 : 256;
+}
+
 void CompiledModel::setObserveCallback(ObserveCallback callback) {
   activeCallback = callback;
 }

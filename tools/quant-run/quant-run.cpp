@@ -131,7 +131,8 @@ int main(int argc, char **argv) {
     auto model = quantc::CompiledModel::create(
         *module, functionName, [&](mlir::OpPassManager &pm) {
           if (isa.empty())
-            quantc::buildFloatToLLVMPipeline(pm, parallel);
+            quantc::buildFloatToLLVMPipeline(pm, parallel,
+                                             quantc::hostVectorBits());
           else
             quantc::buildInt8ToLLVMPipeline(pm, isa, parallel, amxPortableTwin);
         });

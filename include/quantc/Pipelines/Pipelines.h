@@ -92,9 +92,11 @@ void buildFloatToLLVMPipeline(mlir::OpPassManager &pm,
 /// `quantc-float-to-llvm` with `parallel`. Registered (sequential) as
 /// `quantc-calibration-build`. The observers' calls stay outside the
 /// parallel regions, and every parallel loop writes its own elements, so
-/// the statistics are the same with any number of threads.
+/// the statistics are the same with any number of threads. `vectorBits`
+/// as for buildFloatToLLVMPipeline (the JIT passes hostVectorBits()).
 void buildCalibrationPipeline(mlir::OpPassManager &pm,
-                              const ParallelOptions &parallel = {});
+                              const ParallelOptions &parallel = {},
+                              unsigned vectorBits = 256);
 
 /// Lowers a quantized model (qnt-quantize output) to the LLVM dialect with
 /// int8 kernels for `isa` (a name of quantc::int8Isas()):

@@ -26,6 +26,13 @@ class OpPassManager;
 
 namespace quantc {
 
+/// The vector register width, in bits, of this machine's widest float
+/// vectors the JIT may use (512 with AVX-512, 128 on AArch64, else 256):
+/// the float pipelines' `vectorBits` for code compiled for this machine.
+/// The float kernels sum in the same order at every width, so results do
+/// not depend on it.
+unsigned hostVectorBits();
+
 /// Entry point of the calibration runtime that instrumented code calls
 /// (`_mlir_ciface_qnt_rt_observe`); set by the Calibrator.
 using ObserveCallback = void (*)(int64_t id, const float *data,
