@@ -10,8 +10,9 @@
 // thread count from a global that `<name>_set_num_threads` sets. A batch
 // whose images the model provably keeps apart (quantc-batch-as-images) is
 // run as one call of the one-image function per image: in parallel over
-// the images when there are at least as many as threads, else one after
-// the other, each with the parallel loops of its layers.
+// the images, one thread each, unless there are more than twice as many
+// threads as images; then one after the other, each with the parallel
+// loops of its layers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +39,14 @@ static constexpr llvm::StringLiteral kImageLoopAttr = "quantc.image_loop";
 /// clause on every omp.parallel that reads it: `n > 0 ? n :
 /// omp_get_max_threads()`. Monotonic atomics: a count set while another
 /// thread runs the model applies to its later parallel regions. The region
-/// over the `images` of a batch (kImageLoopAttr) runs on that count where
-/// it is at most `images`, else on one thread (an inactive region: the
-/// layers' regions inside it then get the threads).
+/// over the `images` of a batch (kImageLoopAttr) runs on min(count, images)
+/// threads, each image on one (the layers' regions nested in an active team
+/// run on one thread), while that leaves at most half the threads idle
+/// (count <= 2 * images); with more threads on one (an inactive region),
+/// the images one after the other with the threads of the layers' regions.
+/// (MobileNetV2's layers run 3.6x faster on 16 threads than on one: on a
+/// 16-core Xeon, 8 threads over 8 images take 0.34 ms per image, 16
+/// threads per image 0.73 ms; over 2 images that order flips.)
 static void addThreadCount(ModuleOp module, StringRef setterName,
                            StringRef globalName, int64_t images) {
   MLIRContext *ctx = module.getContext();
@@ -81,12 +87,16 @@ static void addThreadCount(ModuleOp module, StringRef setterName,
         LLVM::CallOp::create(b, l, maxThreads, ValueRange{}).getResult();
     Value count = LLVM::SelectOp::create(b, l, set, n, fallback);
     if (parallel->removeAttr(kImageLoopAttr)) {
-      Value most =
-          LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(images));
-      Value one = LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(1));
+      auto constant = [&](int64_t v) {
+        return LLVM::ConstantOp::create(b, l, i32, b.getI32IntegerAttr(v));
+      };
+      Value most = constant(images);
       Value fits =
           LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::sle, count, most);
-      count = LLVM::SelectOp::create(b, l, fits, count, one);
+      Value perImage = LLVM::SelectOp::create(b, l, fits, count, most);
+      Value halfIdle = LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::sle,
+                                            count, constant(2 * images));
+      count = LLVM::SelectOp::create(b, l, halfIdle, perImage, constant(1));
     }
     parallel.getNumThreadsMutable().assign(count);
   });

@@ -1,10 +1,11 @@
 // A batch whose images the model keeps apart runs as one call of the
 // one-image code per image (quantc-batch-as-images; the fashion-mnist
 // model's shuffle reshape [N, 2, 8, 14, 14] keeps them apart too): with
-// OpenMP in parallel over the images when there are at least as many as
-// threads (1, 2), else one image after the other with the layers' threads
-// (8). Every int8 variant gives the batch-1 object's bytes, and the float
-// object those of the float batch-1 object.
+// OpenMP in parallel over the images, one thread each, while at most half
+// the threads idle (1, 2, 8 threads for 4 images), else one image after the
+// other with the layers' threads (16). Every int8 variant gives the
+// batch-1 object's bytes, and the float object those of the float batch-1
+// object.
 //
 // REQUIRES: libomp
 // RUN: rm -rf %t && mkdir -p %t/q1 %t/q4 %t/f1 %t/f4 %t/w4
@@ -20,6 +21,8 @@
 // RUN: %python %S/Inputs/compare.py %t/q1/out.npy %t/q4/t1.npy | FileCheck %s --check-prefix=SAME
 // RUN: %python %S/Inputs/compare.py %t/q1/out.npy %t/q4/t2.npy | FileCheck %s --check-prefix=SAME
 // RUN: %python %S/Inputs/compare.py %t/q1/out.npy %t/q4/t8.npy | FileCheck %s --check-prefix=SAME
+// RUN: %t/q4/run %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy %t/q4/t16.npy 0 16
+// RUN: %python %S/Inputs/compare.py %t/q1/out.npy %t/q4/t16.npy | FileCheck %s --check-prefix=SAME
 // SAME: BIT-IDENTICAL
 //
 // The other int8 variants of the objects (QUANTC_INT8_ISA picks one where
