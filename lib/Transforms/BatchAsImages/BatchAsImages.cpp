@@ -251,11 +251,14 @@ static FailureOr<int64_t> ruleDim(Operation *op, const ImageDims &dims,
       return failure();
     }
     // An operand of the result's shape without the images (a constant
-    // residual of a qnt.conv2d) holds one value per image.
-    Type resultType = op->getResult(0).getType();
+    // residual of a qnt.conv2d, whose element type may differ) holds one
+    // value per image.
+    auto resultType = cast<ShapedType>(op->getResult(0).getType());
     for (Value operand : op->getOperands())
-      if (!dims.count(operand) && operand.getType() == resultType &&
-          cast<ShapedType>(resultType).getDimSize(0) != 1) {
+      if (auto type = dyn_cast<ShapedType>(operand.getType());
+          !dims.count(operand) && type && type.hasRank() &&
+          type.getShape() == resultType.getShape() &&
+          resultType.getDimSize(0) != 1) {
         why = "adds an operand without the images that differs per image";
         return failure();
       }
