@@ -341,8 +341,13 @@ static LogicalResult analyze(func::FuncOp fn, int64_t batch,
     if (llvm::none_of(op.getOperands(), [&](Value v) { return dims.count(v); }))
       continue; // The same for every image.
     FailureOr<int64_t> in = commonDim(&op, dims, analysis.why);
-    if (failed(in) || op.getNumResults() == 0 || op.getNumRegions())
+    if (failed(in))
       return failure();
+    if (op.getNumResults() == 0 || op.getNumRegions()) {
+      analysis.why = "takes the images into an op without results or with "
+                     "regions";
+      return failure();
+    }
     FailureOr<int64_t> out = ruleDim(&op, dims, *in, analysis);
     if (failed(out))
       return failure();
