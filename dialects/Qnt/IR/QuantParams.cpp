@@ -12,6 +12,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cfloat>
+
 using namespace mlir;
 using namespace mlir::qnt;
 
@@ -68,4 +70,21 @@ quantc::ref::Activation mlir::qnt::refActivation(Activation activation) {
     return Activation::Clamp;
   }
   llvm_unreachable("unknown qnt::Activation");
+}
+
+std::pair<float, float>
+mlir::qnt::floatActivationBounds(Activation activation,
+                                 std::optional<APFloat> clampMin,
+                                 std::optional<APFloat> clampMax) {
+  switch (activation) {
+  case qnt::Activation::none:
+    break;
+  case qnt::Activation::relu:
+    return {0.0f, FLT_MAX};
+  case qnt::Activation::relu6:
+    return {0.0f, 6.0f};
+  case qnt::Activation::clamp:
+    return {clampMin->convertToFloat(), clampMax->convertToFloat()};
+  }
+  return {-FLT_MAX, FLT_MAX};
 }

@@ -16,6 +16,7 @@
 #include "quantc/Reference/Reference.h"
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -56,6 +57,13 @@ std::optional<QuantParams> quantParams(Type type);
 
 /// The reference's activation for a fused activation of the qnt dialect.
 quantc::ref::Activation refActivation(Activation activation);
+
+/// The real-domain bounds a fused activation clamps a float result to
+/// (`clampMin` / `clampMax` for `clamp`, which the ops' verifiers require);
+/// [-FLT_MAX, FLT_MAX] for none.
+std::pair<float, float> floatActivationBounds(Activation activation,
+                                              std::optional<APFloat> clampMin,
+                                              std::optional<APFloat> clampMax);
 
 } // namespace mlir::qnt
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -261,22 +262,8 @@ struct LowerFloatConv : public OpRewritePattern<Conv2DOp> {
 
     if (Value residual = op.getResidual())
       result = tosa::AddOp::create(rewriter, loc, convType, result, residual);
-    float lo = -FLT_MAX, hi = FLT_MAX;
-    switch (op.getActivation()) {
-    case Activation::none:
-      break;
-    case Activation::relu:
-      lo = 0.0f;
-      break;
-    case Activation::relu6:
-      lo = 0.0f;
-      hi = 6.0f;
-      break;
-    case Activation::clamp:
-      lo = op.getClampMin()->convertToFloat();
-      hi = op.getClampMax()->convertToFloat();
-      break;
-    }
+    auto [lo, hi] = floatActivationBounds(op.getActivation(), op.getClampMin(),
+                                          op.getClampMax());
     if (op.getActivation() != Activation::none)
       result = tosa::ClampOp::create(rewriter, loc, convType, result,
                                      rewriter.getF32FloatAttr(lo),

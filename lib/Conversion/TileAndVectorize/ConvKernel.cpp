@@ -46,6 +46,7 @@
 #include "FloatKernels.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantParams.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 #include "dialects/Qnt/Transforms/UnaryArith.h"
 
@@ -126,22 +127,6 @@ std::optional<FloatConv> matchFloatConv(qnt::Conv2DOp op) {
   return conv;
 }
 
-/// The activation's bounds, [-FLT_MAX, FLT_MAX] for none.
-std::pair<float, float> activationBounds(qnt::Conv2DOp op) {
-  switch (op.getActivation()) {
-  case qnt::Activation::none:
-    break;
-  case qnt::Activation::relu:
-    return {0.0f, FLT_MAX};
-  case qnt::Activation::relu6:
-    return {0.0f, 6.0f};
-  case qnt::Activation::clamp:
-    return {op.getClampMin()->convertToFloat(),
-            op.getClampMax()->convertToFloat()};
-  }
-  return {-FLT_MAX, FLT_MAX};
-}
-
 /// What the kernels share: index arithmetic, the packed constants, the
 /// buffers and the epilogue (residual add, activation, masked store).
 class KernelBuilder {
@@ -155,7 +140,9 @@ public:
         // AVX2 16; the rest hold weights and inputs.
         accumulators(vectorBits == 256 ? 12 : 24),
         vecType(VectorType::get({lanes}, rw.getF32Type())) {
-    std::tie(lo, hi) = activationBounds(conv.op);
+    qnt::Conv2DOp op = this->conv.op;
+    std::tie(lo, hi) = qnt::floatActivationBounds(
+        op.getActivation(), op.getClampMin(), op.getClampMax());
   }
 
 protected:
@@ -240,6 +227,19 @@ protected:
     }
     rw.replaceOp(conv.op, result);
   }
+  /// A vector of `v` in every lane.
+  Value splat(OpBuilder &b, float v) {
+    return arith::ConstantOp::create(b, loc, vecType,
+                                     DenseElementsAttr::get(vecType, v));
+  }
+  /// The vector of `buf` at flat offset `at`: with `mask`, its lanes only
+  /// (the others 0, nothing read past them).
+  Value loadLanes(OpBuilder &b, Value buf, Value at, Value mask) {
+    if (mask)
+      return vector::MaskedLoadOp::create(b, loc, vecType, buf, at, mask,
+                                          splat(b, 0.0f));
+    return vector::LoadOp::create(b, loc, vecType, buf, at);
+  }
   /// A mask of the first `valid` lanes, or none when all are.
   Value prefixMask(OpBuilder &b, int64_t valid) {
     if (valid >= lanes)
@@ -254,34 +254,20 @@ protected:
   Value start(OpBuilder &b, Value biasBuf, Value channel) {
     if (biasBuf)
       return vector::LoadOp::create(b, loc, vecType, biasBuf, channel);
-    return arith::ConstantOp::create(b, loc, vecType,
-                                     DenseElementsAttr::get(vecType, 0.0f));
+    return splat(b, 0.0f);
   }
   /// Residual add, activation and store of one accumulator at flat output
   /// offset `at`, the first `valid` lanes only.
   void finish(OpBuilder &b, Value acc, Value at, int64_t valid) {
     Value mask = prefixMask(b, valid);
-    if (residual) {
-      Value r;
-      if (mask) {
-        Value zero = arith::ConstantOp::create(
-            b, loc, vecType, DenseElementsAttr::get(vecType, 0.0f));
-        r = vector::MaskedLoadOp::create(b, loc, vecType, residual, at, mask,
-                                         zero);
-      } else {
-        r = vector::LoadOp::create(b, loc, vecType, residual, at);
-      }
-      acc = arith::AddFOp::create(b, loc, acc, r);
-    }
-    auto splat = [&](float v) {
-      return arith::ConstantOp::create(b, loc, vecType,
-                                       DenseElementsAttr::get(vecType, v));
-    };
+    if (residual)
+      acc =
+          arith::AddFOp::create(b, loc, acc, loadLanes(b, residual, at, mask));
     // NaN propagates (as tosa.clamp's minimumf / maximumf): bound > acc ?
     // bound : acc is acc for a NaN, one vmaxps / vminps with the bound
     // first (arith.maximumf would add a NaN test and a blend).
     auto bound = [&](float v, arith::CmpFPredicate pred) {
-      Value c = splat(v);
+      Value c = splat(b, v);
       Value keep = arith::CmpFOp::create(b, loc, pred, c, acc);
       acc = arith::SelectOp::create(b, loc, keep, c, acc);
     };
@@ -590,8 +576,6 @@ void DepthwiseConv::pixelRun(OpBuilder &b, Value rowOut, Value ox0, Value c0,
                              int64_t count, int64_t valid,
                              ArrayRef<std::pair<int64_t, int64_t>> kx) {
   Value mask = prefixMask(b, valid);
-  Value zero = arith::ConstantOp::create(b, loc, vecType,
-                                         DenseElementsAttr::get(vecType, 0.0f));
   // Offset of the input column the run's first pixel reads at kx = 0 (left
   // of the input for a border pixel: only its columns inside are read).
   Value col =
@@ -610,13 +594,8 @@ void DepthwiseConv::pixelRun(OpBuilder &b, Value rowOut, Value ox0, Value c0,
         DenseMap<int64_t, Value> columns;
         auto column = [&](int64_t q) {
           auto [it, inserted] = columns.try_emplace(q, Value());
-          if (inserted) {
-            Value at = add(yb, rowAt, q * conv.c);
-            it->second = mask ? Value(vector::MaskedLoadOp::create(
-                                    yb, loc, vecType, input, at, mask, zero))
-                              : Value(vector::LoadOp::create(yb, loc, vecType,
-                                                             input, at));
-          }
+          if (inserted)
+            it->second = loadLanes(yb, input, add(yb, rowAt, q * conv.c), mask);
           return it->second;
         };
         SmallVector<Value> next(acc.begin(), acc.end());
