@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "quantc/Report/Probe.h"
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
 #include "quantc/Support/Fail.h"
@@ -260,25 +261,6 @@ float fakeQuant(float x, const LayerReport &l) {
                          l.scale, l.zeroPoint);
 }
 
-/// Makes `fn` return `values` too; returns the result index of each. A
-/// value is returned once (a value returned twice does not bufferize into
-/// output buffers).
-std::vector<int64_t> returnAlso(func::FuncOp fn, ArrayRef<Value> values) {
-  Operation *ret = fn.getBody().front().getTerminator();
-  SmallVector<Value> operands(ret->getOperands());
-  std::vector<int64_t> indices;
-  for (Value v : values) {
-    auto *it = llvm::find(operands, v);
-    indices.push_back(it - operands.begin());
-    if (it == operands.end())
-      operands.push_back(v);
-  }
-  ret->setOperands(operands);
-  fn.setFunctionType(FunctionType::get(fn.getContext(), fn.getArgumentTypes(),
-                                       ValueRange(operands).getTypes()));
-  return indices;
-}
-
 /// The reported activation observers of the clone `probe` of the model.
 Expected<std::pair<func::FuncOp, SmallVector<Operation *>>>
 probeObservers(ModuleOp probe, StringRef function, ArrayRef<size_t> reported) {
@@ -290,27 +272,6 @@ probeObservers(ModuleOp probe, StringRef function, ArrayRef<size_t> reported) {
   for (size_t i : reported)
     picked.push_back(all[i]);
   return std::make_pair(func, picked);
-}
-
-/// Calls `body` with the inputs of every run of the calibration data, split
-/// as the calibrator splits it, up to `maxSamples` runs.
-Error forEachSample(const ReportOptions &options, ArrayRef<ModelTensor> in,
-                    std::vector<std::string> *sources,
-                    llvm::function_ref<Error(ArrayRef<const float *>)> body) {
-  int64_t runs = 0;
-  auto limited = [&] {
-    return options.maxSamples > 0 && runs >= options.maxSamples;
-  };
-  return forEachSampleFile(
-      options.data, in, [&](const ModelSamples &samples, bool &stop) -> Error {
-        if (sources)
-          sources->push_back(samples.source);
-        for (int64_t r = 0; r < samples.runs && !limited(); ++r, ++runs)
-          if (Error e = body(samples.run(r)))
-            return e;
-        stop = limited();
-        return Error::success();
-      });
 }
 
 /// Output buffers for a model's results, one per output shape.
@@ -393,13 +354,7 @@ Expected<FloatProbe> buildFloatProbe(ModuleOp calibrated,
   SmallVector<Value> floatValues, inputs;
   for (Operation *op : floatOps->second)
     inputs.push_back(op->getOperand(0));
-  probe.module->walk([](Operation *op) {
-    if (isa<qnt::ObserveOp>(op) ||
-        (isa<qnt::FakeQuantOp>(op) && !isConstant(op->getOperand(0)))) {
-      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
-      op->erase();
-    }
-  });
+  removeActivationQuantization(*probe.module);
   for (Value v : inputs)
     if (!isa<BlockArgument>(v))
       floatValues.push_back(v);
@@ -527,19 +482,19 @@ Error measureExtremes(const ReportOptions &options, FloatProbe &floats,
     l.min = INFINITY;
     l.max = -INFINITY;
   }
-  Error e = forEachSample(options, floats.model->inputs(), nullptr,
-                          [&](ArrayRef<const float *> x) -> Error {
-                            if (Error e = floats.run(x))
-                              return e;
-                            for (auto [i, l] : llvm::enumerate(report.layers)) {
-                              ArrayRef<float> f = floats.activation(i, x);
-                              auto [lo, hi] =
-                                  std::minmax_element(f.begin(), f.end());
-                              l.min = std::min(l.min, *lo);
-                              l.max = std::max(l.max, *hi);
-                            }
-                            return Error::success();
-                          });
+  Error e =
+      forEachSample(options.data, options.maxSamples, floats.model->inputs(),
+                    nullptr, [&](ArrayRef<const float *> x) -> Error {
+                      if (Error e = floats.run(x))
+                        return e;
+                      for (auto [i, l] : llvm::enumerate(report.layers)) {
+                        ArrayRef<float> f = floats.activation(i, x);
+                        auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+                        l.min = std::min(l.min, *lo);
+                        l.max = std::max(l.max, *hi);
+                      }
+                      return Error::success();
+                    });
   if (e)
     return e;
   for (LayerReport &l : report.layers) {
@@ -608,7 +563,7 @@ Error measureErrors(const ReportOptions &options, FloatProbe &floats,
       report.outputDtype == "float32" && out.size() >= 2 && out.back() >= 2 &&
       computeProduct(ArrayRef(out).drop_front().drop_back()) == 1;
   Error e = forEachSample(
-      options, floats.model->inputs(), &report.sources,
+      options.data, options.maxSamples, floats.model->inputs(), &report.sources,
       [&](ArrayRef<const float *> x) -> Error {
         if (Error e = floats.run(x))
           return e;
