@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "quantc/Report/Probe.h"
+#include "quantc/Calibrate/Probe.h"
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
 #include "quantc/Support/Fail.h"

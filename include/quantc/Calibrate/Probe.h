@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUANTC_REPORT_PROBE_H
-#define QUANTC_REPORT_PROBE_H
+#ifndef QUANTC_CALIBRATE_PROBE_H
+#define QUANTC_CALIBRATE_PROBE_H
 
 #include "quantc/Runtime/CompiledModel.h"
 #include "quantc/Runtime/Samples.h"
@@ -93,4 +93,4 @@ private:
 
 } // namespace quantc
 
-#endif // QUANTC_REPORT_PROBE_H
+#endif // QUANTC_CALIBRATE_PROBE_H

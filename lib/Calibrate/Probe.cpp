@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "quantc/Report/Probe.h"
+#include "quantc/Calibrate/Probe.h"
 #include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
