@@ -127,6 +127,68 @@ InFlightDiagnostic mlir::qnt::layerError(Operation *op) {
                          << "): ";
 }
 
+bool mlir::qnt::isExcludedLayer(Operation *op,
+                                const llvm::StringSet<> &excluded) {
+  if (excluded.empty())
+    return false;
+  if (excluded.contains(op->getName().getStringRef()))
+    return true;
+  if (op->getNumResults() == 1 && op->getResult(0).hasOneUse()) {
+    Operation *user = *op->getResult(0).getUsers().begin();
+    StringAttr name;
+    if (auto fq = dyn_cast<FakeQuantOp>(user))
+      name = fq.getNameAttr();
+    else if (isa<quant::QuantizeCastOp>(user))
+      name = user->getAttrOfType<StringAttr>("qnt.name");
+    if (name && excluded.contains(name.getValue()))
+      return true;
+  }
+  return llvm::any_of(getLayerNames(op->getLoc()), [&](const std::string &n) {
+    return excluded.contains(n);
+  });
+}
+
+/// The number of elements of `shape` after dimension `axis` (the distance
+/// between consecutive channels of a per-axis constant); 1 per tensor.
+static int64_t innerSize(ArrayRef<int64_t> shape, const QuantParams &p) {
+  int64_t inner = 1;
+  if (p.axis)
+    for (size_t d = *p.axis + 1; d < shape.size(); ++d)
+      inner *= shape[d];
+  return inner;
+}
+
+/// The channel of element `i` of a constant with `inner` elements per
+/// channel step.
+static size_t channelOf(size_t i, int64_t inner, const QuantParams &p) {
+  return p.axis ? (i / inner) % p.scales.size() : 0;
+}
+
+SmallVector<int32_t> mlir::qnt::quantizeValues(ArrayRef<float> values,
+                                               ArrayRef<int64_t> shape,
+                                               const QuantParams &p) {
+  int64_t inner = innerSize(shape, p);
+  SmallVector<int32_t> q(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    size_t c = channelOf(i, inner, p);
+    q[i] = quantc::ref::quantize(values[i], p.scale(c), p.zeroPoint(c), p.qmin,
+                                 p.qmax);
+  }
+  return q;
+}
+
+SmallVector<float> mlir::qnt::dequantizeValues(ArrayRef<int32_t> q,
+                                               ArrayRef<int64_t> shape,
+                                               const QuantParams &p) {
+  int64_t inner = innerSize(shape, p);
+  SmallVector<float> values(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    size_t c = channelOf(i, inner, p);
+    values[i] = quantc::ref::dequantize(q[i], p.scale(c), p.zeroPoint(c));
+  }
+  return values;
+}
+
 /// `op` stays float; its result (`floatType`) goes through a quantize to
 /// `qType` and a dequantize for the ops after it.
 static void keepFloat(Operation *op, RewriterBase &rewriter,

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::qnt {
 
@@ -53,6 +54,29 @@ std::optional<std::pair<quantc::ref::QTensor, quantc::ref::QTensor>>
 elementwiseViews(Value q, quant::QuantizeCastOp sink);
 /// An error at `op` that names its layer and op.
 InFlightDiagnostic layerError(Operation *op);
+/// Whether `op` is a layer named in `excluded`: by its op name, by a name of
+/// its (fused) location, or by the name of the observer of its output (a
+/// `qnt.fake_quant`, or the qcast it became), which survives printing IR
+/// without debug info.
+bool isExcludedLayer(Operation *op, const llvm::StringSet<> &excluded);
+
+//===----------------------------------------------------------------------===//
+// Constants quantized as the reference quantizes them
+//===----------------------------------------------------------------------===//
+
+struct QuantParams;
+
+/// The storage values of the float constant `values` of shape `shape`
+/// quantized with `p` (per tensor, or per channel along `p.axis`):
+/// `quantc::ref::quantize` of each element.
+SmallVector<int32_t> quantizeValues(ArrayRef<float> values,
+                                    ArrayRef<int64_t> shape,
+                                    const QuantParams &p);
+/// The real values of the storage values `q` of shape `shape` with `p`:
+/// `quantc::ref::dequantize` of each element.
+SmallVector<float> dequantizeValues(ArrayRef<int32_t> q,
+                                    ArrayRef<int64_t> shape,
+                                    const QuantParams &p);
 
 //===----------------------------------------------------------------------===//
 // Role same_as_input

@@ -104,6 +104,44 @@ def QntFoldObservers : Pass<"qnt-fold-observers", "func::FuncOp"> {
   ];
 }
 
+def QntCorrectBias : Pass<"qnt-correct-bias", "func::FuncOp"> {
+  let summary = "Fold the output shift that weight quantization causes into "
+                "the bias";
+  let description = [{
+    Empirical bias correction (Nagel et al. 2019, "Data-Free Quantization
+    Through Weight Equalization and Bias Correction", section 4.2): on a
+    folded model (`qnt-fold-observers`), a layer whose weight is a
+    `qnt.fake_quant` of a constant computes with `dW = dq(q(W)) - W` added
+    to its weight, which shifts its output channel `o` by
+    `E[conv(x, dW)][o]` on average. That expectation is linear in the input,
+    so it is `sum_{kh, kw, c} dW[o, kh, kw, c] * m[kh, kw, c]` with `m` the
+    mean of the input value each filter tap reads (0 where it reads
+    padding), over every output position and sample. The pass subtracts it
+    from the layer's float bias (a bias of zeros where there was none), so
+    `qnt-quantize` rounds the corrected bias into the int32 bias.
+
+    The means come from the layer's `qnt.input_mean` attribute (a dense f32
+    array), which post-training quantization attaches with
+    `--bias-correction` after running the float model on the calibration
+    data: `[KH, KW, C]` in that order for a float `qnt.conv2d` (C the input
+    channels of all groups; an output channel of group `g` reads the
+    filter's channels from input channel `g * C / groups` on, so a
+    depthwise layer's channel `o` reads channel `o / M`), `[K]` for a
+    linear layer (`tosa.matmul` with a constant `[1, K, N]` weight, its
+    bias a `tosa.add` of a constant right after it).
+    `dq(q(W))` is what `qnt-quantize` will store: `quantc::ref::quantize`
+    and `quantc::ref::dequantize` with the weight's `!quant.uniform` type.
+    The attribute is removed; layers named in `exclude` (as in
+    `qnt-quantize`) are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+  let options = [
+    ListOption<"exclude", "exclude", "std::string",
+               "Layer names or op names kept in float (left uncorrected)">,
+  ];
+}
+
 def QntLowerFloat : Pass<"qnt-lower-float", "func::FuncOp"> {
   let summary = "Lower the float qnt ops to TOSA and linalg";
   let description = [{

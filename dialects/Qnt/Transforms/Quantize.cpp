@@ -50,18 +50,7 @@ private:
   /// Excluded by op name, by any name of the (fused) layer's location, or
   /// by the name of the observer of its output (which survives printing
   /// IR without debug info).
-  bool isExcluded(Operation *op) const {
-    if (excluded.contains(op->getName().getStringRef()))
-      return true;
-    if (op->getNumResults() == 1)
-      if (quant::QuantizeCastOp sink = quantizedSink(op->getResult(0)))
-        if (auto name = sink->getAttrOfType<StringAttr>("qnt.name"))
-          if (excluded.contains(name.getValue()))
-            return true;
-    return llvm::any_of(getLayerNames(op->getLoc()), [&](const std::string &n) {
-      return excluded.contains(n);
-    });
-  }
+  bool isExcluded(Operation *op) const { return isExcludedLayer(op, excluded); }
   LogicalResult toQDQ(FakeQuantOp op);
   void fuseQuantizedRelu();
   void cleanup();
@@ -77,18 +66,9 @@ LogicalResult QntQuantizePass::toQDQ(FakeQuantOp op) {
   Value q;
   if (std::optional<SmallVector<float>> w = floatConstant(op.getInput())) {
     // A weight: quantize it now, exactly as the reference quantizes.
-    QuantParams p = *quantParams(op.getQtype());
-    int64_t inner = 1;
-    if (p.axis)
-      for (int64_t d = *p.axis + 1; d < floatType.getRank(); ++d)
-        inner *= floatType.getDimSize(d);
-    SmallVector<int32_t> values(w->size());
-    for (size_t i = 0; i < w->size(); ++i) {
-      size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
-      values[i] = quantc::ref::quantize((*w)[i], p.scale(c), p.zeroPoint(c),
-                                        p.qmin, p.qmax);
-    }
-    q = makeQuantizedConstant(b, loc, qType, values);
+    q = makeQuantizedConstant(
+        b, loc, qType,
+        quantizeValues(*w, floatType.getShape(), *quantParams(op.getQtype())));
   } else {
     q = quant::QuantizeCastOp::create(b, loc, qType, op.getInput());
   }
@@ -165,16 +145,8 @@ void QntQuantizePass::cleanup() {
   for (quant::DequantizeCastOp dc : dcasts) {
     SmallVector<int32_t> q = *constantStorage(dc.getInput());
     auto type = cast<RankedTensorType>(dc.getType());
-    QuantParams p = *quantParams(elementOf(dc.getInput()));
-    int64_t inner = 1;
-    if (p.axis)
-      for (int64_t d = *p.axis + 1; d < type.getRank(); ++d)
-        inner *= type.getDimSize(d);
-    SmallVector<float> values(q.size());
-    for (size_t i = 0; i < q.size(); ++i) {
-      size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
-      values[i] = quantc::ref::dequantize(q[i], p.scale(c), p.zeroPoint(c));
-    }
+    SmallVector<float> values = dequantizeValues(
+        q, type.getShape(), *quantParams(elementOf(dc.getInput())));
     OpBuilder b(dc);
     dc.replaceAllUsesWith(
         arith::ConstantOp::create(
