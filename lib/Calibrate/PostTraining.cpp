@@ -78,6 +78,7 @@ static Error prepare(ModuleOp module,
   quantc::PrepareOptions prepare;
   prepare.observers.activationKind = options.activationKind;
   prepare.observers.weightKind = options.weightKind;
+  prepare.equalize = options.equalize;
   return runStage(
       module, options.timing, "fuse + insert observers",
       [&](OpPassManager &pm) { quantc::buildPreparePipeline(pm, prepare); },

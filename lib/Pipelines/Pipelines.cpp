@@ -117,6 +117,8 @@ void quantc::buildPreparePipeline(OpPassManager &pm,
                                   const PrepareOptions &options) {
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
+  if (options.equalize)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntEqualize());
   if (options.insertObservers)
     pm.addNestedPass<func::FuncOp>(
         qnt::createQntInsertObservers(options.observers));
@@ -192,6 +194,10 @@ struct PrepareRegistryOptions : PassPipelineOptions<PrepareRegistryOptions> {
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("Run qnt-fuse first (default: true)"),
                     llvm::cl::init(true)};
+  Option<bool> equalize{
+      *this, "equalize",
+      llvm::cl::desc("Run qnt-equalize after qnt-fuse (default: false)"),
+      llvm::cl::init(false)};
   Option<bool> insertObservers{
       *this, "insert-observers",
       llvm::cl::desc("Run qnt-insert-observers (default: true)"),
@@ -230,6 +236,7 @@ struct PrepareRegistryOptions : PassPipelineOptions<PrepareRegistryOptions> {
   quantc::PrepareOptions get() const {
     quantc::PrepareOptions options;
     options.fuse = fuse;
+    options.equalize = equalize;
     options.insertObservers = insertObservers;
     qnt::QntInsertObserversOptions &o = options.observers;
     o.activationKind = activationKind;

@@ -178,6 +178,12 @@ static cl::list<std::string>
     excludeLayers("exclude", cl::CommaSeparated,
                   cl::desc("Layer or op names to keep in float"),
                   cl::cat(ptqCategory));
+static cl::opt<bool> equalize(
+    "equalize",
+    cl::desc("Cross-layer equalization: balance the per-channel weight "
+             "ranges of consecutive conv / linear layers of the float model "
+             "before calibration (qnt-equalize; docs/accuracy.md)"),
+    cl::init(false), cl::cat(ptqCategory));
 enum class ReduceRange { Auto, Activations, Weights, Off };
 static cl::opt<ReduceRange> reduceRange(
     "reduce-range",
@@ -351,6 +357,7 @@ postTrainingOptions(const quantc::CompileTarget &target,
   ptq.activationKind = activationObserver;
   ptq.weightKind = weightObserver;
   ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
+  ptq.equalize = equalize;
   ptq.maxSamples = maxSamples;
   ptq.timing = &timing;
   ptq.verifyEachPass = verifyEach;

@@ -257,6 +257,49 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
                            "::mlir::tosa::TosaDialect"];
 }
 
+def QntEqualize : Pass<"qnt-equalize", "func::FuncOp"> {
+  let summary = "Cross-layer equalization of consecutive float layers";
+  let description = [{
+    Balances the per-channel weight ranges of consecutive layers (Nagel et
+    al. 2019, "Data-Free Quantization Through Weight Equalization and Bias
+    Correction", section 4.1) on the fused float model, after `qnt-fuse` and
+    before `qnt-insert-observers`. A pair is a producer (a float
+    `qnt.conv2d` of any groups, or a linear layer: `tosa.matmul` with a
+    constant [1, K, N] weight and its optional constant bias add) whose
+    output, through single-use ops, reaches a consumer layer's input, with
+    only positive-homogeneous functions between them (f(x / s) = f(x) / s
+    for s > 0): the producer's fused activation none or relu, a
+    `tosa.clamp` that is a relu, `qnt.unary leaky_relu` (LeakyReLU, PReLU),
+    max and average pooling (channels last) and reshapes. The producer's
+    output channel c (filter and bias) is divided by
+    `s_c = sqrt(r1_c / r2_c)` and the consumer's weights reading channel c
+    are multiplied by it, `r1_c` and `r2_c` being the largest |w| of the
+    producer's output channel and of the consumer's weights reading channel
+    c: both become `sqrt(r1_c * r2_c)` and the model computes the same
+    function (to the rounding of the weights to f32, once per weight). A
+    depthwise consumer's channel is multiplied, so its output is unchanged,
+    and it is the producer of the next pair: chains (conv -> depthwise ->
+    conv) are swept pair by pair until no scale changes by more than 1e-8
+    or `max-sweeps` sweeps. A channel whose range is zero or below 1e-12 of
+    the largest on either side keeps scale 1.
+
+    A pair is left alone, with a remark saying why, when the producer adds
+    a residual (the residual would need rescaling too), its activation or a
+    clamp between is relu6 or another clamp (one bound per tensor cannot be
+    rescaled per channel), a function between is not positive-homogeneous
+    (hard_swish, silu, ...), its output has several uses, or the consumer's
+    weights are not constant. Each equalized pair gets a remark with the
+    range of its scales. High-bias absorption (the paper's section 4.2) is
+    not done: it is exact only where a lower bound of the pre-activation
+    holds, which the fused model no longer knows.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"maxSweeps", "max-sweeps", "int", /*default=*/"32",
+           "Most sweeps over a chain of pairs before the scales converge">,
+  ];
+}
+
 def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
   let summary = "Convert a folded float model to quantized qnt ops";
   let description = [{

@@ -49,6 +49,9 @@ struct PostTrainingOptions {
   std::vector<Int8Isa> int8Isas;
   /// Layer / op names kept in float.
   std::vector<std::string> exclude;
+  /// Cross-layer equalization of the fused float model before observers
+  /// are inserted (qnt-equalize).
+  bool equalize = false;
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;

@@ -27,6 +27,8 @@ struct PrepareOptions {
   /// Run qnt-fuse first, so that observers see fused layers (conv + batch
   /// norm + activation). quant-calibrate observes a model as it is given.
   bool fuse = true;
+  /// Run qnt-equalize after fusion (cross-layer equalization).
+  bool equalize = false;
   /// Run qnt-insert-observers. A QDQ model is prepared without: its
   /// qnt.fake_quant ops carry its parameters.
   bool insertObservers = true;
