@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Calibrate/BiasCorrection.h"
 #include "quantc/Calibrate/Calibrator.h"
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Import/OnnxImporter.h"
@@ -119,6 +120,12 @@ static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc(quantc::kInputShapeHelp),
                                          cl::value_desc("[NAME=]DxDx..."),
                                          cl::cat(category));
+static cl::opt<bool> inputMeans(
+    "input-means",
+    cl::desc("Also attach each conv / linear layer's input means "
+             "(qnt.input_mean) for bias correction (quantc-quantize's "
+             "correct-bias, qnt-correct-bias); needs --data"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress or summary"),
                            cl::init(false), cl::cat(category));
 
@@ -193,6 +200,9 @@ static Error checkArguments() {
   if (dataPaths.empty() && profiles.empty())
     return quantc::fail(
         "nothing to calibrate with: give --data and/or --profile");
+  if (inputMeans && dataPaths.empty())
+    return quantc::fail("--input-means needs --data (the float model runs "
+                        "on it)");
   if (!reportDir.empty() && dataPaths.empty())
     return quantc::fail("--report needs --data (the report runs the float "
                         "and int8 models on it)");
@@ -245,6 +255,17 @@ static Expected<quantc::Profile> calibrate(ModuleOp module) {
   if (Error e = (*calibrator)->writeStates())
     return std::move(e);
   return (*calibrator)->profile();
+}
+
+/// --input-means: the float model's input means of the layers, for bias
+/// correction.
+static Error attachInputMeans(ModuleOp module) {
+  if (!inputMeans)
+    return Error::success();
+  Expected<int64_t> layers = quantc::attachInputMeans(
+      module, functionName,
+      std::vector<std::string>(dataPaths.begin(), dataPaths.end()), maxSamples);
+  return layers ? Error::success() : layers.takeError();
 }
 
 /// --report: the per-layer report of the calibrated model.
@@ -300,6 +321,8 @@ int main(int argc, char **argv) {
   Expected<quantc::Profile> profile = calibrate(*module);
   if (!profile)
     return error(profile.takeError());
+  if (Error e = attachInputMeans(*module))
+    return error(std::move(e));
   if (Error e = writeLayerReport(*module))
     return error(std::move(e));
   if (Error e = writeOutputs(*module, *profile))
