@@ -9,6 +9,7 @@
 #include "quantc/Support/Fail.h"
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "quantc/Calibrate/BiasCorrection.h"
 #include "quantc/Calibrate/Calibrator.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -48,6 +49,7 @@ quantc::QuantizeOptions quantc::PostTrainingOptions::quantizeOptions() const {
   QuantizeOptions options;
   options.fold.reduceRange = rangeReduction();
   options.quantize.exclude.assign(exclude.begin(), exclude.end());
+  options.correctBias = biasCorrection;
   return options;
 }
 
@@ -130,6 +132,20 @@ static Error calibrate(ModuleOp module, StringRef function,
   return Error::success();
 }
 
+/// Bias correction's statistics: the float model's input means of every
+/// layer with an observed weight, on the calibration data, attached for
+/// qnt-correct-bias.
+static Error measureInputMeans(ModuleOp module, StringRef function,
+                               const quantc::PostTrainingOptions &options) {
+  if (options.data.empty())
+    return fail("bias correction needs calibration data (the layers' input "
+                "means), not only a profile");
+  TimingScope timer = nest(options.timing, "bias correction: input means");
+  Expected<int64_t> layers = quantc::attachInputMeans(
+      module, function, options.data, options.maxSamples);
+  return layers ? Error::success() : layers.takeError();
+}
+
 Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
                                    const PostTrainingOptions &options) {
   if (options.data.empty() && options.profiles.empty())
@@ -139,6 +155,9 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
     return e;
   if (Error e = calibrate(module, function, options))
     return e;
+  if (options.biasCorrection)
+    if (Error e = measureInputMeans(module, function, options))
+      return e;
   if (options.onCalibrated) {
     TimingScope reportTimer = nest(options.timing, "per-layer report");
     if (Error e = options.onCalibrated(module))

@@ -127,6 +127,9 @@ void quantc::buildPreparePipeline(OpPassManager &pm,
 void quantc::buildQuantizePipeline(OpPassManager &pm,
                                    const QuantizeOptions &options) {
   pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(options.fold));
+  if (options.correctBias)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntCorrectBias(
+        qnt::QntCorrectBiasOptions{options.quantize.exclude}));
   pm.addNestedPass<func::FuncOp>(qnt::createQntQuantize(options.quantize));
 }
 
@@ -268,11 +271,17 @@ struct QuantizeRegistryOptions : PassPipelineOptions<QuantizeRegistryOptions> {
       *this, "exclude",
       llvm::cl::desc("qnt-quantize's exclude: layer or op names kept in "
                      "float")};
+  Option<bool> correctBias{
+      *this, "correct-bias",
+      llvm::cl::desc("Run qnt-correct-bias (the layers' qnt.input_mean) "
+                     "between folding and quantization"),
+      llvm::cl::init(false)};
 
   quantc::QuantizeOptions get() const {
     quantc::QuantizeOptions options;
     options.fold.reduceRange = reduceRange;
     options.quantize.exclude.assign(exclude.begin(), exclude.end());
+    options.correctBias = correctBias;
     return options;
   }
 };
@@ -328,7 +337,8 @@ void quantc::registerPipelines() {
       });
   PassPipelineRegistration<QuantizeRegistryOptions>(
       "quantc-quantize",
-      "Quantize a calibrated model: qnt-fold-observers, then qnt-quantize",
+      "Quantize a calibrated model: qnt-fold-observers, qnt-correct-bias "
+      "with correct-bias, then qnt-quantize",
       [](OpPassManager &pm, const QuantizeRegistryOptions &options) {
         buildQuantizePipeline(pm, options.get());
       });

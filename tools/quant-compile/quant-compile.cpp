@@ -184,6 +184,12 @@ static cl::opt<bool> equalize(
              "ranges of consecutive conv / linear layers of the float model "
              "before calibration (qnt-equalize; docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
+static cl::opt<bool> biasCorrection(
+    "bias-correction",
+    cl::desc("Fold the mean output shift that weight quantization causes "
+             "into each conv / linear layer's bias, measured on the "
+             "calibration data (docs/accuracy.md)"),
+    cl::init(false), cl::cat(ptqCategory));
 enum class ReduceRange { Auto, Activations, Weights, Off };
 static cl::opt<ReduceRange> reduceRange(
     "reduce-range",
@@ -358,6 +364,7 @@ postTrainingOptions(const quantc::CompileTarget &target,
   ptq.weightKind = weightObserver;
   ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
   ptq.equalize = equalize;
+  ptq.biasCorrection = biasCorrection;
   ptq.maxSamples = maxSamples;
   ptq.timing = &timing;
   ptq.verifyEachPass = verifyEach;

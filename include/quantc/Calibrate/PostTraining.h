@@ -52,6 +52,11 @@ struct PostTrainingOptions {
   /// Cross-layer equalization of the fused float model before observers
   /// are inserted (qnt-equalize).
   bool equalize = false;
+  /// Empirical bias correction: the means of each conv / linear layer's
+  /// float input on the calibration data (attachInputMeans) let the quantize
+  /// stage fold the output shift of weight quantization into the bias
+  /// (qnt-correct-bias). Needs calibration data.
+  bool biasCorrection = false;
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;

@@ -49,12 +49,16 @@ struct QuantizeOptions {
   mlir::qnt::QntFoldObserversOptions fold;
   /// qnt-quantize's options (layers kept in float).
   mlir::qnt::QntQuantizeOptions quantize;
+  /// Run qnt-correct-bias between folding and quantization (the layers'
+  /// `qnt.input_mean`, e.g. from attachInputMeans), with `quantize.exclude`.
+  bool correctBias = false;
 };
 
 /// Quantize (PyTorch's convert): qnt-fold-observers (calibrated observers
-/// become constant qnt.fake_quant), then qnt-quantize (int8 qnt ops), on
-/// every function. Registered as `quantc-quantize{reduce-range=...
-/// exclude=...}`. A model without observers (a QDQ model) is only quantized.
+/// become constant qnt.fake_quant), with `correctBias` qnt-correct-bias,
+/// then qnt-quantize (int8 qnt ops), on every function. Registered as
+/// `quantc-quantize{reduce-range=... exclude=... correct-bias}`. A model
+/// without observers (a QDQ model) is only quantized.
 void buildQuantizePipeline(mlir::OpPassManager &pm,
                            const QuantizeOptions &options = {});
 
