@@ -11,11 +11,13 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Calibrate/BiasCorrection.h"
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Calibrate/Smoothing.h"
 #include "quantc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using llvm::Error;
@@ -74,13 +76,46 @@ static Error runStage(ModuleOp module, TimingScope *timing, StringRef name,
   return Error::success();
 }
 
+/// SmoothQuant's statistics: the fused float model's per-channel max
+/// |output| of every layer norm, on the calibration data, attached for
+/// qnt-smooth.
+static Error
+measureLayerNormRanges(ModuleOp module, StringRef function,
+                       const quantc::PostTrainingOptions &options) {
+  if (!(options.smoothAlpha > 0 && options.smoothAlpha < 1))
+    return fail(llvm::formatv("the smoothing alpha must lie in (0, 1), got {0}",
+                              options.smoothAlpha)
+                    .str());
+  if (options.data.empty())
+    return fail("smoothing needs calibration data (the layer norms' output "
+                "ranges), not only a profile");
+  TimingScope timer = nest(options.timing, "smoothing: layer norm ranges");
+  Expected<int64_t> norms = quantc::attachActivationAbsMax(
+      module, function, options.data, options.maxSamples);
+  return norms ? Error::success() : norms.takeError();
+}
+
 /// The prepare stage: fuse first, so that observers see fused activations.
-static Error prepare(ModuleOp module,
+/// Smoothing measures the fused model, then smooths it before observers.
+static Error prepare(ModuleOp module, StringRef function,
                      const quantc::PostTrainingOptions &options) {
   quantc::PrepareOptions prepare;
   prepare.observers.activationKind = options.activationKind;
   prepare.observers.weightKind = options.weightKind;
   prepare.equalize = options.equalize;
+  if (options.smoothAlpha != 0) {
+    quantc::PrepareOptions fuse;
+    fuse.insertObservers = false;
+    if (Error e = runStage(
+            module, options.timing, "fuse",
+            [&](OpPassManager &pm) { quantc::buildPreparePipeline(pm, fuse); },
+            "fusion failed (see above)"))
+      return e;
+    if (Error e = measureLayerNormRanges(module, function, options))
+      return e;
+    prepare.fuse = false;
+    prepare.smoothAlpha = options.smoothAlpha;
+  }
   return runStage(
       module, options.timing, "fuse + insert observers",
       [&](OpPassManager &pm) { quantc::buildPreparePipeline(pm, prepare); },
@@ -151,7 +186,7 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   if (options.data.empty() && options.profiles.empty())
     return fail("post-training quantization needs calibration data or a "
                 "profile");
-  if (Error e = prepare(module, options))
+  if (Error e = prepare(module, function, options))
     return e;
   if (Error e = calibrate(module, function, options))
     return e;

@@ -117,6 +117,9 @@ void quantc::buildPreparePipeline(OpPassManager &pm,
                                   const PrepareOptions &options) {
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(qnt::createQntFuse());
+  if (options.smoothAlpha != 0)
+    pm.addNestedPass<func::FuncOp>(
+        qnt::createQntSmooth(qnt::QntSmoothOptions{options.smoothAlpha}));
   if (options.equalize)
     pm.addNestedPass<func::FuncOp>(qnt::createQntEqualize());
   if (options.insertObservers)
@@ -201,6 +204,11 @@ struct PrepareRegistryOptions : PassPipelineOptions<PrepareRegistryOptions> {
       *this, "equalize",
       llvm::cl::desc("Run qnt-equalize after qnt-fuse (default: false)"),
       llvm::cl::init(false)};
+  Option<double> smoothAlpha{
+      *this, "smooth-alpha",
+      llvm::cl::desc("Run qnt-smooth with this alpha after qnt-fuse (0: "
+                     "not; default: 0)"),
+      llvm::cl::init(0.0)};
   Option<bool> insertObservers{
       *this, "insert-observers",
       llvm::cl::desc("Run qnt-insert-observers (default: true)"),
@@ -239,6 +247,7 @@ struct PrepareRegistryOptions : PassPipelineOptions<PrepareRegistryOptions> {
   quantc::PrepareOptions get() const {
     quantc::PrepareOptions options;
     options.fuse = fuse;
+    options.smoothAlpha = smoothAlpha;
     options.equalize = equalize;
     options.insertObservers = insertObservers;
     qnt::QntInsertObserversOptions &o = options.observers;
@@ -330,8 +339,8 @@ struct Int8Options : ParallelPipelineOptions<Int8Options> {
 void quantc::registerPipelines() {
   PassPipelineRegistration<PrepareRegistryOptions>(
       "quantc-prepare",
-      "Prepare a float model for calibration: qnt-fuse, then "
-      "qnt-insert-observers",
+      "Prepare a float model for calibration: qnt-fuse, qnt-smooth with "
+      "smooth-alpha, then qnt-insert-observers",
       [](OpPassManager &pm, const PrepareRegistryOptions &options) {
         buildPreparePipeline(pm, options.get());
       });

@@ -190,6 +190,13 @@ static cl::opt<bool> biasCorrection(
              "into each conv / linear layer's bias, measured on the "
              "calibration data (docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
+static cl::opt<double> smoothAlpha(
+    "smooth-alpha",
+    cl::desc("SmoothQuant: move the outlier channels of each layer norm's "
+             "output into the weights of the linear layers reading it, "
+             "with this migration strength in (0, 1), e.g. 0.5 "
+             "(docs/accuracy.md; default 0: off)"),
+    cl::init(0.0), cl::cat(ptqCategory));
 enum class ReduceRange { Auto, Activations, Weights, Off };
 static cl::opt<ReduceRange> reduceRange(
     "reduce-range",
@@ -366,6 +373,7 @@ postTrainingOptions(const quantc::CompileTarget &target,
   ptq.equalize = equalize;
   ptq.biasCorrection = biasCorrection;
   ptq.maxSamples = maxSamples;
+  ptq.smoothAlpha = smoothAlpha;
   ptq.timing = &timing;
   ptq.verifyEachPass = verifyEach;
   for (const quantc::TargetVariant &v : target.variants)

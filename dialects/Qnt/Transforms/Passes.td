@@ -300,6 +300,44 @@ def QntEqualize : Pass<"qnt-equalize", "func::FuncOp"> {
   ];
 }
 
+def QntSmooth : Pass<"qnt-smooth", "func::FuncOp"> {
+  let summary = "SmoothQuant: move activation outliers of layer norm outputs "
+                "into the weights of the layers reading them";
+  let description = [{
+    Xiao et al. 2023, "SmoothQuant": the output X of a `qnt.layer_norm` is
+    divided per channel k by
+    `s_k = max|X_k|^alpha / max|W_k|^(1 - alpha)` and the input channel k of
+    every layer reading it multiplied by `s_k`, so `X' W' = X W`. The
+    division is folded into the layer norm's gamma and beta (both divided by
+    `s`), so the float model computes the same function (to f32 rounding:
+    each value is computed in double and rounded once). Outlier channels of
+    X (per-tensor int8 activations) shrink; the weights, quantized per
+    output channel, take them over.
+
+    `max|X_k|` comes from the layer norm's `qnt.smooth_absmax` attribute (a
+    dense f32 array, one value per channel), which post-training
+    quantization attaches with `--smooth-alpha` after running the fused
+    float model on the calibration data; `max|W_k|` is the largest |weight|
+    of input channel k over all layers reading X. A channel where either is
+    0 keeps `s_k = 1`. The layer norm must normalize over the last dimension
+    only, with constant gamma and beta, and each path from its output must
+    reach the input of a float layer with a constant weight (a `tosa.matmul`
+    with a [1, K, N] weight, or a float `qnt.conv2d`) through ops that keep
+    the channel in the last dimension (reshape, transpose, slice, concat of
+    values that all come from X). Otherwise (a GELU, a residual add, a
+    result on the way: no exact fold) the layer norm is left alone. Each
+    layer norm with the attribute gets a remark: smoothed (with the ratio
+    max / median of its channels' max|X| before and after), or not and why.
+    The attribute is removed. `alpha` must lie in (0, 1).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"alpha", "alpha", "double", /*default=*/"0.5",
+           "Migration strength in (0, 1): the share of each channel's "
+           "activation range moved into the weights">,
+  ];
+}
+
 def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
   let summary = "Convert a folded float model to quantized qnt ops";
   let description = [{

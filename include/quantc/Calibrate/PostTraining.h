@@ -57,6 +57,12 @@ struct PostTrainingOptions {
   /// stage fold the output shift of weight quantization into the bias
   /// (qnt-correct-bias). Needs calibration data.
   bool biasCorrection = false;
+  /// SmoothQuant's migration strength in (0, 1), 0: off. The fused float
+  /// model's layer norm outputs are measured on the calibration data
+  /// (attachActivationAbsMax) and qnt-smooth moves their outlier channels
+  /// into the weights of the layers reading them, before observers are
+  /// inserted. Needs calibration data.
+  double smoothAlpha = 0;
   int64_t batchSize = 32;
   int64_t maxSamples = 0;
   bool progress = false;

@@ -27,6 +27,9 @@ struct PrepareOptions {
   /// Run qnt-fuse first, so that observers see fused layers (conv + batch
   /// norm + activation). quant-calibrate observes a model as it is given.
   bool fuse = true;
+  /// Run qnt-smooth with this alpha after fusion (0: not): the layer norms'
+  /// `qnt.smooth_absmax`, e.g. from attachActivationAbsMax.
+  double smoothAlpha = 0;
   /// Run qnt-equalize after fusion (cross-layer equalization).
   bool equalize = false;
   /// Run qnt-insert-observers. A QDQ model is prepared without: its
@@ -36,10 +39,10 @@ struct PrepareOptions {
   mlir::qnt::QntInsertObserversOptions observers;
 };
 
-/// Prepare (PyTorch's fuse_modules + prepare): qnt-fuse, then
-/// qnt-insert-observers, on every function. Registered as
-/// `quantc-prepare{fuse=... insert-observers=... activation-kind=...}`, with
-/// qnt-insert-observers' options.
+/// Prepare (PyTorch's fuse_modules + prepare): qnt-fuse, with `smoothAlpha`
+/// qnt-smooth, then qnt-insert-observers, on every function. Registered as
+/// `quantc-prepare{fuse=... smooth-alpha=... insert-observers=...
+/// activation-kind=...}`, with qnt-insert-observers' options.
 void buildPreparePipeline(mlir::OpPassManager &pm,
                           const PrepareOptions &options = {});
 
