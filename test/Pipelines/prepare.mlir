@@ -25,6 +25,14 @@
 // RUN: quant-opt %s --split-input-file --qnt-fuse -o %t.fuse-pass.mlir
 // RUN: diff %t.fuse-stage.mlir %t.fuse-pass.mlir
 //
+// equalize=true runs qnt-equalize between the two (on qnt-equalize's own
+// test, whose pairs it rescales; its remarks dropped here).
+// RUN: quant-opt %S/../Dialect/Qnt/equalize.mlir --split-input-file --pass-pipeline='builtin.module(quantc-prepare{equalize=true})' -o %t.equalize-stage.mlir 2>/dev/null
+// RUN: quant-opt %S/../Dialect/Qnt/equalize.mlir --split-input-file --qnt-fuse --qnt-equalize --qnt-insert-observers -o %t.equalize-passes.mlir 2>/dev/null
+// RUN: quant-opt %S/../Dialect/Qnt/equalize.mlir --split-input-file --qnt-fuse --qnt-insert-observers -o %t.unequalized.mlir
+// RUN: diff %t.equalize-stage.mlir %t.equalize-passes.mlir
+// RUN: not diff %t.equalize-stage.mlir %t.unequalized.mlir > /dev/null
+//
 // RUN: not quant-opt %s --pass-pipeline='builtin.module(quantc-prepare{activation-kind=minmax})' 2>&1 | FileCheck %s --check-prefix=BADKIND
 // BADKIND: qnt-insert-observers: unknown observer kind 'minmax'
 
