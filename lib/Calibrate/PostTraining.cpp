@@ -11,6 +11,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Calibrate/BiasCorrection.h"
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Calibrate/ObserverChoice.h"
 #include "quantc/Calibrate/Smoothing.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -122,6 +123,19 @@ static Error prepare(ModuleOp module, StringRef function,
       "fusion or observer insertion failed (see above)");
 }
 
+/// Resolves the `auto` observers of the calibrated `module` to their kinds
+/// (quantc::resolveAutoObservers), as folding will use them; the choices go
+/// into `profile`.
+static Error chooseObservers(ModuleOp module, StringRef function,
+                             const quantc::PostTrainingOptions &options,
+                             const std::optional<quantc::Profile> &loaded,
+                             quantc::Profile &profile) {
+  TimingScope timer = nest(options.timing, "auto observers: choice");
+  return quantc::resolveAutoObservers(
+      module, function, loaded ? &*loaded : nullptr, options.data,
+      options.maxSamples, options.rangeReduction(), profile);
+}
+
 /// Calibration: the observed model compiled and run on the data (after the
 /// profiles it starts from); the observers' states written into the IR and
 /// the profile saved.
@@ -140,6 +154,7 @@ static Error calibrate(ModuleOp module, StringRef function,
     return calibrator.takeError();
   buildTimer.stop();
   TimingScope runTimer = nest(options.timing, "calibration run");
+  std::optional<quantc::Profile> loaded;
   if (!options.profiles.empty()) {
     Expected<quantc::Profile> merged =
         quantc::readMergedProfiles(options.profiles);
@@ -147,6 +162,7 @@ static Error calibrate(ModuleOp module, StringRef function,
       return merged.takeError();
     if (Error e = (*calibrator)->loadProfile(*merged))
       return e;
+    loaded = std::move(*merged);
   }
   {
     TimingScope timer = runTimer.nest("model on the data");
@@ -160,9 +176,14 @@ static Error calibrate(ModuleOp module, StringRef function,
     if (Error e = (*calibrator)->writeStates())
       return e;
   }
+  // The profile (and its model hash) of the model as calibrated, before
+  // auto observers become their chosen kinds.
+  quantc::Profile profile = (*calibrator)->profile();
+  runTimer.stop();
+  if (Error e = chooseObservers(module, function, options, loaded, profile))
+    return e;
   if (!options.saveProfile.empty())
-    if (Error e =
-            quantc::writeProfile(options.saveProfile, (*calibrator)->profile()))
+    if (Error e = quantc::writeProfile(options.saveProfile, profile))
       return e;
   return Error::success();
 }

@@ -3,6 +3,7 @@
 #include "quantc/Calibrate/Profile.h"
 #include "quantc/Support/Fail.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -58,6 +59,15 @@ static json::Value toJSON(const obs::ObserverState &s) {
   return state;
 }
 
+json::Value quantc::toJSON(const ObserverChoice &choice) {
+  json::Object scores;
+  for (const auto &[kind, score] : choice.scores)
+    scores[obs::toString(kind)] = score;
+  return json::Object{{"kind", obs::toString(choice.kind)},
+                      {"scores", std::move(scores)},
+                      {"consumers", choice.consumers}};
+}
+
 json::Value quantc::toJSON(const Profile &profile) {
   json::Array observers;
   for (const ProfileObserver &o : profile.observers) {
@@ -66,10 +76,15 @@ json::Value quantc::toJSON(const Profile &profile) {
                        {"shape", toArray(o.shape)},
                        {"config", toJSON(o.config)},
                        {"state", ::toJSON(o.state)}};
-    // Derived numbers, for the reader: the float range each scale came from.
+    if (o.choice)
+      entry["choice"] = toJSON(*o.choice);
+    // Derived numbers, for the reader: the float range each scale came from
+    // (an auto observer's from its chosen kind).
     quantc::StatusOr<obs::Observer> observer = obs::Observer::create(o.config);
     if (observer.ok() && o.state.batches > 0 &&
-        observer->setState(o.state).ok()) {
+        observer->setState(o.state).ok() && o.choice)
+      observer = observer->asKind(o.choice->kind);
+    if (observer.ok() && o.state.batches > 0) {
       auto range = observer->computeRange();
       auto qparams = observer->computeQParams();
       if (range.ok() && qparams.ok()) {
@@ -168,6 +183,28 @@ static Expected<obs::Observer> toObserver(const ProfileObserver &o,
   return toExpected(std::move(observer), context);
 }
 
+/// An `auto` observer's recorded choice; `where` names the observer.
+static Expected<ObserverChoice> readChoice(const json::Object &object,
+                                           const std::string &where) {
+  Reader r(&object, where + " choice");
+  ObserverChoice choice;
+  std::string kind = r.get<std::string>("kind");
+  choice.consumers = r.get<std::string>("consumers");
+  Reader scores(object.getObject("scores"), r.where + " scores");
+  for (obs::ObserverKind candidate : obs::kAutoCandidates)
+    choice.scores.emplace_back(candidate,
+                               scores.get<double>(obs::toString(candidate)));
+  for (const std::string &e : {r.error, scores.error})
+    if (!e.empty())
+      return fail(e);
+  std::optional<obs::ObserverKind> k = obs::parseObserverKind(kind);
+  if (!k || !llvm::is_contained(obs::kAutoCandidates, *k))
+    return fail(r.where + ": '" + kind +
+                "' is not a kind an auto observer can become");
+  choice.kind = *k;
+  return choice;
+}
+
 static Expected<ProfileObserver> readObserver(const json::Value &value,
                                               size_t index) {
   ProfileObserver o;
@@ -205,6 +242,12 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
   for (const std::string &e : {r.error, c.error, s.error})
     if (!e.empty())
       return fail(e);
+  if (const json::Object *choice = r.object->getObject("choice")) {
+    Expected<ObserverChoice> parsed = readChoice(*choice, r.where);
+    if (!parsed)
+      return parsed.takeError();
+    o.choice = std::move(*parsed);
+  }
 
   std::optional<obs::ObserverKind> k = obs::parseObserverKind(kind);
   std::optional<obs::Dtype> d = obs::parseDtype(dtype);
@@ -219,6 +262,10 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
   o.config.qscheme = *q;
   if (Error e = toObserver(o, r.where + " ('" + o.name + "'): ").takeError())
     return std::move(e);
+  if (o.choice && o.config.kind != obs::ObserverKind::Auto)
+    return fail(r.where + " ('" + o.name + "'): a " +
+                obs::toString(o.config.kind) +
+                " observer has no choice to record (only auto observers)");
   return o;
 }
 
@@ -316,8 +363,11 @@ Expected<Profile> quantc::mergeProfiles(ArrayRef<Profile> profiles) {
     merged.sources.insert(merged.sources.end(), other.sources.begin(),
                           other.sources.end());
   }
-  for (size_t i = 0; i < observers.size(); ++i)
+  for (size_t i = 0; i < observers.size(); ++i) {
     merged.observers[i].state = observers[i].state();
+    if (ordered.size() > 1)
+      merged.observers[i].choice.reset();
+  }
   llvm::sort(merged.sources);
   return merged;
 }

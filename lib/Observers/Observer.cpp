@@ -32,6 +32,7 @@ constexpr KindName kKindNames[] = {
     {ObserverKind::Percentile, "percentile"},
     {ObserverKind::Entropy, "entropy"},
     {ObserverKind::MSE, "mse"},
+    {ObserverKind::Auto, "auto"},
 };
 
 bool isMovingAverage(ObserverKind kind) {
@@ -73,7 +74,8 @@ bool quantc::obs::isPerChannel(ObserverKind kind) {
 
 bool quantc::obs::usesHistogram(ObserverKind kind) {
   return kind == ObserverKind::Histogram || kind == ObserverKind::Percentile ||
-         kind == ObserverKind::Entropy || kind == ObserverKind::MSE;
+         kind == ObserverKind::Entropy || kind == ObserverKind::MSE ||
+         kind == ObserverKind::Auto;
 }
 
 Status ObserverConfig::validate() const {
@@ -229,6 +231,7 @@ Status Observer::merge(const Observer &other) {
   case ObserverKind::Percentile:
   case ObserverKind::Entropy:
   case ObserverKind::MSE:
+  case ObserverKind::Auto:
     detail::calibratorMerge(st, o, cfg);
     break;
   }
@@ -286,6 +289,10 @@ Observer::computeRange() const {
     return Status::failure(std::string(toString(cfg.kind)) +
                            " observer has not observed any data");
   switch (cfg.kind) {
+  case ObserverKind::Auto:
+    return Status::failure("an auto observer has no range of its own: choose "
+                           "its kind first (quant-compile "
+                           "--activation-observer=auto)");
   case ObserverKind::Histogram: {
     // dst_nbins = 2 ** bits(dtype), regardless of reduce_range.
     auto [lo, hi] = detail::histogramSearch(st, cfg, 256);
@@ -305,6 +312,28 @@ Observer::computeRange() const {
   default:
     return std::make_pair(st.min, st.max);
   }
+}
+
+StatusOr<Observer> Observer::asKind(ObserverKind kind) const {
+  if (cfg.kind != ObserverKind::Auto)
+    return Status::failure(std::string("only an auto observer can change its "
+                                       "kind, not a ") +
+                           toString(cfg.kind) + " observer");
+  if (std::find(std::begin(kAutoCandidates), std::end(kAutoCandidates), kind) ==
+      std::end(kAutoCandidates))
+    return Status::failure(std::string("an auto observer cannot become ") +
+                           toString(kind));
+  ObserverConfig config = cfg;
+  config.kind = kind;
+  Observer observer(config);
+  observer.st = st;
+  // The calibrators' min/max are the exact extremes, which is min_max's
+  // whole state.
+  if (kind == ObserverKind::MinMax) {
+    observer.st.histogram.clear();
+    observer.st.histMin = observer.st.histMax = 0;
+  }
+  return observer;
 }
 
 StatusOr<QParams> Observer::computeQParams() const {

@@ -55,6 +55,19 @@ std::string num(double v) {
   return llvm::formatv("{0}", llvm::format("%.4g", v)).str();
 }
 
+/// An auto observer's candidates and scores, the chosen one in bold, and
+/// the consumers the score measures (HTML).
+std::string choiceScores(const quantc::ObserverChoice &choice) {
+  std::string out;
+  for (const auto &[kind, score] : choice.scores) {
+    bool chosen = kind == choice.kind;
+    out += std::string(out.empty() ? "" : ", ") + (chosen ? "<b>" : "") +
+           quantc::obs::toString(kind) + " " + num(score) +
+           (chosen ? "</b>" : "");
+  }
+  return out + " (output MSE of " + escape(choice.consumers) + ")";
+}
+
 std::string db(std::optional<double> v) {
   if (!v)
     return "n/a";
@@ -223,6 +236,9 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
     if (obs::usesHistogram(l.config.kind))
       os << ", " << l.config.bins << " bins";
     os << ")";
+    if (l.choice)
+      os << ", chosen by --activation-observer=auto: "
+         << choiceScores(*l.choice);
   }
   os << "</p>\n<table>\n<tbody>\n";
   auto row = [&](const char *what, const std::string &value) {
@@ -329,7 +345,9 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
   os << "<section id=\"layers\">\n<table class=\"sortable\">\n<thead><tr>"
         "<th>#</th><th class=\"name\">layer</th><th class=\"name\">op</th>"
         "<th class=\"name\">int8 op</th>"
-        "<th class=\"name\">observer</th><th>observed min</th>"
+        "<th class=\"name\">observer</th>"
+        "<th class=\"name\">auto: score per candidate</th>"
+        "<th>observed min</th>"
         "<th>observed max</th><th>clip min</th><th>clip max</th>"
         "<th>scale</th><th>zero point</th><th>clipped %</th>"
         "<th>SQNR alone (dB)</th><th>SQNR cumulative (dB)</th></tr></thead>\n"
@@ -341,7 +359,9 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
        << "\">" << escape(l.name) << "</a></td><td class=\"name\">"
        << escape(l.op) << "</td><td class=\"name\">" << escape(l.int8Op)
        << "</td><td class=\"name\">"
-       << (l.fixedRange ? "fixed" : obs::toString(l.config.kind)) << "</td><td>"
+       << (l.fixedRange ? "fixed" : obs::toString(l.config.kind))
+       << "</td><td class=\"name\">"
+       << (l.choice ? choiceScores(*l.choice) : std::string()) << "</td><td>"
        << num(l.min) << "</td><td>" << num(l.max) << "</td><td>"
        << num(l.clipMin) << "</td><td>" << num(l.clipMax) << "</td><td>"
        << num(l.scale) << "</td><td>" << l.zeroPoint << "</td><td>"

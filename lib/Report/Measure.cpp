@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "quantc/Calibrate/ObserverChoice.h"
 #include "quantc/Calibrate/Probe.h"
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
@@ -182,6 +183,7 @@ describeObserved(qnt::ObserveOp op, const std::string &name,
   if (qp->scale.size() != 1)
     return std::optional<LayerReport>();
   l.config = observer->config();
+  l.choice = getObserverChoice(op);
   l.qmin = observer->quantRange().qmin;
   l.qmax = observer->quantRange().qmax;
   const obs::ObserverState &state = observer->state();

@@ -76,6 +76,7 @@ static json::Value toJSON(const LayerReport &l) {
       {"observed_max", l.max},
       {"observer_min", l.observerMin},
       {"observer_max", l.observerMax},
+      {"observer_choice", l.choice ? toJSON(*l.choice) : json::Value(nullptr)},
       {"clip_min", l.clipMin},
       {"clip_max", l.clipMax},
       {"scale", l.scale},

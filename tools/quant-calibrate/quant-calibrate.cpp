@@ -16,6 +16,7 @@
 #include "dialects/Qnt/IR/QntOps.h"
 #include "quantc/Calibrate/BiasCorrection.h"
 #include "quantc/Calibrate/Calibrator.h"
+#include "quantc/Calibrate/ObserverChoice.h"
 #include "quantc/Calibrate/PostTraining.h"
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
@@ -142,6 +143,10 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
     auto observer = quantc::obs::Observer::create(o.config);
     if (observer.failed() || observer->setState(o.state).failed())
       continue;
+    if (o.choice)
+      observer = observer->asKind(o.choice->kind);
+    if (observer.failed())
+      continue;
     auto range = observer->computeRange();
     auto qp = observer->computeQParams();
     if (range.failed() || qp.failed())
@@ -158,8 +163,10 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
       qs << format("%.6g", *lo) << " .. " << format("%.6g", *hi) << " / "
          << qp->zeroPoint[0];
     }
-    os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", o.name,
-                  quantc::obs::toString(o.config.kind), r, q);
+    std::string kind = quantc::obs::toString(observer->config().kind);
+    if (o.choice)
+      kind += " (auto)";
+    os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", o.name, kind, r, q);
   }
 }
 
@@ -239,22 +246,30 @@ static Expected<quantc::Profile> calibrate(ModuleOp module) {
   auto calibrator = quantc::Calibrator::create(module, functionName, options);
   if (!calibrator)
     return calibrator.takeError();
+  std::optional<quantc::Profile> loaded;
   if (!profiles.empty()) {
     Expected<quantc::Profile> merged = quantc::readMergedProfiles(profiles);
     if (!merged)
       return merged.takeError();
     if (Error e = (*calibrator)->loadProfile(*merged))
       return std::move(e);
+    loaded = std::move(*merged);
   }
-  if (Error e = (*calibrator)
-                    ->runFiles(std::vector<std::string>(dataPaths.begin(),
-                                                        dataPaths.end())))
+  std::vector<std::string> data(dataPaths.begin(), dataPaths.end());
+  if (Error e = (*calibrator)->runFiles(data))
     return std::move(e);
   if (Error e = (*calibrator)->finish())
     return std::move(e);
   if (Error e = (*calibrator)->writeStates())
     return std::move(e);
-  return (*calibrator)->profile();
+  // auto observers become their chosen kinds (qnt-fold-observers' default
+  // 8-bit ranges).
+  quantc::Profile profile = (*calibrator)->profile();
+  if (Error e = quantc::resolveAutoObservers(
+          module, functionName, loaded ? &*loaded : nullptr, data, maxSamples,
+          quantc::obs::RangeReduction::None, profile))
+    return std::move(e);
+  return profile;
 }
 
 /// --input-means: the float model's input means of the layers, for bias

@@ -167,7 +167,9 @@ static cl::opt<std::string>
                 cl::init(""), cl::cat(ptqCategory));
 static cl::opt<std::string> activationObserver(
     "activation-observer",
-    cl::desc("Observer kind for activations (default histogram)"),
+    cl::desc("Observer kind for activations (default histogram; auto: "
+             "min_max, percentile, entropy or mse per tensor, whichever "
+             "causes the least error in its consumers' outputs)"),
     cl::init("histogram"), cl::cat(ptqCategory));
 static cl::opt<std::string>
     weightObserver("weight-observer",

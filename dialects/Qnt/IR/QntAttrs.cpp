@@ -96,6 +96,8 @@ static obs::ObserverKind toCalibKind(ObserverKind kind) {
 }
 static_assert(static_cast<int>(ObserverKind::mse) ==
               static_cast<int>(obs::ObserverKind::MSE));
+static_assert(static_cast<int>(ObserverKind::automatic) ==
+              static_cast<int>(obs::ObserverKind::Auto));
 
 obs::ObserverConfig mlir::qnt::toObserverConfig(ObserverConfigAttr attr) {
   obs::ObserverConfig config;
@@ -210,7 +212,8 @@ static bool isMovingAverage(ObserverKind kind) {
 
 static bool keepsHistogram(ObserverKind kind) {
   return kind == ObserverKind::histogram || kind == ObserverKind::percentile ||
-         kind == ObserverKind::entropy || kind == ObserverKind::mse;
+         kind == ObserverKind::entropy || kind == ObserverKind::mse ||
+         kind == ObserverKind::automatic;
 }
 
 bool ObserverConfigAttr::hasHistogram() const {

@@ -54,7 +54,9 @@ def Qnt_ObserverConfigAttr : Qnt_Attr<"ObserverConfig", "observer"> {
     * `kind`: `min_max`, `moving_average_min_max`, `histogram`,
       `per_channel_min_max`, `per_channel_moving_average_min_max` (PyTorch's
       observers) or the calibrators `percentile`, `entropy` (KL divergence)
-      and `mse` (TensorRT / ONNX Runtime);
+      and `mse` (TensorRT / ONNX Runtime); `auto` collects the calibrators'
+      statistics and is resolved to `min_max` or a calibrator after
+      calibration (quant-compile `--activation-observer=auto`);
     * `dtype`: `quint8` (default) or `qint8`; `qscheme`: `affine` (default) or
       `symmetric`; per-channel follows from the kind;
     * `quant_min`, `quant_max`: a custom quantized range (both or neither);

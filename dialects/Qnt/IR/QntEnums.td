@@ -19,7 +19,9 @@ def Qnt_ObserverKind : I32EnumAttr<"ObserverKind", "statistics an observer colle
     I32EnumAttrCase<"per_channel_moving_average_min_max", 4>,
     I32EnumAttrCase<"percentile", 5>,
     I32EnumAttrCase<"entropy", 6>,
-    I32EnumAttrCase<"mse", 7>]> {
+    I32EnumAttrCase<"mse", 7>,
+    // `auto` is a C++ keyword: the C++ name differs from the spelling.
+    I32EnumAttrCase<"automatic", 8, "auto">]> {
   let cppNamespace = "::mlir::qnt";
   let genSpecializedAttr = 0;
 }

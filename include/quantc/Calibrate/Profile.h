@@ -15,13 +15,30 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace quantc {
 
 /// The version string tools write into profiles.
 extern const char *const kToolVersion;
+
+/// Why an `auto` observer became the kind it is (quant-compile
+/// --activation-observer=auto).
+struct ObserverChoice {
+  /// The chosen kind: one of obs::kAutoCandidates, the one with the least
+  /// score (the first of equal ones).
+  obs::ObserverKind kind = obs::ObserverKind::MinMax;
+  /// Each candidate's score, in kAutoCandidates order: the estimated mean
+  /// squared error its quantization of the tensor causes in the outputs of
+  /// the tensor's consumers, on the calibration data (see
+  /// quantc/Report/ObserverChoice.h).
+  std::vector<std::pair<obs::ObserverKind, double>> scores;
+  /// The consumers the score measures, e.g. "conv2d_3 (weighted), add_0".
+  std::string consumers;
+};
 
 /// One observer of the model.
 struct ProfileObserver {
@@ -32,6 +49,9 @@ struct ProfileObserver {
   std::vector<int64_t> shape;
   obs::ObserverConfig config;
   obs::ObserverState state;
+  /// For an `auto` observer whose kind was chosen: the choice (its range and
+  /// qparams are the chosen kind's).
+  std::optional<ObserverChoice> choice;
 };
 
 /// All observers of one model, in the model's observer order.
@@ -54,6 +74,10 @@ struct Profile {
 /// The JSON form of an observer configuration (as profiles write it).
 llvm::json::Value toJSON(const obs::ObserverConfig &config);
 
+/// The JSON form of an auto observer's choice (as profiles and the report
+/// write it): {"kind", "scores": {candidate: score}, "consumers"}.
+llvm::json::Value toJSON(const ObserverChoice &choice);
+
 /// The JSON form, with each observer's derived range and qparams added (they
 /// are recomputed, never read back).
 llvm::json::Value toJSON(const Profile &profile);
@@ -72,7 +96,9 @@ llvm::Error writeProfile(llvm::StringRef path, const Profile &profile);
 /// Combines profiles of the same model (calibration split across runs or
 /// machines). Fails when the model hashes, observer names, shapes or
 /// configurations differ. The result does not depend on the order of
-/// `profiles`: they are combined in a canonical order.
+/// `profiles`: they are combined in a canonical order. Choices of `auto`
+/// observers are kept from a single profile and dropped when several are
+/// merged (they were scored on part of the data).
 llvm::Expected<Profile> mergeProfiles(llvm::ArrayRef<Profile> profiles);
 
 } // namespace quantc

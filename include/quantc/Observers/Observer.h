@@ -4,7 +4,9 @@
 // quantization parameters. The PyTorch kinds (min_max, moving_average_min_max,
 // per_channel_*, histogram) reproduce PyTorch 1.13's observers bit for bit;
 // percentile, entropy and mse are histogram calibrators in the style of
-// TensorRT / NVIDIA pytorch-quantization (see Calibrators.cpp).
+// TensorRT / NVIDIA pytorch-quantization (see Calibrators.cpp). `auto`
+// collects the calibrators' state and is resolved to min_max or one of them
+// afterwards (asKind(); quant-compile --activation-observer=auto chooses).
 //
 // Input policy: every value passed to observe() must be finite. PyTorch lets
 // NaN/Inf through and silently produces NaN/Inf ranges (or crashes inside
@@ -36,8 +38,16 @@ enum class ObserverKind {
   PerChannelMovingAverageMinMax,
   Percentile,
   Entropy,
-  MSE
+  MSE,
+  /// The calibrators' statistics (|x| histogram, exact min/max), to be
+  /// resolved to one of kAutoCandidates by Observer::asKind.
+  Auto
 };
+
+/// The kinds an `auto` observer can become, in the order ties are broken.
+inline constexpr ObserverKind kAutoCandidates[] = {
+    ObserverKind::MinMax, ObserverKind::Percentile, ObserverKind::Entropy,
+    ObserverKind::MSE};
 
 /// Returns the snake_case name, e.g. "per_channel_min_max".
 const char *toString(ObserverKind kind);
@@ -46,7 +56,7 @@ std::optional<ObserverKind> parseObserverKind(const std::string &name);
 /// True for the per-channel kinds.
 bool isPerChannel(ObserverKind kind);
 /// True for the kinds that keep a histogram (histogram, percentile, entropy,
-/// mse).
+/// mse, auto).
 bool usesHistogram(ObserverKind kind);
 
 /// Observer parameters, named and defaulted as in PyTorch 1.13.
@@ -129,8 +139,14 @@ public:
   /// The effective quantization range (after reduce_range / custom bounds).
   const QuantRange &quantRange() const { return range; }
 
+  /// For an `auto` observer: an observer of `kind` (one of kAutoCandidates)
+  /// with these statistics, whose qparams equal those of a `kind` observer
+  /// that observed the same batches (min_max keeps the exact min/max and
+  /// drops the histogram). An error for another kind or a non-auto observer.
+  StatusOr<Observer> asKind(ObserverKind kind) const;
+
   /// Scale and zero point(s) from the statistics; an error if no batch was
-  /// observed.
+  /// observed, or for an `auto` observer (resolve it with asKind first).
   StatusOr<QParams> computeQParams() const;
 
   /// The (min, max) range the qparams are computed from: the running min/max

@@ -16,6 +16,7 @@
 #ifndef QUANTC_REPORT_REPORT_H
 #define QUANTC_REPORT_REPORT_H
 
+#include "quantc/Calibrate/Profile.h"
 #include "quantc/Observers/Observer.h"
 #include "quantc/Pipelines/Pipelines.h"
 
@@ -75,6 +76,9 @@ struct LayerReport {
   /// range (sigmoid-like functions, softmax: PyTorch's fixed-qparams ops),
   /// which has no observer: that range (also clipMin / clipMax).
   std::optional<std::pair<double, double>> fixedRange;
+  /// For an observer that was `auto` (--activation-observer=auto): why it
+  /// became config.kind, each candidate's score.
+  std::optional<ObserverChoice> choice;
   int64_t qmin = 0, qmax = 0;
   /// The observer's own min/max statistics (running averages for the
   /// moving-average kinds).
