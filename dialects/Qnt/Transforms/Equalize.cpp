@@ -44,7 +44,8 @@ struct ChannelLayout {
   /// Whether the channel of an element depends on its index along the last
   /// dimension (of size `last`) only: (r / stride) % channels.
   bool onLastDim(int64_t last) const {
-    return last % stride == 0 && (last / stride) % channels == 0;
+    return !ShapedType::isDynamic(last) && last % stride == 0 &&
+           (last / stride) % channels == 0;
   }
   int64_t channelOf(int64_t r) const { return (r / stride) % channels; }
 };
