@@ -324,8 +324,9 @@ def QntSmooth : Pass<"qnt-smooth", "func::FuncOp"> {
     reach the input of a float layer with a constant weight (a `tosa.matmul`
     with a [1, K, N] weight, or a float `qnt.conv2d`) through ops that keep
     the channel in the last dimension (reshape, transpose, slice, concat of
-    values that all come from X). Otherwise (a GELU, a residual add, a
-    result on the way: no exact fold) the layer norm is left alone. Each
+    values that all come from X, average pooling). Otherwise (a GELU, a
+    residual add, a result on the way: no exact fold) the layer norm is
+    left alone. Each
     layer norm with the attribute gets a remark: smoothed (with the ratio
     max / median of its channels' max|X| before and after), or not and why.
     The attribute is removed. `alpha` must lie in (0, 1).

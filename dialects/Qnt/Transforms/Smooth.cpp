@@ -11,12 +11,13 @@
 // so one input channel's growth is shared out).
 //
 // The layer norm is smoothed only where the fold is exact: every path from
-// its output goes through data movement that keeps the channel in the last
-// dimension (reshape, transpose, slice, concat of values that all come from
-// it) to the input of a float layer with a constant weight (a linear layer:
-// tosa.matmul with a [1, K, N] weight; a float qnt.conv2d). A nonlinearity
-// (GELU), a residual add or a result on the way has no exact fold: the layer
-// norm is left alone with a remark saying why.
+// its output goes through ops that keep the channel in the last dimension
+// and are linear per channel (reshape, transpose, slice, concat of values
+// that all come from it, average pooling) to the input of a float layer with
+// a constant weight (a linear layer: tosa.matmul with a [1, K, N] weight; a
+// float qnt.conv2d). A nonlinearity (GELU), a residual add or a result on
+// the way has no exact fold: the layer norm is left alone with a remark
+// saying why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +87,8 @@ bool keepsChannels(Operation *op, int64_t channels) {
   if (auto t = dyn_cast<tosa::TransposeOp>(op))
     return t.getPerms().back() == static_cast<int32_t>(t.getPerms().size() - 1);
   if (isa<tosa::SliceOp>(op)) // The whole last dimension.
+    return lastDim(op->getOperand(0)) == channels;
+  if (isa<tosa::AvgPool2dOp>(op)) // NHWC; a mean per channel, zero padding.
     return lastDim(op->getOperand(0)) == channels;
   if (auto c = dyn_cast<tosa::ConcatOp>(op)) // Not along the channels.
     return c.getAxis() !=
@@ -173,7 +176,7 @@ struct QntSmoothPass : public mlir::qnt::impl::QntSmoothBase<QntSmoothPass> {
 private:
   LogicalResult smooth(LayerNormOp op);
   /// The smoothing scales of the channels: max|X_k|^alpha /
-  /// max|W_k|^(1 - alpha), 1 where either is 0.
+  /// max|W_k|^(1 - alpha), 1 where either is 0 (or not finite).
   SmallVector<double> scales(ArrayRef<float> absMax,
                              ArrayRef<Reader> readers) const;
   void rewrite(LayerNormOp op, ArrayRef<double> s,
@@ -254,7 +257,7 @@ SmallVector<double> QntSmoothPass::scales(ArrayRef<float> absMax,
     }
   SmallVector<double> s(absMax.size(), 1.0);
   for (auto [k, x] : llvm::enumerate(absMax))
-    if (x > 0 && wMax[k] > 0)
+    if (x > 0 && std::isfinite(x) && wMax[k] > 0 && std::isfinite(wMax[k]))
       s[k] = std::pow(static_cast<double>(x), alpha.getValue()) /
              std::pow(wMax[k], 1.0 - alpha.getValue());
   return s;

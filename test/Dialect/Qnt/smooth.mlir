@@ -88,6 +88,30 @@ func.func @depthwise(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
 
 // -----
 
+// Average pooling (Swin's final norm -> pool -> head) is a mean per channel:
+// pool(x / s) = pool(x) / s. Weight [1, 2, 1] = [[1], [4]], max|X| = [4, 4]:
+// s = [2, 1].
+// CHECK-LABEL: func.func @avg_pool
+// CHECK: qnt.layer_norm %arg0, %{{.*}}, %{{.*}}
+// CHECK: tosa.avg_pool2d
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[}}2.000000e+00], [4.000000e+00]]]> : tensor<1x2x1xf32>
+// CHECK: tosa.matmul %{{.*}}, %[[W]]
+func.func @avg_pool(%x: tensor<1x2x2x2xf32>) -> tensor<1x1x1xf32> {
+  %g = "tosa.const"() <{values = dense<1.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %w = "tosa.const"() <{values = dense<[[[1.0], [4.0]]]> : tensor<1x2x1xf32>}> : () -> tensor<1x2x1xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s3 = tosa.const_shape {values = dense<[1, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  // expected-remark @below {{smoothed into 1 layer(s)}}
+  %y = qnt.layer_norm %x, %g, %b {axis = 3 : i64, qnt.smooth_absmax = array<f32: 4.0, 4.0>} : tensor<1x2x2x2xf32>, tensor<2xf32>
+  %p = tosa.avg_pool2d %y, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
+  %r = tosa.reshape %p, %s3 : (tensor<1x1x1x2xf32>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+  %m = tosa.matmul %r, %w, %zp, %zp : (tensor<1x1x2xf32>, tensor<1x2x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1xf32>
+  return %m : tensor<1x1x1xf32>
+}
+
+// -----
+
 // A residual add reads the layer norm's output too: no exact fold, left
 // alone (gamma, beta and weight unchanged), the attribute removed.
 // CHECK-LABEL: func.func @residual
