@@ -202,6 +202,44 @@ static Error measureInputMeans(ModuleOp module, StringRef function,
   return layers ? Error::success() : layers.takeError();
 }
 
+/// The accuracy budget: the layers to keep in float (findFloatLayers) on the
+/// validation data, else the calibration data (with a warning), added to
+/// `quantize`'s exclusions; says what it did on stderr.
+static Expected<quantc::BudgetResult>
+meetBudget(ModuleOp module, StringRef function,
+           const quantc::PostTrainingOptions &options,
+           quantc::QuantizeOptions &quantize) {
+  TimingScope timer = nest(options.timing, "accuracy budget");
+  quantc::BudgetOptions budget;
+  budget.function = function.str();
+  budget.minOutputSqnr = options.minOutputSqnr.value_or(0);
+  budget.rankOnly = !options.minOutputSqnr;
+  budget.quantize = quantize;
+  budget.data = options.validationData;
+  if (budget.data.empty()) {
+    if (options.data.empty())
+      return fail("the accuracy budget needs validation or calibration data");
+    llvm::errs() << "warning: no validation data: the accuracy budget is "
+                    "measured on the calibration data, which the int8 model "
+                    "was calibrated on\n";
+    budget.data = options.data;
+    budget.maxSamples = options.maxSamples;
+  }
+  Expected<quantc::BudgetResult> result =
+      quantc::findFloatLayers(module, budget);
+  if (!result)
+    return result.takeError();
+  result->onCalibrationData = options.validationData.empty();
+  for (const std::string &name : result->names())
+    quantize.quantize.exclude.push_back(name);
+  if (!result->met && !budget.rankOnly)
+    llvm::errs() << llvm::formatv(
+        "warning: the accuracy budget (output SQNR >= {0} dB) is not met: "
+        "{1:F2} dB with {2} layer(s) in float\n",
+        *options.minOutputSqnr, result->sqnrAfter, result->floatLayers.size());
+  return result;
+}
+
 Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
                                    const PostTrainingOptions &options) {
   if (options.data.empty() && options.profiles.empty())
@@ -214,12 +252,21 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
   if (options.biasCorrection)
     if (Error e = measureInputMeans(module, function, options))
       return e;
+  QuantizeOptions quantize = options.quantizeOptions();
+  std::optional<BudgetResult> budget;
+  if (options.minOutputSqnr || options.rankLayers) {
+    Expected<BudgetResult> found =
+        meetBudget(module, function, options, quantize);
+    if (!found)
+      return found.takeError();
+    budget = std::move(*found);
+  }
   if (options.onCalibrated) {
     TimingScope reportTimer = nest(options.timing, "per-layer report");
-    if (Error e = options.onCalibrated(module))
+    if (Error e =
+            options.onCalibrated(module, quantize, budget ? &*budget : nullptr))
       return e;
   }
-  QuantizeOptions quantize = options.quantizeOptions();
   return runStage(
       module, options.timing, "fold + quantize",
       [&](OpPassManager &pm) { buildQuantizePipeline(pm, quantize); },

@@ -322,6 +322,33 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
     floats += escape(f.op) +
               (f.layer.empty() ? "" : " (" + escape(f.layer) + ")") + " ";
   row("ops computed in float", floats);
+  if (r.budget) {
+    const BudgetResult &b = *r.budget;
+    std::string kept = b.floatLayers.empty() ? "none" : "";
+    int64_t macs = 0;
+    for (const LayerSensitivity &l : b.floatLayers) {
+      kept += escape(l.name) + " (+" + num(l.gainDb) + " dB, " +
+              num(100.0 * l.macs / std::max<int64_t>(b.totalMacs, 1)) +
+              " % of MACs) ";
+      macs += l.macs;
+    }
+    std::string asked =
+        "accuracy budget: output SQNR >= " + num(b.minOutputSqnr) + " dB";
+    row(asked.c_str(),
+        std::string(b.met ? "met" : "<b>not met</b>") + ": " +
+            num(b.sqnrBefore) + " dB all int8, " + num(b.sqnrAfter) +
+            " dB with " + std::to_string(b.floatLayers.size()) +
+            " layer(s) in float (" +
+            num(100.0 * macs / std::max<int64_t>(b.totalMacs, 1)) +
+            " % of the MACs; " + num(b.msBefore) + " -> " + num(b.msAfter) +
+            " ms per run, " + escape(b.isa) + ", " + std::to_string(b.samples) +
+            " runs of " +
+            (b.onCalibrationData ? "the calibration data" : "validation data") +
+            ")");
+    row("layers in float for the budget (sensitivity: simulated output SQNR "
+        "gained alone)",
+        kept);
+  }
   std::vector<const LayerReport *> worst = worstLayers(r);
   std::string names;
   for (const LayerReport *l : llvm::ArrayRef(worst).take_front(5)) {

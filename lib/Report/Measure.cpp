@@ -609,6 +609,8 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
   auto fn = cast<func::FuncOp>(*fnOp);
   ModelReport report;
   report.function = fn.getSymName().str();
+  if (options.budget)
+    report.budget = *options.budget;
   if (fn.getNumResults() == 0)
     return fail("the model has no results");
 

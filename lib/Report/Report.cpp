@@ -31,6 +31,13 @@ static json::Value sqnrValue(double signal, double error) {
   return *db;
 }
 
+/// A dB figure for JSON: "inf" / "-inf" where infinite.
+static json::Value dbValue(double db) {
+  if (std::isinf(db))
+    return db > 0 ? "inf" : "-inf";
+  return db;
+}
+
 template <typename T> static json::Array toArray(const std::vector<T> &values) {
   json::Array array;
   for (const T &v : values)
@@ -69,6 +76,7 @@ static json::Value toJSON(const LayerReport &l) {
                              {"range", json::Array{l.fixedRange->first,
                                                    l.fixedRange->second}}})
                        : toJSON(l.config)},
+      {"observer_choice", l.choice ? toJSON(*l.choice) : json::Value(nullptr)},
       {"dtype", obs::toString(l.config.dtype)},
       {"quant_min", l.qmin},
       {"quant_max", l.qmax},
@@ -76,7 +84,6 @@ static json::Value toJSON(const LayerReport &l) {
       {"observed_max", l.max},
       {"observer_min", l.observerMin},
       {"observer_max", l.observerMax},
-      {"observer_choice", l.choice ? toJSON(*l.choice) : json::Value(nullptr)},
       {"clip_min", l.clipMin},
       {"clip_max", l.clipMax},
       {"scale", l.scale},
@@ -110,6 +117,45 @@ std::vector<const LayerReport *> quantc::worstLayers(const ModelReport &r) {
     return key(a) < key(b);
   });
   return order;
+}
+
+/// A candidate of the accuracy budget: its measured sensitivity and MACs.
+static json::Object toJSON(const LayerSensitivity &l, int64_t totalMacs) {
+  return json::Object{
+      {"name", l.name},
+      {"sensitivity_db", dbValue(l.gainDb)},
+      {"macs", l.macs},
+      {"macs_fraction",
+       totalMacs ? static_cast<double>(l.macs) / totalMacs : 0.0}};
+}
+
+/// The accuracy budget: what it asked, the layers it keeps in float (most
+/// sensitive first), the real int8 model's SQNR and speed before and after
+/// and at each number of float layers it tried, every candidate.
+static json::Object budgetToJSON(const BudgetResult &b) {
+  json::Array floats, ranking;
+  for (const LayerSensitivity &l : b.floatLayers)
+    floats.push_back(toJSON(l, b.totalMacs));
+  json::Array checks;
+  for (const BudgetCheck &c : b.checks)
+    checks.push_back(json::Object{{"float_layers", c.floatLayers},
+                                  {"output_sqnr_db", dbValue(c.sqnrDb)}});
+  for (const LayerSensitivity &l : b.ranking)
+    ranking.push_back(toJSON(l, b.totalMacs));
+  return json::Object{{"min_output_sqnr_db", b.minOutputSqnr},
+                      {"met", b.met},
+                      {"data", toArray(b.sources)},
+                      {"on_calibration_data", b.onCalibrationData},
+                      {"samples", b.samples},
+                      {"output_sqnr_before_db", dbValue(b.sqnrBefore)},
+                      {"output_sqnr_after_db", dbValue(b.sqnrAfter)},
+                      {"float_layers", std::move(floats)},
+                      {"total_macs", b.totalMacs},
+                      {"int8_isa", b.isa},
+                      {"ms_per_run_before", b.msBefore},
+                      {"ms_per_run_after", b.msAfter},
+                      {"int8_checks", std::move(checks)},
+                      {"ranking", std::move(ranking)}};
 }
 
 json::Value quantc::toJSON(const ModelReport &r) {
@@ -147,7 +193,7 @@ json::Value quantc::toJSON(const ModelReport &r) {
             ? json::Value(static_cast<double>(r.outputEqual) / r.outputElements)
             : json::Value(nullptr);
   }
-  return json::Object{
+  json::Object out{
       {"format", kFormat},
       {"version", kVersion},
       {"tool", kToolVersion},
@@ -159,6 +205,9 @@ json::Value quantc::toJSON(const ModelReport &r) {
       {"layers", std::move(layers)},
       {"float_ops", std::move(floatOps)},
   };
+  if (r.budget)
+    out["accuracy_budget"] = budgetToJSON(*r.budget);
+  return out;
 }
 
 /// Writes `path` through a temporary file and a rename.

@@ -229,7 +229,11 @@ def find_quant_compile(explicit=None):
 
 def compile(model, output=None, calibration=None, profile=None, cpu=None,
             int8_isas=None, parallel=None, batch=None, input_shapes=None,
-            exclude=None, extra_args=(), quant_compile=None):
+            exclude=None, extra_args=(), quant_compile=None,
+            validation=None, min_output_sqnr=None, metric=None,
+            min_metric=None, max_metric_drop=None, report=None,
+            equalize=False, bias_correction=False, smooth_alpha=None,
+            activation_observer=None):
     """Compiles the ONNX (or MLIR) file `model` to a shared library and loads
     it.
 
@@ -253,17 +257,34 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     if output is None:
         output = os.path.join(work, "model.so")
     args = [tool, os.fspath(model), "--emit=shared", "-o", os.fspath(output)]
-    if calibration is not None:
-        if isinstance(calibration, (str, os.PathLike)):
-            path = os.fspath(calibration)
-        elif isinstance(calibration, dict):
-            path = os.path.join(work, "calibration.npz")
-            np.savez(path, **{name: np.ascontiguousarray(a, dtype=np.float32)
-                              for name, a in calibration.items()})
-        else:
-            path = os.path.join(work, "calibration.npy")
-            np.save(path, np.ascontiguousarray(calibration, dtype=np.float32))
-        args.append(f"--calibration-data={path}")
+    if calibration is not None and metric is None:
+        args.append("--calibration-data=" +
+                    _data_file(calibration, work, "calibration"))
+    if metric is not None:
+        return _compile_for_metric(
+            model, output, work, calibration, validation, metric, min_metric,
+            max_metric_drop, report,
+            dict(profile=profile, cpu=cpu, int8_isas=int8_isas,
+                 parallel=parallel, batch=batch, input_shapes=input_shapes,
+                 exclude=exclude, extra_args=extra_args,
+                 quant_compile=quant_compile, equalize=equalize,
+                 bias_correction=bias_correction, smooth_alpha=smooth_alpha,
+                 activation_observer=activation_observer))
+    if validation is not None:
+        args.append("--validation-data=" +
+                    _data_file(validation, work, "validation"))
+    if min_output_sqnr is not None:
+        args.append(f"--min-output-sqnr={float(min_output_sqnr)!r}")
+    if report is not None:
+        args.append(f"--report={os.fspath(report)}")
+    if equalize:
+        args.append("--equalize")
+    if bias_correction:
+        args.append("--bias-correction")
+    if smooth_alpha is not None:
+        args.append(f"--smooth-alpha={float(smooth_alpha)!r}")
+    if activation_observer:
+        args.append(f"--activation-observer={activation_observer}")
     for p in ([profile] if isinstance(profile, (str, os.PathLike))
               else profile or []):
         args.append(f"--profile={os.fspath(p)}")
@@ -287,6 +308,100 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
         raise QuantcError(f"quant-compile failed (exit {result.returncode}): "
                           f"{result.stderr.strip()}")
     return load(output)
+
+
+def _data_file(data, work, name):
+    """A path quant-compile reads `data` from: the path itself, else an .npz
+    (a dict of arrays by input name) or .npy file written into `work`."""
+    if isinstance(data, (str, os.PathLike)):
+        return os.fspath(data)
+    if isinstance(data, dict):
+        path = os.path.join(work, f"{name}.npz")
+        np.savez(path, **{key: np.ascontiguousarray(a, dtype=np.float32)
+                          for key, a in data.items()})
+        return path
+    path = os.path.join(work, f"{name}.npy")
+    np.save(path, np.ascontiguousarray(data, dtype=np.float32))
+    return path
+
+
+def _compile_for_metric(model, output, work, calibration, validation, metric,
+                        min_metric, max_metric_drop, report, options):
+    """compile(metric=...): the accuracy budget on the user's own metric.
+
+    metric(model) -> float, higher is better, is called on the float model
+    and on int8 candidates. The target is min_metric, else the float model's
+    score minus max_metric_drop (default 0). Layers go back to float in the
+    order of quant-compile's measured sensitivity ranking (--rank-layers on
+    the validation data, else the calibration data): the smallest prefix of
+    that order whose int8 model scores at least the target (found by
+    doubling, then bisection; the metric is assumed to improve with more
+    float layers). Calibration runs once (a saved profile serves the
+    rest). The returned model has ``float_layers`` (the names kept in float)
+    and ``metric_scores`` ({number of float layers: score})."""
+    if calibration is None:
+        raise QuantcError("metric= needs calibration data")
+    if min_metric is not None and max_metric_drop is not None:
+        raise QuantcError("give min_metric or max_metric_drop, not both")
+    base_exclude = list(options.pop("exclude") or [])
+    float_model = compile(model, output=os.path.join(work, "float.so"),
+                          **{k: v for k, v in options.items()
+                             if k not in ("profile", "equalize",
+                                          "bias_correction", "smooth_alpha",
+                                          "activation_observer")})
+    float_score = float(metric(float_model))
+    target = float(min_metric) if min_metric is not None else \
+        float_score - float(max_metric_drop or 0.0)
+    profile = os.path.join(work, "calibration.profile.json")
+    ranking_dir = os.path.join(work, "ranking")
+    first = compile(model, output=os.path.join(work, "int8-0.so"),
+                    calibration=calibration, validation=validation,
+                    report=ranking_dir, exclude=base_exclude,
+                    **dict(options, extra_args=list(options["extra_args"]) +
+                           ["--rank-layers", f"--save-profile={profile}"]))
+    with open(os.path.join(ranking_dir, "report.json")) as f:
+        ranking = [l["name"] for l in
+                   json.load(f)["accuracy_budget"]["ranking"]]
+    scores = {0: float(metric(first))}
+    models = {0: first}
+
+    def build(k):
+        if k not in models:
+            # Bias correction measures on the data: it recalibrates.
+            data = dict(calibration=calibration) \
+                if options["bias_correction"] else dict(profile=profile)
+            models[k] = compile(
+                model, output=os.path.join(work, f"int8-{k}.so"),
+                exclude=base_exclude + ranking[:k], **dict(options, **data))
+            scores[k] = float(metric(models[k]))
+        return scores[k] >= target
+
+    best = 0
+    if not build(0):
+        low, high = 0, 1
+        while high < len(ranking) and not build(high):
+            low, high = high, min(2 * high, len(ranking))
+        if build(high):
+            while high - low > 1:
+                mid = (low + high) // 2
+                if build(mid):
+                    high = mid
+                else:
+                    low = mid
+        best = high
+    chosen = models[best]
+    if output is not None:
+        shutil.copyfile(chosen.path, os.fspath(output))
+        chosen = load(output)
+    if report is not None:
+        compile(model, output=os.path.join(work, "report.so"),
+                exclude=base_exclude + ranking[:best], report=report,
+                calibration=calibration, **dict(options, profile=None))
+    chosen.float_layers = ranking[:best]
+    chosen.metric_scores = dict(sorted(scores.items()))
+    chosen.float_metric = float_score
+    chosen.metric_met = scores[best] >= target
+    return chosen
 
 
 def _input_shape_specs(input_shapes):

@@ -186,6 +186,25 @@ static cl::opt<bool> equalize(
              "ranges of consecutive conv / linear layers of the float model "
              "before calibration (qnt-equalize; docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
+static cl::opt<double> minOutputSqnr(
+    "min-output-sqnr",
+    cl::desc("Accuracy budget: keep the layers whose int8 form costs the "
+             "most accuracy in float, most sensitive first (measured), until "
+             "the int8 model's output SQNR against the float model reaches "
+             "this many dB on --validation-data"),
+    cl::value_desc("dB"), cl::cat(ptqCategory));
+static cl::opt<bool> rankLayers(
+    "rank-layers",
+    cl::desc("Measure every layer's sensitivity (the accuracy budget's "
+             "ranking) into the report, keeping none in float: for a search "
+             "on one's own metric (quantc.compile's metric=)"),
+    cl::init(false), cl::cat(ptqCategory));
+static cl::list<std::string> validationData(
+    "validation-data",
+    cl::desc("Data the accuracy budget is measured on (.npy / .npz files or "
+             "directories, as --calibration-data); without it, the "
+             "calibration data, with a warning"),
+    cl::cat(ptqCategory));
 static cl::opt<bool> biasCorrection(
     "bias-correction",
     cl::desc("Fold the mean output shift that weight quantization causes "
@@ -374,8 +393,8 @@ postTrainingOptions(const quantc::CompileTarget &target,
   ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
   ptq.equalize = equalize;
   ptq.biasCorrection = biasCorrection;
-  ptq.maxSamples = maxSamples;
   ptq.smoothAlpha = smoothAlpha;
+  ptq.maxSamples = maxSamples;
   ptq.timing = &timing;
   ptq.verifyEachPass = verifyEach;
   for (const quantc::TargetVariant &v : target.variants)
@@ -393,16 +412,24 @@ postTrainingOptions(const quantc::CompileTarget &target,
     ptq.reduceRange = quantc::obs::RangeReduction::None;
     break;
   }
+  if (minOutputSqnr.getNumOccurrences())
+    ptq.minOutputSqnr = minOutputSqnr;
+  ptq.rankLayers = rankLayers;
+  ptq.validationData.assign(validationData.begin(), validationData.end());
   if (!reportDir.empty()) {
     // The report measures the quantize stage this quantization runs.
     quantc::ReportOptions report;
     report.function = functionName;
     report.data = ptq.data;
     report.maxSamples = ptq.maxSamples;
-    report.quantize = ptq.quantizeOptions();
-    ptq.onCalibrated = [report](mlir::ModuleOp calibrated) -> Error {
+    ptq.onCalibrated = [report](mlir::ModuleOp calibrated,
+                                const quantc::QuantizeOptions &quantize,
+                                const quantc::BudgetResult *budget) -> Error {
+      quantc::ReportOptions options = report;
+      options.quantize = quantize;
+      options.budget = budget;
       Expected<quantc::ModelReport> built =
-          quantc::buildReport(calibrated, report);
+          quantc::buildReport(calibrated, options);
       if (!built)
         return built.takeError();
       return quantc::writeReport(reportDir, *built);
@@ -576,6 +603,19 @@ static Error writeHeader(const quantc::CompileTarget &target,
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   parseCommandLine(argc, argv);
+  if ((minOutputSqnr.getNumOccurrences() || !validationData.empty() ||
+       rankLayers) &&
+      calibrationData.empty() && ptqProfiles.empty())
+    return error("--min-output-sqnr / --validation-data apply to "
+                 "post-training quantization (--calibration-data or "
+                 "--profile)");
+  if (!validationData.empty() && !minOutputSqnr.getNumOccurrences() &&
+      !rankLayers)
+    return error("--validation-data is the data of the accuracy budget: "
+                 "give --min-output-sqnr (or --rank-layers) too");
+  if (rankLayers && reportDir.empty())
+    return error("--rank-layers writes the ranking into the report: give "
+                 "--report too");
   if (!reportDir.empty() && calibrationData.empty())
     return error("--report needs --calibration-data (the report runs the "
                  "float and int8 models on it)");

@@ -133,8 +133,13 @@ bool mlir::qnt::isExcludedLayer(Operation *op,
     return false;
   if (excluded.contains(op->getName().getStringRef()))
     return true;
-  if (op->getNumResults() == 1 && op->getResult(0).hasOneUse()) {
-    Operation *user = *op->getResult(0).getUsers().begin();
+  // The observer of the layer's output, through single uses (a linear layer
+  // is add(reshape(matmul(x, w)), b): its observer names the add).
+  Operation *cur = op;
+  for (int depth = 0;
+       depth < 3 && cur->getNumResults() == 1 && cur->getResult(0).hasOneUse();
+       ++depth) {
+    Operation *user = *cur->getResult(0).getUsers().begin();
     StringAttr name;
     if (auto fq = dyn_cast<FakeQuantOp>(user))
       name = fq.getNameAttr();
@@ -142,6 +147,10 @@ bool mlir::qnt::isExcludedLayer(Operation *op,
       name = user->getAttrOfType<StringAttr>("qnt.name");
     if (name && excluded.contains(name.getValue()))
       return true;
+    if (isa<FakeQuantOp, quant::QuantizeCastOp>(user) ||
+        user->getNumRegions() != 0)
+      break;
+    cur = user;
   }
   return llvm::any_of(getLayerNames(op->getLoc()), [&](const std::string &n) {
     return excluded.contains(n);

@@ -17,8 +17,10 @@
 #include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -53,6 +55,7 @@ private:
   bool isExcluded(Operation *op) const { return isExcludedLayer(op, excluded); }
   LogicalResult toQDQ(FakeQuantOp op);
   void fuseQuantizedRelu();
+  void dropQuantizationBetweenFloatLayers();
   void cleanup();
 
   llvm::StringSet<> excluded;
@@ -117,6 +120,38 @@ void QntQuantizePass::fuseQuantizedRelu() {
   }
 }
 
+/// An activation whose every reader is an excluded layer (or, for a
+/// result of an excluded layer, the function's return) stays float: the
+/// quantize-dequantize between two layers kept in float is dropped, as
+/// PyTorch quantizes only the inputs of quantized modules. Readers without
+/// an int8 form that are not excluded (a float softmax tail) still read the
+/// quantized value, as before.
+void QntQuantizePass::dropQuantizationBetweenFloatLayers() {
+  if (excluded.empty())
+    return;
+  SmallVector<quant::QuantizeCastOp> qcasts;
+  getOperation().walk([&](quant::QuantizeCastOp op) { qcasts.push_back(op); });
+  for (quant::QuantizeCastOp qc : qcasts) {
+    Operation *producer = qc.getInput().getDefiningOp();
+    bool producerExcluded = producer && isExcluded(producer);
+    bool floatReaders =
+        !qc->use_empty() && llvm::all_of(qc->getUsers(), [&](Operation *u) {
+          auto dc = dyn_cast<quant::DequantizeCastOp>(u);
+          return dc && llvm::all_of(dc->getUsers(), [&](Operation *r) {
+                   return isa<func::ReturnOp>(r) ? producerExcluded
+                                                 : isExcluded(r);
+                 });
+        });
+    if (!floatReaders)
+      continue;
+    for (Operation *u : llvm::make_early_inc_range(qc->getUsers())) {
+      u->getResult(0).replaceAllUsesWith(qc.getInput());
+      u->erase();
+    }
+    qc.erase();
+  }
+}
+
 void QntQuantizePass::cleanup() {
   SmallVector<quant::QuantizeCastOp> qcasts;
   getOperation().walk([&](quant::QuantizeCastOp op) { qcasts.push_back(op); });
@@ -133,6 +168,7 @@ void QntQuantizePass::cleanup() {
     }
     qc.erase();
   }
+  dropQuantizationBetweenFloatLayers();
   // A quantized constant still dequantized for a float op (an excluded or
   // unquantizable layer's weight) becomes the float constant of its
   // dequantized values, which is what the float op computed with before:
@@ -178,9 +214,18 @@ void QntQuantizePass::runOnOperation() {
     }
     fakeQuants.push_back(op);
   });
-  for (FakeQuantOp op : fakeQuants)
+  for (FakeQuantOp op : fakeQuants) {
+    // The weight of layers kept in float stays the float weight.
+    if (matchPattern(op.getInput(), m_Constant()) && !op->use_empty() &&
+        llvm::all_of(op->getUsers(),
+                     [&](Operation *user) { return isExcluded(user); })) {
+      op.replaceAllUsesWith(op.getInput());
+      op.erase();
+      continue;
+    }
     if (failed(toQDQ(op)))
       return signalPassFailure();
+  }
 
   // Every op that says how it quantizes, in program order; each converts
   // itself (and what it absorbs) or stays as it is.

@@ -11,6 +11,7 @@
 #ifndef QUANTC_CALIBRATE_POSTTRAINING_H
 #define QUANTC_CALIBRATE_POSTTRAINING_H
 
+#include "quantc/Calibrate/Budget.h"
 #include "quantc/Calibrate/Profile.h"
 #include "quantc/Isa/Int8Isa.h"
 #include "quantc/Pipelines/Pipelines.h"
@@ -71,9 +72,23 @@ struct PostTrainingOptions {
   /// Where to time the steps (fusion, calibration build and run, folding
   /// and quantization, with their passes); null = not timed.
   mlir::TimingScope *timing = nullptr;
+  /// The accuracy budget (--min-output-sqnr, dB): layers are kept in float,
+  /// most sensitive first, until the int8 model's output SQNR against the
+  /// float model reaches it (findFloatLayers); unset: no budget.
+  std::optional<double> minOutputSqnr;
+  /// Measure the layers' sensitivity ranking (into the report) without
+  /// keeping any in float (--rank-layers).
+  bool rankLayers = false;
+  /// The data the budget is measured on (files or directories, as `data`);
+  /// empty: the calibration data, with a warning.
+  std::vector<std::string> validationData;
   /// Called with the calibrated model (every observer holds its state)
-  /// before folding, e.g. to build a per-layer report; an error stops.
-  std::function<llvm::Error(mlir::ModuleOp)> onCalibrated;
+  /// before folding, e.g. to build a per-layer report, with the quantize
+  /// stage's options as the model gets them (the budget's layers excluded)
+  /// and the budget's result (null without a budget); an error stops.
+  std::function<llvm::Error(mlir::ModuleOp, const QuantizeOptions &,
+                            const BudgetResult *)>
+      onCalibrated;
 
   /// The reduce_range folding uses: `reduceRange` if set, else 7-bit
   /// weights where every one of `int8Isas` saturates pair sums (an

@@ -65,6 +65,8 @@ public:
 
   /// The model's inputs (and any the select function added).
   const std::vector<ModelTensor> &inputs() const { return model->inputs(); }
+  /// The copy's results: the model's own, then the chosen values.
+  const std::vector<ModelTensor> &outputs() const { return model->outputs(); }
   /// Runs the copy on `inputs` (inputs()[i].numElements() floats each).
   llvm::Error run(llvm::ArrayRef<const float *> inputs);
 

@@ -16,6 +16,7 @@
 #ifndef QUANTC_REPORT_REPORT_H
 #define QUANTC_REPORT_REPORT_H
 
+#include "quantc/Calibrate/Budget.h"
 #include "quantc/Calibrate/Profile.h"
 #include "quantc/Observers/Observer.h"
 #include "quantc/Pipelines/Pipelines.h"
@@ -42,6 +43,9 @@ struct ReportOptions {
   /// The quantize stage's options (layers kept in float, reduce_range), as
   /// the compiled model gets them (PostTrainingOptions::quantizeOptions).
   QuantizeOptions quantize;
+  /// The accuracy budget's result, when one chose layers to keep in float
+  /// (shown in the report; not owned).
+  const BudgetResult *budget = nullptr;
 };
 
 /// The weight of a layer (a constant input of the op producing the
@@ -72,13 +76,13 @@ struct LayerReport {
   std::string location;
   std::vector<int64_t> shape;
   obs::ObserverConfig config;
+  /// For an observer that was `auto` (--activation-observer=auto): why it
+  /// became config.kind, each candidate's score.
+  std::optional<ObserverChoice> choice;
   /// Set for an activation whose parameters are fixed by its function's
   /// range (sigmoid-like functions, softmax: PyTorch's fixed-qparams ops),
   /// which has no observer: that range (also clipMin / clipMax).
   std::optional<std::pair<double, double>> fixedRange;
-  /// For an observer that was `auto` (--activation-observer=auto): why it
-  /// became config.kind, each candidate's score.
-  std::optional<ObserverChoice> choice;
   int64_t qmin = 0, qmax = 0;
   /// The observer's own min/max statistics (running averages for the
   /// moving-average kinds).
@@ -141,6 +145,8 @@ struct ModelReport {
   std::vector<LayerReport> layers;
   /// The ops the int8 model computes in float (findFloatOps).
   std::vector<FloatOp> floatOps;
+  /// The accuracy budget's layers in float, its ranking and measurements.
+  std::optional<BudgetResult> budget;
 };
 
 /// SQNR in dB of a signal with `signal` energy and `error` noise energy:

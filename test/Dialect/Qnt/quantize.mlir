@@ -1,5 +1,6 @@
 // RUN: quant-opt %s -split-input-file -qnt-quantize -verify-diagnostics | FileCheck %s
 // RUN: quant-opt %s -split-input-file -qnt-quantize="exclude=conv1" -verify-diagnostics | FileCheck %s --check-prefix=EXCL
+// RUN: quant-opt %s -split-input-file -qnt-quantize="exclude=conv1,conv2" -verify-diagnostics | FileCheck %s --check-prefix=ISLAND
 //
 // Numbers by hand: input scale 0.05 (zp 128), filter scales {0.01, 0.005},
 // output scale 0.1 (zp 0).
@@ -18,10 +19,16 @@
 // CHECK: %[[C:.*]] = qnt.conv2d %[[X]], %[[W]] bias(%[[B]]) {activation = #qnt<activation relu>, multiplier = array<f32: 5.000000e-03, 2.500000e-03>} : ({{.*}}) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01>>
 // CHECK: %[[D:.*]] = quant.dcast %[[C]] : tensor<1x4x4x2x!quant.uniform<u8:f32, 1.000000e-01>> to tensor<1x4x4x2xf32>
 // CHECK: return %[[D]]
+// Excluded, the layer reads the model input and writes the model result:
+// nothing around it is quantized (no quantize-dequantize between float
+// layers); its weight stays the float weight.
 // EXCL-LABEL: func.func @conv
-// EXCL: quant.dcast
-// EXCL: qnt.conv2d %{{.*}}, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
-// EXCL: quant.qcast
+// EXCL-NOT: quant.
+// EXCL: arith.constant dense<{{\[\[\[\[}}5.000000e-01, -2.500000e-01]]], {{\[\[\[}}3.000000e-01, 2.000000e+00]]]]>
+// EXCL-NOT: quant.
+// EXCL: qnt.conv2d %arg0, %{{.*}} bias(%{{.*}}) {activation = #qnt<activation relu>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+// EXCL-NOT: quant.
+// EXCL: return
 func.func @conv(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
   %b = arith.constant dense<[0.1, -0.1]> : tensor<2xf32>
@@ -386,4 +393,42 @@ func.func @activation_matmul_float_output(%a: tensor<2x3x4xf32>, %b: tensor<2x4x
   %bq = qnt.fake_quant %b to !quant.uniform<u8:f32, 0.02:60> : tensor<2x4x5xf32>
   %m = tosa.matmul %aq, %bq, %zp, %zp : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
   return %m : tensor<2x3x5xf32>
+}
+
+// -----
+
+// Float islands: an excluded layer between int8 layers reads a dequantized
+// value and its result is quantized for the next int8 layer (conv1 alone
+// excluded); between two excluded layers the activation stays float (conv1
+// and conv2: the observer's quantize-dequantize is dropped, as PyTorch
+// quantizes only the inputs of quantized modules).
+// CHECK-LABEL: func.func @island
+// CHECK-COUNT-3: qnt.conv2d {{.*}} -> tensor<1x4x4x2x!quant.uniform
+// EXCL-LABEL: func.func @island
+// EXCL: qnt.conv2d {{.*}} -> tensor<1x4x4x2x!quant.uniform
+// EXCL: quant.dcast
+// EXCL: qnt.conv2d {{.*}} -> tensor<1x4x4x2xf32>
+// EXCL: quant.qcast {{.*}}qnt.name = "a1"
+// EXCL: qnt.conv2d {{.*}} -> tensor<1x4x4x2x!quant.uniform
+// ISLAND-LABEL: func.func @island
+// ISLAND: qnt.conv2d {{.*}} -> tensor<1x4x4x2x!quant.uniform
+// ISLAND: %[[D:.*]] = quant.dcast
+// ISLAND: %[[C1:.*]] = qnt.conv2d %[[D]], {{.*}} -> tensor<1x4x4x2xf32>
+// ISLAND-NOT: quant.qcast
+// ISLAND: %[[C2:.*]] = qnt.conv2d %[[C1]], {{.*}} -> tensor<1x4x4x2xf32>
+// ISLAND-NOT: quant.
+// ISLAND: return %[[C2]]
+func.func @island(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> {name = "input"} : tensor<1x4x4x2xf32>
+  %w0 = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.005}> : tensor<2x1x1x2xf32>
+  %c0 = qnt.conv2d %xq, %w0 : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv0")
+  %a0 = qnt.fake_quant %c0 to !quant.uniform<u8:f32, 0.1:128> {name = "a0"} : tensor<1x4x4x2xf32>
+  %w1 = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.005}> : tensor<2x1x1x2xf32>
+  %c1 = qnt.conv2d %a0, %w1 : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv1")
+  %a1 = qnt.fake_quant %c1 to !quant.uniform<u8:f32, 0.1:128> {name = "a1"} : tensor<1x4x4x2xf32>
+  %w2 = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.005}> : tensor<2x1x1x2xf32>
+  %c2 = qnt.conv2d %a1, %w2 : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv2")
+  %a2 = qnt.fake_quant %c2 to !quant.uniform<u8:f32, 0.1:128> {name = "a2"} : tensor<1x4x4x2xf32>
+  return %a2 : tensor<1x4x4x2xf32>
 }

@@ -1,0 +1,112 @@
+//===- Budget.h - Layers returned to float for an accuracy budget -*- C++
+//-*-===//
+//
+// quant-compile --min-output-sqnr: after calibration, the layers whose int8
+// form costs the most output accuracy are kept in float, most sensitive
+// first, until the int8 model's output SQNR against the float model, on the
+// validation data, reaches the budget.
+//
+// Sensitivity is measured, not guessed: a simulation of the quantized model
+// (the float model with each quantization of the folded model, weights and
+// activations, switched on or off at run time by a mask input) is compiled
+// once; each candidate layer's sensitivity is the output SQNR the simulation
+// gains when that layer alone computes in float. The number of layers kept in
+// float, in that order, is the smallest the real int8 model (quantized as the
+// object is, compiled for this machine) accepts, found by doubling and
+// bisection. See docs/accuracy.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTC_CALIBRATE_BUDGET_H
+#define QUANTC_CALIBRATE_BUDGET_H
+
+#include "quantc/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantc {
+
+struct BudgetOptions {
+  /// The model function (default: the public one).
+  std::string function;
+  /// The data the budget is measured on (.npy / .npz files or directories).
+  std::vector<std::string> data;
+  /// Use at most this many model runs of `data` (0: all).
+  int64_t maxSamples = 0;
+  /// The smallest acceptable output SQNR (dB) of the int8 model against the
+  /// float model (first model result, over all runs).
+  double minOutputSqnr = 0;
+  /// Only rank the candidates (BudgetResult::ranking), keep none in float:
+  /// for a search on the user's own metric (the Python package's).
+  bool rankOnly = false;
+  /// The quantize stage as the object gets it (reduce_range, the user's
+  /// --exclude, which stays excluded).
+  QuantizeOptions quantize;
+};
+
+/// A candidate layer (an activation observer's name) and what keeping it in
+/// float does.
+struct LayerSensitivity {
+  std::string name;
+  /// Output SQNR of the simulation with this layer alone in float, minus
+  /// that with none (dB; the sensitivity ranking).
+  double gainDb = 0;
+  /// Multiply-accumulates of its convolutions / matrix products per run.
+  int64_t macs = 0;
+};
+
+/// A measurement of the real int8 model: the output SQNR with the first
+/// `floatLayers` layers of the ranking in float.
+struct BudgetCheck {
+  int64_t floatLayers = 0;
+  double sqnrDb = 0;
+};
+
+struct BudgetResult {
+  double minOutputSqnr = 0;
+  /// The data it was measured on, and how many runs.
+  std::vector<std::string> sources;
+  int64_t samples = 0;
+  /// Whether the calibration data served (no validation data was given).
+  bool onCalibrationData = false;
+  /// The real int8 model's output SQNR with every layer quantized (but the
+  /// user's --exclude) and with `floatLayers` in float too.
+  double sqnrBefore = 0, sqnrAfter = 0;
+  bool met = false;
+  std::vector<LayerSensitivity> floatLayers;
+  /// The real int8 model's measurements, in the order they were taken.
+  std::vector<BudgetCheck> checks;
+  /// Every candidate, most sensitive first.
+  std::vector<LayerSensitivity> ranking;
+  /// Multiply-accumulates of the whole model per run.
+  int64_t totalMacs = 0;
+  /// Milliseconds per run of the real int8 model compiled for this machine
+  /// (`isa`), before and after (median over the data), and the int8 model
+  /// checks it took.
+  double msBefore = 0, msAfter = 0;
+  std::string isa;
+
+  /// The names of `floatLayers`.
+  std::vector<std::string> names() const;
+};
+
+/// Finds the layers of `calibrated` (a float model whose observers hold
+/// their state, as after calibration) to keep in float for the budget.
+/// Errors if the model's first result is not float or the data is bad. A
+/// budget that cannot be met (every candidate in float and still short) is
+/// not an error: `met` says so.
+llvm::Expected<BudgetResult> findFloatLayers(mlir::ModuleOp calibrated,
+                                             const BudgetOptions &options);
+
+/// The int8 instruction set that JIT-compiled int8 models use on this
+/// machine: the first of int8Isas() this CPU has, AMX aside (its tiles need
+/// the OS's permission); "generic" if none.
+std::string hostInt8Isa();
+
+} // namespace quantc
+
+#endif // QUANTC_CALIBRATE_BUDGET_H
