@@ -215,10 +215,13 @@ void QntQuantizePass::runOnOperation() {
     fakeQuants.push_back(op);
   });
   for (FakeQuantOp op : fakeQuants) {
-    // The weight of layers kept in float stays the float weight.
-    if (matchPattern(op.getInput(), m_Constant()) && !op->use_empty() &&
-        llvm::all_of(op->getUsers(),
-                     [&](Operation *user) { return isExcluded(user); })) {
+    // The weight of layers kept in float stays the float weight where an
+    // observer chose its parameters (range attributes); a QDQ model's weight
+    // is what its DequantizeLinear gives, as before.
+    if (op.getRangeMinAttr() && matchPattern(op.getInput(), m_Constant()) &&
+        !op->use_empty() && llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return isExcluded(user);
+        })) {
       op.replaceAllUsesWith(op.getInput());
       op.erase();
       continue;
