@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantizeUtils.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,15 +104,6 @@ struct Layer {
   }
 };
 
-/// The f32 values of a constant tensor.
-std::optional<SmallVector<float>> constantValues(Value value) {
-  DenseElementsAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
-    return std::nullopt;
-  return SmallVector<float>(attr.getValues<float>());
-}
-
 /// `x` with 3 significant digits, for remarks.
 std::string shortNumber(double x) {
   char text[32];
@@ -133,7 +125,7 @@ std::optional<Layer> matchLayer(Operation *op, std::string &why) {
     if (conv.isQuantized())
       return std::nullopt;
     auto type = cast<RankedTensorType>(conv.getFilter().getType());
-    std::optional<SmallVector<float>> w = constantValues(conv.getFilter());
+    std::optional<SmallVector<float>> w = floatConstant(conv.getFilter());
     layer.weight = &conv.getFilterMutable();
     layer.output = conv.getOutput();
     layer.numOut = type.getDimSize(0);
@@ -143,7 +135,7 @@ std::optional<Layer> matchLayer(Operation *op, std::string &why) {
     layer.perOut = type.getNumElements() / layer.numOut;
     if (Value b = conv.getBias()) {
       layer.bias = &conv.getBiasMutable()[0];
-      std::optional<SmallVector<float>> bv = constantValues(b);
+      std::optional<SmallVector<float>> bv = floatConstant(b);
       if (bv)
         layer.b = *bv;
       else
@@ -158,7 +150,7 @@ std::optional<Layer> matchLayer(Operation *op, std::string &why) {
     auto type = cast<RankedTensorType>(mm.getB().getType());
     if (!type.getElementType().isF32() || !type.hasStaticShape())
       return std::nullopt;
-    std::optional<SmallVector<float>> w = constantValues(mm.getB());
+    std::optional<SmallVector<float>> w = floatConstant(mm.getB());
     if (!w || type.getDimSize(0) != 1) {
       why = "non-constant weights";
       return std::nullopt;
@@ -175,7 +167,7 @@ std::optional<Layer> matchLayer(Operation *op, std::string &why) {
         OpOperand &other = add.getInput1() == mm.getResult()
                                ? add->getOpOperand(1)
                                : add->getOpOperand(0);
-        std::optional<SmallVector<float>> b = constantValues(other.get());
+        std::optional<SmallVector<float>> b = floatConstant(other.get());
         if (b && static_cast<int64_t>(b->size()) == layer.numOut &&
             add.getType().getShape().back() == layer.numOut) {
           layer.bias = &other;

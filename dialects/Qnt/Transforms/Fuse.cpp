@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantizeUtils.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,15 +29,6 @@ using namespace mlir;
 using namespace mlir::qnt;
 
 namespace {
-
-/// The f32 values of a constant tensor, if `value` is one.
-std::optional<SmallVector<float>> constantValues(Value value) {
-  DenseElementsAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
-    return std::nullopt;
-  return SmallVector<float>(attr.getValues<float>());
-}
 
 Value makeConstant(PatternRewriter &rewriter, Location loc,
                    RankedTensorType type, ArrayRef<float> values) {
@@ -95,7 +87,7 @@ struct ConvertTosaDepthwise : public OpRewritePattern<tosa::DepthwiseConv2DOp> {
     auto weightQuant = weight.getDefiningOp<FakeQuantOp>();
     if (weightQuant)
       weight = weightQuant.getInput();
-    std::optional<SmallVector<float>> w = constantValues(weight);
+    std::optional<SmallVector<float>> w = floatConstant(weight);
     auto wType = cast<RankedTensorType>(weight.getType());
     if (!w || !wType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "non-constant depthwise filter");
@@ -151,18 +143,18 @@ struct FoldBatchNorm : public OpRewritePattern<BatchNormOp> {
     int64_t axis = static_cast<int64_t>(bn.getAxis());
     if (axis != -1 && axis != rank - 1)
       return rewriter.notifyMatchFailure(bn, "batch norm not on channels");
-    std::optional<SmallVector<float>> w = constantValues(conv.getFilter());
-    std::optional<SmallVector<float>> gamma = constantValues(bn.getGamma()),
-                                      beta = constantValues(bn.getBeta()),
-                                      mean = constantValues(bn.getMean()),
-                                      var = constantValues(bn.getVar());
+    std::optional<SmallVector<float>> w = floatConstant(conv.getFilter());
+    std::optional<SmallVector<float>> gamma = floatConstant(bn.getGamma()),
+                                      beta = floatConstant(bn.getBeta()),
+                                      mean = floatConstant(bn.getMean()),
+                                      var = floatConstant(bn.getVar());
     if (!w || !gamma || !beta || !mean || !var)
       return rewriter.notifyMatchFailure(bn, "non-constant parameters");
     auto filterType = cast<RankedTensorType>(conv.getFilter().getType());
     int64_t channels = filterType.getDimSize(0);
     SmallVector<float> bias(channels, 0.0f);
     if (Value b = conv.getBias()) {
-      std::optional<SmallVector<float>> values = constantValues(b);
+      std::optional<SmallVector<float>> values = floatConstant(b);
       if (!values)
         return rewriter.notifyMatchFailure(bn, "non-constant conv bias");
       bias = *values;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Qnt/IR/QntOps.h"
+#include "dialects/Qnt/IR/QuantizeUtils.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,15 +64,6 @@ struct Reader {
   }
 };
 
-/// The f32 values of a constant tensor, if `value` is one.
-std::optional<SmallVector<float>> constantValues(Value value) {
-  DenseElementsAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
-    return std::nullopt;
-  return SmallVector<float>(attr.getValues<float>());
-}
-
 int64_t lastDim(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t && t.getRank() > 0 ? t.getShape().back() : ShapedType::kDynamic;
@@ -102,14 +94,14 @@ std::optional<Reader> readerOf(OpOperand &use, int64_t channels) {
   Operation *op = use.getOwner();
   if (auto mm = dyn_cast<tosa::MatMulOp>(op)) {
     auto type = cast<RankedTensorType>(mm.getB().getType());
-    std::optional<SmallVector<float>> w = constantValues(mm.getB());
+    std::optional<SmallVector<float>> w = floatConstant(mm.getB());
     if (use.getOperandNumber() != 0 || !w || type.getDimSize(0) != 1 ||
         type.getDimSize(1) != channels)
       return std::nullopt;
     return Reader{&mm.getBMutable(), std::move(*w), type.getDimSize(2)};
   }
   if (auto conv = dyn_cast<Conv2DOp>(op)) {
-    std::optional<SmallVector<float>> w = constantValues(conv.getFilter());
+    std::optional<SmallVector<float>> w = floatConstant(conv.getFilter());
     if (conv.isQuantized() || use.get() != conv.getInput() || !w)
       return std::nullopt;
     auto type = cast<RankedTensorType>(conv.getFilter().getType());
@@ -215,8 +207,8 @@ LogicalResult QntSmoothPass::smooth(LayerNormOp op) {
   if (static_cast<int64_t>(absMax.size()) != channels)
     return op.emitOpError() << kAbsMaxAttr << " has " << absMax.size()
                             << " values for " << channels << " channels";
-  std::optional<SmallVector<float>> gamma = constantValues(op.getGamma());
-  std::optional<SmallVector<float>> beta = constantValues(op.getBeta());
+  std::optional<SmallVector<float>> gamma = floatConstant(op.getGamma());
+  std::optional<SmallVector<float>> beta = floatConstant(op.getBeta());
   std::string why;
   FailureOr<SmallVector<Reader>> readers = failure();
   if (static_cast<int64_t>(op.getAxis()) != type.getRank() - 1)
