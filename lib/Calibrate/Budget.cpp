@@ -461,23 +461,28 @@ private:
   std::vector<std::vector<float>> floats;
 };
 
-/// Each candidate's gain in simulated output SQNR when it alone (with the
-/// user's exclusions) is float; most sensitive first.
-Error rankCandidates(Bench &bench, Simulation &sim,
-                     const llvm::StringSet<> &base, double baseline,
-                     BudgetResult &result) {
-  for (LayerSensitivity &c : sim.candidates) {
-    if (base.count(c.name))
-      continue;
-    llvm::StringSet<> floats = base;
-    floats.insert(c.name);
-    Expected<double> s = bench.simulate(floats);
+/// Ranks `ranking[from:]` by the simulated output SQNR each layer gains when
+/// it is kept in float besides `base` (the user's exclusions) and
+/// `ranking[:from]`; most sensitive first. Ranking again after each step of
+/// the search lets a layer that only pays together with its neighbours
+/// (whose output quantization goes once its readers are float) rise.
+Error rankFrom(Bench &bench, const llvm::StringSet<> &base, size_t from,
+               std::vector<LayerSensitivity> &ranking) {
+  llvm::StringSet<> floats = base;
+  for (size_t i = 0; i < from; ++i)
+    floats.insert(ranking[i].name);
+  Expected<double> baseline = bench.simulate(floats);
+  if (!baseline)
+    return baseline.takeError();
+  for (LayerSensitivity &c : llvm::drop_begin(ranking, from)) {
+    llvm::StringSet<> with = floats;
+    with.insert(c.name);
+    Expected<double> s = bench.simulate(with);
     if (!s)
       return s.takeError();
-    c.gainDb = *s - baseline;
-    result.ranking.push_back(c);
+    c.gainDb = *s - *baseline;
   }
-  std::stable_sort(result.ranking.begin(), result.ranking.end(),
+  std::stable_sort(ranking.begin() + from, ranking.end(),
                    [](const LayerSensitivity &a, const LayerSensitivity &b) {
                      return a.gainDb > b.gainDb;
                    });
@@ -519,10 +524,10 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
   result.met = result.sqnrBefore >= options.minOutputSqnr;
   if (result.met && !options.rankOnly)
     return std::move(result);
-  Expected<double> baseline = bench.simulate(floats);
-  if (!baseline)
-    return baseline.takeError();
-  if (Error e = rankCandidates(bench, *sim, floats, *baseline, result))
+  for (const LayerSensitivity &c : sim->candidates)
+    if (!floats.count(c.name))
+      result.ranking.push_back(c);
+  if (Error e = rankFrom(bench, floats, 0, result.ranking))
     return std::move(e);
   if (options.rankOnly)
     return std::move(result);
@@ -555,6 +560,8 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
     }
     low = high;
     high = std::min(2 * high, count);
+    if (Error e = rankFrom(bench, floats, low, result.ranking))
+      return std::move(e);
   }
   while (result.met && high - low > 1) {
     int64_t mid = low + (high - low) / 2;

@@ -10,10 +10,11 @@
 // (the float model with each quantization of the folded model, weights and
 // activations, switched on or off at run time by a mask input) is compiled
 // once; each candidate layer's sensitivity is the output SQNR the simulation
-// gains when that layer alone computes in float. The number of layers kept in
-// float, in that order, is the smallest the real int8 model (quantized as the
-// object is, compiled for this machine) accepts, found by doubling and
-// bisection. See docs/accuracy.md.
+// gains when that layer alone computes in float (the rest ranked again,
+// given the first k, after each doubling step of the search). The number of
+// layers kept in float, in that order, is the smallest the real int8 model
+// (quantized as the object is, compiled for this machine) accepts, found by
+// doubling and bisection. See docs/accuracy.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +53,9 @@ struct BudgetOptions {
 /// float does.
 struct LayerSensitivity {
   std::string name;
-  /// Output SQNR of the simulation with this layer alone in float, minus
-  /// that with none (dB; the sensitivity ranking).
+  /// Output SQNR of the simulation with this layer in float, minus that
+  /// without it, given the layers ranked before it when it was ranked (dB;
+  /// the sensitivity ranking).
   double gainDb = 0;
   /// Multiply-accumulates of its convolutions / matrix products per run.
   int64_t macs = 0;
