@@ -251,6 +251,16 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     dimensions: a dict {input name: shape}, or one shape (a list of ints)
     for a model with one input (quant-compile --input-shape). output: where
     the library goes (default: a temporary directory kept for the process).
+
+    Accuracy tools (docs/accuracy.md): min_output_sqnr (dB) keeps the most
+    sensitive layers in float until the int8 output SQNR against float
+    holds on `validation` (data as for calibration; default: the
+    calibration data); metric (a function of a loaded model, higher is
+    better) with min_metric or max_metric_drop runs that search on the
+    caller's own metric (see _compile_for_metric). report: a directory for
+    the per-layer report. equalize, bias_correction, smooth_alpha and
+    activation_observer ("auto", ...) pass --equalize, --bias-correction,
+    --smooth-alpha and --activation-observer.
     """
     tool = find_quant_compile(quant_compile)
     work = tempfile.mkdtemp(prefix="quantc-")
