@@ -25,7 +25,6 @@
 #include "dialects/Qnt/Transforms/Passes.h"
 #include "quantc/Calibrate/Probe.h"
 #include "quantc/Isa/Int8Isa.h"
-#include "quantc/Reference/Requantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -153,18 +152,11 @@ int64_t macsOf(Operation *op) {
 /// quantizes it.
 DenseElementsAttr fakeQuantWeight(qnt::FakeQuantOp op) {
   auto type = cast<RankedTensorType>(op.getInput().getType());
-  SmallVector<float> w = *qnt::floatConstant(op.getInput());
   qnt::QuantParams p = *qnt::quantParams(op.getQtype());
-  int64_t inner = 1;
-  if (p.axis)
-    for (int64_t d = *p.axis + 1; d < type.getRank(); ++d)
-      inner *= type.getDimSize(d);
-  for (size_t i = 0; i < w.size(); ++i) {
-    size_t c = p.axis ? (i / inner) % p.scales.size() : 0;
-    w[i] = ref::dequantize(
-        ref::quantize(w[i], p.scale(c), p.zeroPoint(c), p.qmin, p.qmax),
-        p.scale(c), p.zeroPoint(c));
-  }
+  SmallVector<float> w = qnt::dequantizeValues(
+      qnt::quantizeValues(*qnt::floatConstant(op.getInput()), type.getShape(),
+                          p),
+      type.getShape(), p);
   return DenseElementsAttr::get(type, ArrayRef<float>(w));
 }
 
