@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/JSON.h"
 
 using namespace quantc;
 
@@ -85,6 +86,10 @@ std::string quantc::cIdentifier(llvm::StringRef bytes) {
   if (name.empty() || llvm::isDigit(name[0]))
     name = "model_" + name;
   return name;
+}
+
+std::string quantc::validUtf8(llvm::StringRef text) {
+  return llvm::json::isUTF8(text) ? text.str() : llvm::json::fixUTF8(text);
 }
 
 std::string quantc::printable(llvm::StringRef text, size_t maxBytes) {

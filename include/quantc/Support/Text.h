@@ -58,6 +58,11 @@ std::string cIdentifier(llvm::StringRef bytes);
 /// letters, digits and `_`.
 bool isCIdentifier(llvm::StringRef text);
 
+/// `text` as valid UTF-8, what JSON and XML can hold: each invalid sequence
+/// becomes U+FFFD (llvm::json::fixUTF8; llvm::json::Value asserts on
+/// invalid UTF-8 in a build with assertions).
+std::string validUtf8(llvm::StringRef text);
+
 /// `text` for a message, a remark or a table on a terminal, on one line:
 /// printable ASCII stays (a `\` becomes `\\`), every other byte (newline,
 /// ESC, DEL, NUL, bytes of UTF-8 or not) becomes `\xNN`, so that a name can

@@ -181,6 +181,15 @@ TEST(Text, TerminalSafeKeepsTextAndUtf8) {
   EXPECT_EQ(terminalSafe("nul\0"s), "nul\\x00");
 }
 
+TEST(Text, ValidUtf8ForJsonAndHtml) {
+  EXPECT_EQ(validUtf8("caf\xc3\xa9 \x1b"), "caf\xc3\xa9 \x1b");
+  EXPECT_EQ(validUtf8("a\xff"
+                      "b\xc3"),
+            "a\xef\xbf\xbd"
+            "b\xef\xbf\xbd");
+  EXPECT_EQ(validUtf8("nul\0"s), "nul\0"s);
+}
+
 TEST(Text, TerminalSafeStreamJoinsSplitSequences) {
   std::string out;
   {
