@@ -96,20 +96,27 @@ static std::string describe(mode_t mode, const OutputOptions &options) {
 }
 
 /// Checks the directories above `file`: the nearest one that exists must be
-/// a directory (the others are created when the output is opened).
+/// a directory where files can be created (the temporary goes there; the
+/// missing ones are created when the output is opened).
 static Error checkParents(StringRef path, StringRef file,
                           const OutputOptions &options) {
-  for (StringRef dir = llvm::sys::path::parent_path(file); !dir.empty();
-       dir = llvm::sys::path::parent_path(dir)) {
+  StringRef dir = llvm::sys::path::parent_path(file);
+  for (; !dir.empty(); dir = llvm::sys::path::parent_path(dir)) {
     struct stat st;
-    if (::stat(dir.str().c_str(), &st) == 0)
-      return S_ISDIR(st.st_mode)
-                 ? Error::success()
-                 : refuse(path, options, "'" + dir + "' is not a directory");
+    if (::stat(dir.str().c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return refuse(path, options, "'" + dir + "' is not a directory");
+      break;
+    }
     // ENOTDIR: a component above is not a directory; find which.
     if (errno != ENOENT && errno != ENOTDIR)
       return refuse(path, options, "'" + dir + "': " + osError(errno));
   }
+  std::string existing = dir.empty() ? "." : dir.str();
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    return refuse(path, options,
+                  "cannot create files in '" + existing +
+                      "': " + osError(errno));
   return Error::success();
 }
 
@@ -153,11 +160,16 @@ static Expected<Resolved> resolve(StringRef path,
       llvm::SmallString<256> real;
       if (std::error_code ec = llvm::sys::fs::real_path(file, real))
         return refuse(path, options, ec.message());
+      if (Error e = checkParents(path, real, options))
+        return std::move(e);
       return Resolved{Kind::File, std::string(real)};
     }
   }
-  if (S_ISREG(st.st_mode))
+  if (S_ISREG(st.st_mode)) {
+    if (Error e = checkParents(path, file, options))
+      return std::move(e);
     return Resolved{Kind::File, file};
+  }
   if (S_ISCHR(st.st_mode) && options.allowCharDevice)
     return Resolved{Kind::Device, file};
   return refuse(path, options, describe(st.st_mode, options));
