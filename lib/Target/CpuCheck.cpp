@@ -41,6 +41,9 @@
 #if defined(__linux__) && defined(__x86_64__)
 #include <unistd.h>
 #endif
+#if defined(__linux__) && defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 
 using namespace quantc;
 
@@ -415,6 +418,36 @@ bool hostGrant(OsGrant grant) {
   return false;
 }
 
+/// The host's XCR0, as readXcr0 reads it: 0 when the OS did not enable
+/// XSAVE.
+uint64_t hostXcr0() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (!hostCpuidTest({1, 0, ECX, 27})) // OSXSAVE
+    return 0;
+  uint32_t low, high;
+  __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+  return uint64_t(high) << 32 | low;
+#else
+  return 0;
+#endif
+}
+
+/// Whether this machine passes the check's test of `f`.
+bool hostPasses(const X86Feature &f) {
+  return hostCpuidTest(f.flag) && (f.xcr0 & hostXcr0()) == f.xcr0 &&
+         (!f.also || hostCpuidTest(*f.also)) && hostGrant(f.grant);
+}
+
+/// Whether this machine passes the check's test of `f` (AArch64 Linux).
+bool hostPasses(const AArch64Feature &f) {
+#if defined(__linux__) && defined(__aarch64__)
+  return getauxval(f.auxType) >> f.bit & 1;
+#else
+  (void)f;
+  return false;
+#endif
+}
+
 /// The body of the AArch64 check (Linux: getauxval).
 llvm::Value *checkAArch64(llvm::IRBuilder<> &b, llvm::Module &m,
                           llvm::ArrayRef<const AArch64Feature *> required) {
@@ -479,6 +512,23 @@ bool quantc::hostGrantsCpuFeatures(llvm::ArrayRef<llvm::StringRef> names) {
   (void)names;
 #endif
   return true;
+}
+
+std::vector<std::string> quantc::hostCpuFeatures() {
+  // Each test is false on another architecture.
+  std::vector<std::string> names;
+  for (const X86Feature &f : kX86Features)
+    if (hostPasses(f))
+      names.push_back(f.name);
+  for (const AArch64Feature &f : kAArch64Features)
+    if (hostPasses(f))
+      names.push_back(f.name);
+  return names;
+}
+
+void quantc::printHostCpuFeatures(llvm::raw_ostream &os) {
+  for (const std::string &name : hostCpuFeatures())
+    os << name << "\n";
 }
 
 /// i1 "the CPU has every feature in `names`".

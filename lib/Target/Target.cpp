@@ -37,18 +37,15 @@ bool quantc::hostHasInt8Isa(const Int8IsaInfo &info) {
   llvm::Triple host(llvm::sys::getDefaultTargetTriple());
   if (!belongsTo(info, isaArch(host)))
     return false;
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // The objects' own CPU check (CPUID, XCR0, AMX's palette and Linux's
+  // permission), so that the first row marked here is the one a
+  // dispatching object picks.
+  std::vector<std::string> hostFeatures = hostCpuFeatures();
   llvm::SmallVector<llvm::StringRef> names;
   llvm::SplitString(info.features, names, ",");
-  for (llvm::StringRef &name : names) {
-    name = name.drop_front();
-    if (!features.lookup(name))
-      return false;
-  }
-  // What the objects' CPU check tests beyond that (AMX's palette and
-  // Linux's permission), so that the first row marked here is the one a
-  // dispatching object picks.
-  return hostGrantsCpuFeatures(names);
+  return llvm::all_of(names, [&](llvm::StringRef name) {
+    return llvm::is_contained(hostFeatures, name.drop_front());
+  });
 }
 
 void quantc::printInt8Isas(llvm::raw_ostream &os) {

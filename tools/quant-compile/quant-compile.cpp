@@ -98,6 +98,12 @@ static cl::opt<bool>
              cl::desc("List the int8 instruction sets (those this machine "
                       "has marked '*') and exit"),
              cl::init(false), cl::cat(compileCategory));
+static cl::opt<bool> listHostCpuFeatures(
+    "list-host-cpu-features",
+    cl::desc("List the CPU features this machine passes in the objects' "
+             "run-time CPU check (CPUID and the OS's register state, not "
+             "/proc/cpuinfo) and exit"),
+    cl::init(false), cl::cat(compileCategory));
 static cl::opt<bool> amxPortableTwin(
     "amx-portable-twin",
     cl::desc("Test-only: the amx-int8 variant runs its tile kernels as "
@@ -621,6 +627,10 @@ int main(int argc, char **argv) {
                  "float and int8 models on it)");
   if (listIsas) {
     quantc::printInt8Isas(outs());
+    return 0;
+  }
+  if (listHostCpuFeatures) {
+    quantc::printHostCpuFeatures(outs());
     return 0;
   }
   // The target first: a bad triple / CPU / feature needs no model.

@@ -109,8 +109,22 @@ llvm::Expected<CompileTarget> createCompileTarget(
     llvm::StringRef triple, llvm::StringRef cpu, llvm::StringRef features,
     llvm::ArrayRef<std::string> isas = {}, bool amxPortableTwin = false);
 
-/// Whether this machine's CPU has `info`'s features (and architecture).
+/// Whether this machine's CPU has `info`'s features (and architecture), as
+/// hostCpuFeatures says.
 bool hostHasInt8Isa(const Int8IsaInfo &info);
+
+/// The CPU features of the run-time check's table (checkedCpuFeatures) that
+/// this machine passes, tested the way an object's check tests them: CPUID
+/// fields, the register state the OS enables (XCR0) and, for AMX, the tile
+/// palette and Linux's permission (requested for this process); HWCAP bits
+/// on AArch64 Linux. Never /proc/cpuinfo, whose flags a kernel or a
+/// virtual machine may leave out although CPUID reports them. In the
+/// table's order.
+std::vector<std::string> hostCpuFeatures();
+
+/// Lists hostCpuFeatures, one per line (quant-compile
+/// --list-host-cpu-features; the lit suite's CPU features come from it).
+void printHostCpuFeatures(llvm::raw_ostream &os);
 
 /// Lists the table of int8 instruction sets, one per line: "*" when this
 /// machine has it (else " "), name, architecture, LLVM features, summary,

@@ -14,6 +14,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 
@@ -137,6 +138,26 @@ TEST(CpuCheck, PinnedCpusNeedTheirExtensions) {
   // The baseline needs no check: entry points and CPU checks are compiled
   // for it.
   EXPECT_TRUE(required("x86-64").empty());
+}
+
+/// The host's features come from the check's own tests (CPUID, XCR0), the
+/// ones the lit suite's CPU features and --list-isas use: names of the
+/// table, and for plain CPUID features the same answer as LLVM's CPUID
+/// reading (never /proc/cpuinfo, which a VM's kernel may trim).
+TEST(CpuCheck, HostFeaturesFollowCpuid) {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  std::vector<std::string> features = hostCpuFeatures();
+  std::vector<llvm::StringRef> checked = checkedCpuFeatures(host);
+  for (const std::string &name : features)
+    EXPECT_TRUE(llvm::is_contained(checked, name)) << name;
+  if (!host.isX86())
+    return;
+  llvm::StringMap<bool> llvmFeatures = llvm::sys::getHostCPUFeatures();
+  for (const char *name : {"sse4.2", "sse4a", "popcnt", "lzcnt", "avx", "fma",
+                           "avx2", "avx512f", "avx512bw", "avx512vnni",
+                           "avxvnni", "avx512fp16"})
+    EXPECT_EQ(llvm::is_contained(features, name), llvmFeatures.lookup(name))
+        << name;
 }
 
 } // namespace
