@@ -2,6 +2,7 @@
 
 #include "quantc/Calibrate/Profile.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -270,9 +271,9 @@ static Expected<ProfileObserver> readObserver(const json::Value &value,
 }
 
 Expected<Profile> quantc::readProfile(StringRef path) {
-  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/true);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer = readInputFile(path);
   if (!buffer)
-    return fail(path + ": cannot read: " + buffer.getError().message());
+    return buffer.takeError();
   return parseProfile((*buffer)->getBuffer(), path);
 }
 

@@ -2,6 +2,7 @@
 
 #include "Importer.h"
 
+#include "quantc/Support/Fail.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -313,11 +314,55 @@ NodeImporter::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) const {
   return result;
 }
 
+std::string GraphState::budgetMessage(uint64_t bytes) const {
+  return " would take the model's constants to " +
+         std::to_string(constantBytes + bytes) +
+         " bytes (8 an element as the importer holds them, 4 more in the IR), "
+         "more than " +
+         quantc::inputLimitText(maxConstantBytes);
+}
+
+llvm::Error GraphState::checkBudget(ArrayRef<int64_t> dims) const {
+  // Within kMaxConstantElements (2^28): no overflow.
+  uint64_t bytes = 8;
+  for (int64_t d : dims)
+    bytes *= static_cast<uint64_t>(d);
+  if (budgetHasRoom(bytes))
+    return llvm::Error::success();
+  return quantc::fail("a constant of " + Twine(bytes / 8) + " elements" +
+                      budgetMessage(bytes));
+}
+
 LogicalResult NodeImporter::checkConstantShape(ArrayRef<int64_t> dims,
                                                StringRef what) const {
   if (llvm::Error err = onnx_import::checkConstantShape(dims))
     return emitError() << what << ": " << toString(std::move(err));
+  if (llvm::Error err = g.checkBudget(dims))
+    return emitError() << what << ": " << toString(std::move(err));
   return success();
+}
+
+FailureOr<ConstTensor> NodeImporter::copyConstant(int i) {
+  const ConstTensor *t = constant(i);
+  if (!t || failed(checkConstantShape(t->dims, "the result")))
+    return failure();
+  return *t;
+}
+
+bool NodeImporter::hasRoomInIr(ArrayRef<int64_t> shape) {
+  uint64_t count = 1;
+  for (int64_t d : shape) // activation or constant dimensions: no overflow
+    count *= static_cast<uint64_t>(d);
+  // 4 bytes an element in the attribute, 4 in the buffer it is built from
+  // (freed once it is built).
+  if (g.overBudget || !g.budgetHasRoom(8 * count)) {
+    if (!g.overBudget)
+      (void)(emitError() << "a constant of " << count << " elements in the IR"
+                         << g.budgetMessage(8 * count));
+    g.overBudget = true;
+    return false;
+  }
+  return true;
 }
 
 /// Ops whose result has the element type of their data input(s) and whose
@@ -364,6 +409,7 @@ LogicalResult NodeImporter::setOutput(int i, ConstTensor t) {
     return emitError() << "missing output " << i;
   if (failed(checkConstantShape(t.dims, "the result")))
     return failure();
+  g.constantBytes += 8 * t.data.size();
   g.consts[n.output(i)] = std::move(t);
   return success();
 }
@@ -377,6 +423,9 @@ RankedTensorType NodeImporter::f32(ArrayRef<int64_t> shape) {
 }
 
 Value NodeImporter::constant(ArrayRef<int64_t> shape, ArrayRef<float> values) {
+  // The attribute's bytes; the caller checked hasRoomInIr before computing
+  // `values` where their count comes from the model.
+  g.constantBytes += 4 * values.size();
   auto type = f32(shape);
   return tosa::ConstOp::create(g.b, type, DenseElementsAttr::get(type, values));
 }
@@ -385,9 +434,17 @@ Value NodeImporter::splat(float value, int64_t rank) {
   return constant(SmallVector<int64_t>(rank, 1), {value});
 }
 
-Value NodeImporter::constantInLayout(const ConstTensor &t,
+Value NodeImporter::constantInLayout(ArrayRef<int64_t> dims,
+                                     ArrayRef<double> data,
                                      ArrayRef<int64_t> layout) {
-  return constant(t.permuted(layout));
+  SmallVector<int64_t> shape;
+  for (int64_t d : layout)
+    shape.push_back(dims[d]);
+  if (!hasRoomInIr(shape)) // the import fails after this node
+    return constant(shape, {0.0f});
+  std::vector<float> values(data.size());
+  permuteInto(dims, data, layout, values.data());
+  return constant(shape, values);
 }
 
 Value NodeImporter::roundToPrecision(Value v, int32_t dtype) {
@@ -600,9 +657,10 @@ LogicalResult NodeImporter::broadcast(ArrayRef<int> inputs,
       }
       values.push_back(inLayout(x, layout));
     } else {
-      ConstTensor c = *constant(i);
-      c.dims.insert(c.dims.begin(), rank - c.dims.size(), 1);
-      values.push_back(constantInLayout(c, layout));
+      const ConstTensor *c = constant(i);
+      SmallVector<int64_t> dims(rank - c->dims.size(), 1);
+      llvm::append_range(dims, c->dims);
+      values.push_back(constantInLayout(dims, c->data, layout));
     }
   }
   return success();

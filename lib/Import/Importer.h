@@ -30,6 +30,7 @@
 #include "OnnxTensor.h"
 
 #include "quantc/Import/OnnxImporter.h"
+#include "quantc/Support/InputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -123,6 +124,27 @@ struct GraphState {
   /// otherwise: a Reshape to a constant shape that keeps the exported batch
   /// 1 in front of an input carrying N gets N there.
   int64_t rebatched = 0;
+  /// The memory the model's constants take (docs/hardening.md, "Limits"):
+  /// 8 bytes an element of every constant in `consts`, 4 an element of
+  /// every constant placed in the IR. It stays within `maxConstantBytes`
+  /// (QUANTC_MAX_INPUT_BYTES), checked before each constant is computed or
+  /// placed in the IR; `overBudget` says that a check failed where the op
+  /// could not stop (the import fails after the node).
+  uint64_t constantBytes = 0;
+  uint64_t maxConstantBytes = kDefaultMaxInputBytes;
+  bool overBudget = false;
+
+  /// Whether constantBytes can grow by `bytes`.
+  bool budgetHasRoom(uint64_t bytes) const {
+    return constantBytes <= maxConstantBytes &&
+           bytes <= maxConstantBytes - constantBytes;
+  }
+  /// Why `bytes` more do not fit, and how to raise the limit: follows the
+  /// name of what needs them.
+  std::string budgetMessage(uint64_t bytes) const;
+  /// Fails with budgetMessage unless a constant of shape `dims` (checked by
+  /// checkConstantShape) fits: 8 bytes an element.
+  llvm::Error checkBudget(llvm::ArrayRef<int64_t> dims) const;
 };
 
 /// What reading an integer beyond +-kMaxIntValue does: an error naming the
@@ -216,10 +238,26 @@ public:
   mlir::LogicalResult setOutput(ConstTensor t) {
     return setOutput(0, std::move(t));
   }
-  /// Fails with "<what> has too many elements" unless a constant of shape
-  /// `dims` is within the limits (checked before computing one).
+  /// Fails with "<what>: too many elements" unless a constant of shape
+  /// `dims` is within the limits and the constant budget
+  /// (GraphState::constantBytes) has room for it (checked before computing
+  /// one).
   mlir::LogicalResult checkConstantShape(llvm::ArrayRef<int64_t> dims,
                                          llvm::StringRef what) const;
+  /// A copy of constant input `i` (to modify: Cast, Reshape, a fold), after
+  /// checkConstantShape; failure after an error.
+  mlir::FailureOr<ConstTensor> copyConstant(int i);
+  /// GraphState::checkBudget, as broadcastElementwise's ShapeCheck.
+  llvm::Error checkBudget(llvm::ArrayRef<int64_t> dims) const {
+    return g.checkBudget(dims);
+  }
+  /// Whether the constant budget has room for a constant of `shape` in the
+  /// IR, checked before its values are computed: 4 bytes an element in the
+  /// attribute (charged by constant()) and 4 in the buffer it is built
+  /// from. When there is none, emits the error and sets
+  /// GraphState::overBudget: the import fails after the node, whatever the
+  /// op builds instead.
+  bool hasRoomInIr(llvm::ArrayRef<int64_t> shape);
 
   //===--------------------------------------------------------------------===//
   // IR helpers
@@ -228,13 +266,22 @@ public:
   mlir::RankedTensorType f32(llvm::ArrayRef<int64_t> shape);
   mlir::Value constant(llvm::ArrayRef<int64_t> shape,
                        llvm::ArrayRef<float> values);
+  /// `t` in the IR, after hasRoomInIr (a zero splat when it fails).
   mlir::Value constant(const ConstTensor &t) {
-    return constant(t.dims, t.floats());
+    return constantInLayout(t.dims, t.data, identityLayout(t.dims.size()));
   }
   /// A constant of shape [1, ..., 1] (`rank` ones) broadcasting `value`.
   mlir::Value splat(float value, int64_t rank);
   /// The constant `t` in the layout of an activation of the same rank.
   mlir::Value constantInLayout(const ConstTensor &t,
+                               llvm::ArrayRef<int64_t> layout) {
+    return constantInLayout(t.dims, t.data, layout);
+  }
+  /// The constant of shape `dims` holding `data` (ONNX order) in `layout`
+  /// (IR dimension i holds dimension layout[i]), permuted straight into the
+  /// attribute's values, after hasRoomInIr (a zero splat when it fails).
+  mlir::Value constantInLayout(llvm::ArrayRef<int64_t> dims,
+                               llvm::ArrayRef<double> data,
                                llvm::ArrayRef<int64_t> layout);
   /// The f32 `v` rounded to the precision of the ONNX float type `dtype`:
   /// for FLOAT16 and BFLOAT16 a tosa.cast there and back (round to nearest

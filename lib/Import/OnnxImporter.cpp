@@ -11,6 +11,8 @@
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/ModelAttributes.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/InputFile.h"
+#include "quantc/Support/Text.h"
 
 #include "Importer.h"
 #include "OpRegistry.h"
@@ -124,7 +126,10 @@ static LogicalResult foldConstantUnary(NodeImporter &n, GraphState &state,
   bool clip = node.op_type() == "Clip";
   if (failed(n.checkArity(1, clip && n.opset() >= 11 ? 3 : 1)))
     return failure();
-  ConstTensor t = state.consts.lookup(node.input(0));
+  FailureOr<ConstTensor> copy = n.copyConstant(0);
+  if (failed(copy))
+    return failure();
+  ConstTensor t = std::move(*copy);
   double lo = -INFINITY, hi = INFINITY;
   if (clip && n.opset() >= 11) {
     for (int i : {1, 2}) {
@@ -448,9 +453,22 @@ FailureOr<int64_t> GraphImporter::readOpset(const onnx::ModelProto &model) {
 
 LogicalResult GraphImporter::readInitializers(const onnx::GraphProto &graph) {
   for (const onnx::TensorProto &t : graph.initializer()) {
+    // The constant budget, checked before decoding (a shape out of the
+    // limits is decodeTensor's error).
+    SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+    if (!errorToBool(checkConstantShape(dims))) {
+      uint64_t bytes = 8;
+      for (int64_t d : dims)
+        bytes *= static_cast<uint64_t>(d);
+      if (!state.budgetHasRoom(bytes))
+        return emitError("initializer '" + printable(t.name()) + "' (" +
+                         Twine(bytes / 8) + " elements)" +
+                         state.budgetMessage(bytes));
+    }
     ConstTensor c;
     if (llvm::Error err = decodeTensor(t, c))
       return emitError("initializer: " + toString(std::move(err)));
+    state.constantBytes += 8 * c.data.size();
     state.consts[t.name()] = std::move(c);
   }
   return success();
@@ -645,6 +663,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   if (failed(opset))
     return nullptr;
   const onnx::GraphProto &graph = model.graph();
+  llvm::Expected<uint64_t> limit = maxInputBytes();
+  if (!limit)
+    return (void)emitError(toString(limit.takeError())), nullptr;
+  state.maxConstantBytes = *limit;
   if (failed(readInitializers(graph)))
     return nullptr;
 
@@ -660,7 +682,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   if (failed(nodes))
     return nullptr;
   for (const onnx::NodeProto *node : *nodes)
-    if (failed(importNode(*node, *opset)))
+    if (failed(importNode(*node, *opset)) || state.overBudget)
       return nullptr;
 
   if (failed(returnOutputs(graph, *opset, *func)))
@@ -715,28 +737,39 @@ void quantc::registerOnnxImportDialects(MLIRContext &context) {
                       qnt::QntDialect>();
 }
 
-OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
-                                         const OnnxImportOptions &options) {
-  registerOnnxImportDialects(context);
-  onnx::ModelProto model;
+/// Parses the serialized model `bytes` into `model`; false after emitting
+/// an error.
+static bool parseModel(StringRef bytes, MLIRContext &context,
+                       onnx::ModelProto &model) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
     emitError(UnknownLoc::get(&context),
-              "the model is larger than 2 GiB (external data is not "
-              "supported)");
-    return nullptr;
+              "the model is larger than 2 GiB, protobuf's limit (external "
+              "data is not supported)");
+    return false;
   }
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     emitError(UnknownLoc::get(&context),
               "cannot parse the ONNX protobuf (corrupt or truncated file)");
-    return nullptr;
+    return false;
   }
+  return true;
+}
+
+OwningOpRef<ModuleOp> quantc::importOnnx(StringRef bytes, MLIRContext &context,
+                                         const OnnxImportOptions &options) {
+  registerOnnxImportDialects(context);
+  onnx::ModelProto model;
+  if (!parseModel(bytes, context, model))
+    return nullptr;
   GraphImporter importer(context, options);
   return importer.run(model);
 }
 
-llvm::Expected<OwningOpRef<ModuleOp>>
-quantc::importOnnxOrError(StringRef bytes, MLIRContext &context,
-                          const OnnxImportOptions &options) {
+/// What `import` returns, or its first error diagnostic (with its notes) as
+/// an llvm::Error.
+static llvm::Expected<OwningOpRef<ModuleOp>>
+collectFirstError(MLIRContext &context,
+                  llvm::function_ref<OwningOpRef<ModuleOp>()> import) {
   // Collect the first error and its notes as one message.
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
@@ -749,20 +782,38 @@ quantc::importOnnxOrError(StringRef bytes, MLIRContext &context,
     }
     return success();
   });
-  OwningOpRef<ModuleOp> module = importOnnx(bytes, context, options);
+  OwningOpRef<ModuleOp> module = import();
   if (!module)
     return fail(message.empty() ? "import failed" : message);
   return module;
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
+quantc::importOnnxOrError(StringRef bytes, MLIRContext &context,
+                          const OnnxImportOptions &options) {
+  return collectFirstError(context,
+                           [&] { return importOnnx(bytes, context, options); });
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
 quantc::importOnnxFile(StringRef path, MLIRContext &context,
                        const OnnxImportOptions &options) {
-  auto bytes = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      readInputFile(path);
   if (!bytes)
-    return fail("cannot read '" + path + "': " + bytes.getError().message());
+    return bytes.takeError();
   llvm::Expected<OwningOpRef<ModuleOp>> module =
-      importOnnxOrError((*bytes)->getBuffer(), context, options);
+      collectFirstError(context, [&]() -> OwningOpRef<ModuleOp> {
+        registerOnnxImportDialects(context);
+        onnx::ModelProto model;
+        bool parsed = parseModel((*bytes)->getBuffer(), context, model);
+        // The parsed model holds its own copy of everything it needs.
+        bytes->reset();
+        if (!parsed)
+          return nullptr;
+        GraphImporter importer(context, options);
+        return importer.run(model);
+      });
   if (!module)
     return fail("'" + path + "': " + toString(module.takeError()));
   return module;

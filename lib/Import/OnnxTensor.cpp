@@ -72,27 +72,12 @@ int64_t ConstTensor::numElements() const {
 }
 
 ConstTensor ConstTensor::permuted(llvm::ArrayRef<int64_t> perm) const {
-  size_t rank = dims.size();
   ConstTensor out;
   out.dtype = dtype;
   for (int64_t p : perm)
     out.dims.push_back(dims[p]);
-  llvm::SmallVector<int64_t> inStrides(rank, 1);
-  for (int i = static_cast<int>(rank) - 2; i >= 0; --i)
-    inStrides[i] = inStrides[i + 1] * dims[i + 1];
   out.data.resize(data.size());
-  llvm::SmallVector<int64_t> idx(rank, 0);
-  for (size_t linear = 0; linear < data.size(); ++linear) {
-    int64_t src = 0;
-    for (size_t i = 0; i < rank; ++i)
-      src += idx[i] * inStrides[perm[i]];
-    out.data[linear] = data[src];
-    for (int i = static_cast<int>(rank) - 1; i >= 0; --i) {
-      if (++idx[i] < out.dims[i])
-        break;
-      idx[i] = 0;
-    }
-  }
+  permuteInto(dims, data, perm, out.data.data());
   return out;
 }
 
@@ -171,7 +156,7 @@ quantc::onnx_import::concat(llvm::ArrayRef<const ConstTensor *> parts,
 
 llvm::Error quantc::onnx_import::broadcastElementwise(
     llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype, ConstTensor &out,
-    llvm::function_ref<double(llvm::ArrayRef<double>)> fn) {
+    llvm::function_ref<double(llvm::ArrayRef<double>)> fn, ShapeCheck check) {
   size_t rank = 0;
   for (const ConstTensor *t : inputs)
     rank = std::max(rank, t->dims.size());
@@ -195,12 +180,17 @@ llvm::Error quantc::onnx_import::broadcastElementwise(
   }
   if (llvm::Error err = checkConstantShape(out.dims))
     return fail("the result: " + toString(std::move(err)));
-  // Strides of each input in the output's index space (0 where broadcast).
+  if (check)
+    if (llvm::Error err = check(out.dims))
+      return fail("the result: " + toString(std::move(err)));
+  // Strides of each input in the output's index space (0 where broadcast,
+  // and everywhere for an input of one value whatever its dimensions: a
+  // shape to broadcast to, Expand's).
   llvm::SmallVector<llvm::SmallVector<int64_t>> strides;
-  for (const llvm::SmallVector<int64_t> &d : dims) {
+  for (auto [t, d] : llvm::zip(inputs, dims)) {
     llvm::SmallVector<int64_t> &s = strides.emplace_back(rank, 0);
     for (int64_t i = static_cast<int64_t>(rank) - 1, p = 1; i >= 0; --i) {
-      s[i] = d[i] == 1 ? 0 : p;
+      s[i] = d[i] == 1 || t->data.size() == 1 ? 0 : p;
       p *= d[i];
     }
   }
@@ -227,10 +217,10 @@ llvm::Error quantc::onnx_import::broadcastElementwise(
 
 llvm::Error quantc::onnx_import::broadcastBinary(
     const ConstTensor &a, const ConstTensor &b, ConstTensor &out,
-    llvm::function_ref<double(double, double)> fn) {
+    llvm::function_ref<double(double, double)> fn, ShapeCheck check) {
   return broadcastElementwise(
       {&a, &b}, a.dtype, out,
-      [&](llvm::ArrayRef<double> v) { return fn(v[0], v[1]); });
+      [&](llvm::ArrayRef<double> v) { return fn(v[0], v[1]); }, check);
 }
 
 int64_t quantc::onnx_import::saturatingInt64(double v) {

@@ -68,24 +68,63 @@ struct ConstTensor {
                        llvm::ArrayRef<int64_t> indexDims) const;
 };
 
+/// Writes `data`, of shape `dims`, into `out` (as many elements) with its
+/// dimensions permuted (result dimension i is dimension perm[i]) and each
+/// value converted to T: one pass, no copy in between.
+template <typename T>
+void permuteInto(llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<double> data,
+                 llvm::ArrayRef<int64_t> perm, T *out) {
+  size_t rank = dims.size();
+  bool identity = true;
+  for (size_t i = 0; i < rank; ++i)
+    identity &= perm[i] == static_cast<int64_t>(i);
+  if (identity) {
+    for (size_t k = 0; k < data.size(); ++k)
+      out[k] = static_cast<T>(data[k]);
+    return;
+  }
+  llvm::SmallVector<int64_t> inStrides(rank, 1), outDims;
+  for (int i = static_cast<int>(rank) - 2; i >= 0; --i)
+    inStrides[i] = inStrides[i + 1] * dims[i + 1];
+  for (int64_t p : perm)
+    outDims.push_back(dims[p]);
+  llvm::SmallVector<int64_t> idx(rank, 0);
+  for (size_t linear = 0; linear < data.size(); ++linear) {
+    int64_t src = 0;
+    for (size_t i = 0; i < rank; ++i)
+      src += idx[i] * inStrides[perm[i]];
+    out[linear] = static_cast<T>(data[src]);
+    for (int i = static_cast<int>(rank) - 1; i >= 0; --i) {
+      if (++idx[i] < outDims[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+}
+
 /// Concatenation along `axis` (shapes checked by the caller).
 ConstTensor concat(llvm::ArrayRef<const ConstTensor *> parts, int64_t axis);
 
+/// Checks a constant's shape before it is computed (the importer's memory
+/// budget, GraphState::checkBudget); none: no check beyond the limits.
+using ShapeCheck = llvm::function_ref<llvm::Error(llvm::ArrayRef<int64_t>)>;
+
 /// `fn(values)` element-wise over `inputs` with ONNX's multidirectional
 /// broadcasting into `out`, of element type `dtype` (results rounded as
-/// castTo does); a failure when the shapes do not broadcast or the result
-/// would be too large.
+/// castTo does); a failure when the shapes do not broadcast, the result
+/// would be too large or `check` refuses its shape (before it is computed).
 llvm::Error
 broadcastElementwise(llvm::ArrayRef<const ConstTensor *> inputs, int32_t dtype,
                      ConstTensor &out,
-                     llvm::function_ref<double(llvm::ArrayRef<double>)> fn);
+                     llvm::function_ref<double(llvm::ArrayRef<double>)> fn,
+                     ShapeCheck check = {});
 
 /// `fn(a, b)` element-wise with ONNX broadcasting into `out`, which has
-/// `a`'s element type; a failure when the shapes do not broadcast or the
-/// result would be too large.
+/// `a`'s element type; a failure as broadcastElementwise's.
 llvm::Error broadcastBinary(const ConstTensor &a, const ConstTensor &b,
                             ConstTensor &out,
-                            llvm::function_ref<double(double, double)> fn);
+                            llvm::function_ref<double(double, double)> fn,
+                            ShapeCheck check = {});
 
 /// `v` as an int64, saturated (INT64_MAX, as ONNX exporters write for "to
 /// the end", is not exact in double).

@@ -11,6 +11,7 @@
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/InitAll.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/InputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -31,9 +32,14 @@ ToolContext::ToolContext() {
 ToolContext::~ToolContext() = default;
 
 llvm::Expected<ModuleRef> ToolContext::load(llvm::StringRef path) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
+      readInputFile(path);
+  if (!text)
+    return text.takeError();
+  sourceMgr.AddNewSourceBuffer(std::move(*text), llvm::SMLoc());
   ModuleRef module;
   if (!runParserSafely([&] {
-        module = mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, &ctx);
+        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
       }))
     return fail("cannot parse '" + path + "': " + kParserCrashed);
   if (!module)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/InitAll.h"
+#include "quantc/Support/InputFile.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -69,11 +70,12 @@ int main(int argc, char **argv) {
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
 
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      quantc::readInputFile(inputFilename);
+  if (!read)
+    return error(read.takeError());
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
   std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &message);
-  if (!input)
-    return error(message);
   if (!config.shouldShowDialects() && !config.shouldListPasses() &&
       mlir::failed(checkParserSurvives(*input, registry, config)))
     return 1;

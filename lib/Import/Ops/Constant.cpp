@@ -245,7 +245,10 @@ LogicalResult castOp(NodeImporter &n) {
   if (!isFloat(*to) && !isInteger(*to))
     return n.emitError() << "unsupported target type " << *to << " ("
                          << dataTypeName(*to) << ")";
-  ConstTensor t = *n.constant(0);
+  FailureOr<ConstTensor> copy = n.copyConstant(0);
+  if (failed(copy))
+    return failure();
+  ConstTensor t = std::move(*copy);
   t.dtype = static_cast<int32_t>(*to);
   for (double &v : t.data)
     v = castTo(v, t.dtype);
@@ -263,8 +266,10 @@ LogicalResult forwardInput(NodeImporter &n) {
   const std::string &out = n.node().output(0);
   if (auto it = g.acts.find(in); it != g.acts.end())
     return n.setOutput(Act(it->second));
-  if (auto it = g.consts.find(in); it != g.consts.end())
-    return n.setOutput(ConstTensor(it->second));
+  if (g.consts.count(in)) {
+    FailureOr<ConstTensor> copy = n.copyConstant(0);
+    return failed(copy) ? failure() : n.setOutput(std::move(*copy));
+  }
   if (auto it = g.quants.find(in); it != g.quants.end()) {
     PendingQuant q = it->second;
     g.quants[out] = std::move(q);

@@ -261,17 +261,20 @@ Value buildBinary(NodeImporter &n, Binary kind, Value lhs, Value rhs,
 
 /// Folds `kind` over the inputs when all are constants.
 LogicalResult foldConstants(NodeImporter &n, Binary kind) {
-  ConstTensor acc = *n.constant(0);
+  FailureOr<ConstTensor> first = n.copyConstant(0);
+  if (failed(first))
+    return failure();
+  ConstTensor acc = std::move(*first);
   for (int i = 1; i < n.numInputs(); ++i) {
     const ConstTensor *next = n.constant(i);
     if (!next)
       return failure();
     bool integer = acc.isInteger();
     ConstTensor r;
-    if (llvm::Error err =
-            broadcastBinary(acc, *next, r, [&](double a, double b) {
-              return foldBinary(kind, a, b, integer);
-            }))
+    if (llvm::Error err = broadcastBinary(
+            acc, *next, r,
+            [&](double a, double b) { return foldBinary(kind, a, b, integer); },
+            [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
       return n.emitError() << toString(std::move(err));
     acc = std::move(r);
   }

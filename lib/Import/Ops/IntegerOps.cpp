@@ -292,10 +292,12 @@ LogicalResult quantc::onnx_import::mulInteger(NodeImporter &n) {
     llvm::append_range(f.symbols, b->symbols);
     llvm::sort(f.symbols);
     if (llvm::Error err = broadcastBinary(
-            a->constant, b->constant, f.constant, [](double x, double y) {
+            a->constant, b->constant, f.constant,
+            [](double x, double y) {
               return static_cast<double>(static_cast<float>(x) *
                                          static_cast<float>(y));
-            }))
+            },
+            [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
       return n.emitError() << toString(std::move(err));
     g.integers[n.node().output(0)] = std::move(f);
     return success();

@@ -48,8 +48,9 @@ LogicalResult elementwise(NodeImporter &n, int arity, int32_t dtype, Fn fn) {
   if (failed(in))
     return failure();
   ConstTensor out;
-  if (llvm::Error err =
-          broadcastElementwise(*in, dtype ? dtype : (*in)[0]->dtype, out, fn))
+  if (llvm::Error err = broadcastElementwise(
+          *in, dtype ? dtype : (*in)[0]->dtype, out, fn,
+          [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
     return n.emitError() << toString(std::move(err));
   return n.setOutput(std::move(out));
 }
@@ -108,7 +109,8 @@ LogicalResult where(NodeImporter &n) {
   ConstTensor out;
   if (llvm::Error err = broadcastElementwise(
           *in, (*in)[1]->dtype, out,
-          [](ArrayRef<double> v) { return v[0] != 0.0 ? v[1] : v[2]; }))
+          [](ArrayRef<double> v) { return v[0] != 0.0 ? v[1] : v[2]; },
+          [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
     return n.emitError() << toString(std::move(err));
   return n.setOutput(std::move(out));
 }
@@ -171,6 +173,9 @@ LogicalResult range(NodeImporter &n) {
   ConstTensor out;
   out.dtype = (*in)[0]->dtype;
   out.dims = {static_cast<int64_t>(count)};
+  if (failed(n.checkConstantShape(out.dims, "the result")))
+    return failure();
+  out.data.reserve(out.dims[0]);
   for (int64_t i = 0; i < out.dims[0]; ++i)
     out.data.push_back(castTo(v[0] + static_cast<double>(i) * v[2], out.dtype));
   return n.setOutput(std::move(out));
@@ -206,7 +211,10 @@ LogicalResult scatterND(NodeImporter &n) {
   int64_t slice = 1;
   for (int64_t d : ArrayRef<int64_t>(data.dims).drop_front(k))
     slice *= d;
-  ConstTensor out = data;
+  FailureOr<ConstTensor> copy = n.copyConstant(0);
+  if (failed(copy))
+    return failure();
+  ConstTensor out = std::move(*copy);
   int64_t tuples = indices.numElements() / k;
   for (int64_t t = 0; t < tuples; ++t) {
     int64_t offset = 0;

@@ -114,6 +114,8 @@ Value filled(NodeImporter &n, ArrayRef<int64_t> shape, float value) {
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
+  if (!n.hasRoomInIr(shape)) // the import fails after the node
+    return n.constant(shape, {value});
   return n.constant(shape, std::vector<float>(count, value));
 }
 

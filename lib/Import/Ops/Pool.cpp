@@ -180,6 +180,8 @@ Value dilatedPool(NodeImporter &n, Value input, bool isMax, bool countPad,
       counts[i].push_back(std::max<int64_t>(count, 1));
     }
   }
+  if (!n.hasRoomInIr({1, out[0], out[1], 1}))
+    return result; // the import fails after the node
   std::vector<float> scale(out[0] * out[1]);
   for (int64_t r = 0; r < out[0]; ++r)
     for (int64_t c = 0; c < out[1]; ++c)

@@ -308,6 +308,8 @@ LogicalResult matrixResize(NodeImporter &n, const Act &x, int64_t outH,
   if (llvm::is_contained(outside[0], true) ||
       llvm::is_contained(outside[1], true)) {
     // Outside the crop: extrapolation_value (the matrix rows are zero).
+    if (!n.hasRoomInIr({1, outH, outW, 1}))
+      return failure();
     std::vector<float> bias(outH * outW, 0.0f);
     for (int64_t h = 0; h < outH; ++h)
       for (int64_t w = 0; w < outW; ++w)

@@ -35,9 +35,11 @@ FailureOr<SmallVector<int64_t>> inputShape(NodeImporter &n) {
 LogicalResult setReshaped(NodeImporter &n, ArrayRef<int64_t> shape) {
   if (n.isActivation(0))
     return n.setOutput(n.reshapeAct(*n.act(0), shape));
-  ConstTensor t = *n.constant(0);
-  t.dims.assign(shape.begin(), shape.end());
-  return n.setOutput(std::move(t));
+  FailureOr<ConstTensor> t = n.copyConstant(0);
+  if (failed(t))
+    return failure();
+  t->dims.assign(shape.begin(), shape.end());
+  return n.setOutput(std::move(*t));
 }
 
 LogicalResult reshapeOp(NodeImporter &n) {
@@ -154,8 +156,11 @@ LogicalResult transposeOp(NodeImporter &n) {
       sorted != ArrayRef<int64_t>(identityLayout(rank)))
     return n.emitError() << "perm is not a permutation of the " << rank
                          << " dimensions";
-  if (!n.isActivation(0))
+  if (!n.isActivation(0)) {
+    if (failed(n.checkConstantShape(n.constant(0)->dims, "the result")))
+      return failure();
     return n.setOutput(n.constant(0)->permuted(*perm));
+  }
   // Only the layout changes: ONNX input dimension perm[j] becomes output
   // dimension j.
   Act x = *n.act(0);
@@ -319,10 +324,14 @@ LogicalResult sliceOp(NodeImporter &n) {
     return failure();
   std::optional<Act> x;
   std::optional<ConstTensor> c;
-  if (n.isActivation(0))
+  if (n.isActivation(0)) {
     x = *n.act(0);
-  else
-    c = *n.constant(0);
+  } else {
+    FailureOr<ConstTensor> copy = n.copyConstant(0);
+    if (failed(copy))
+      return failure();
+    c = std::move(*copy);
+  }
   for (size_t k = 0; k < starts->size(); ++k) {
     int64_t axis = (*normAxes)[k], dim = (*in)[axis], step = (*steps)[k];
     if (step == 0)
@@ -634,14 +643,16 @@ LogicalResult expandOp(NodeImporter &n) {
       return n.emitError() << "shape values must not be negative";
     if (failed(n.checkConstantShape(*target, "the shape")))
       return failure();
+    // The target shape as a one-value tensor: broadcastElementwise
+    // broadcasts it whole.
     ConstTensor shape;
     shape.dims.assign(target->begin(), target->end());
-    shape.data.assign(shape.numElements(), 0.0);
+    shape.data = {0.0};
     const ConstTensor *x = n.constant(0);
     ConstTensor out;
-    if (llvm::Error err =
-            broadcastElementwise({x, &shape}, x->dtype, out,
-                                 [](ArrayRef<double> v) { return v[0]; }))
+    if (llvm::Error err = broadcastElementwise(
+            {x, &shape}, x->dtype, out, [](ArrayRef<double> v) { return v[0]; },
+            [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
       return n.emitError() << toString(std::move(err));
     return n.setOutput(std::move(out));
   }
@@ -740,7 +751,10 @@ template <bool toSpace> LogicalResult spaceDepthOp(NodeImporter &n) {
     out = {batch, c * b * b, h / b, w / b};
   }
   if (!n.isActivation(0)) {
-    ConstTensor t = *n.constant(0);
+    FailureOr<ConstTensor> copy = n.copyConstant(0);
+    if (failed(copy))
+      return failure();
+    ConstTensor t = std::move(*copy);
     t.dims.assign(six.begin(), six.end());
     t = t.permuted(perm);
     t.dims.assign(out.begin(), out.end());

@@ -14,6 +14,7 @@
 
 #include "quantc/Runtime/Npy.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -59,11 +60,9 @@ std::optional<StringRef> dictValue(StringRef header, StringRef key) {
 } // namespace
 
 Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(path);
   if (!file)
-    return failAt(path, "cannot read: " + file.getError().message());
+    return file.takeError();
   return parseNpy((*file)->getBuffer(), path);
 }
 
@@ -283,7 +282,8 @@ struct Reader {
   }
 };
 
-/// Inflates the raw deflate stream `in` into exactly `size` bytes.
+/// Inflates the raw deflate stream `in` into exactly `size` bytes (the size
+/// the archive declares: inflating stops there).
 Error inflateRaw(StringRef in, uint64_t size, std::string &out) {
   out.resize(size);
   z_stream z{};
@@ -309,19 +309,23 @@ Error inflateRaw(StringRef in, uint64_t size, std::string &out) {
       status = Z_DATA_ERROR; // no progress: truncated or oversized
   }
   inflateEnd(&z);
-  if (status != Z_STREAM_END || outDone != size)
-    return quantc::fail("corrupt deflate data");
-  return Error::success();
+  if (status == Z_STREAM_END && outDone == size)
+    return Error::success();
+  if (status == Z_STREAM_END)
+    return quantc::fail("inflates to " + Twine(outDone) + " bytes, not the " +
+                        Twine(size) + " its header declares");
+  if (outDone == size)
+    return quantc::fail("inflates to more than the " + Twine(size) +
+                        " bytes its header declares");
+  return quantc::fail("corrupt deflate data");
 }
 
 } // namespace
 
 Expected<std::vector<quantc::NamedArray>> quantc::readNpz(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(path);
   if (!file)
-    return failAt(path, "cannot read: " + file.getError().message());
+    return file.takeError();
   return parseNpz((*file)->getBuffer(), path);
 }
 
@@ -356,8 +360,15 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
   if (!r.has(dirOffset, dirSize))
     return failAt(path, "the central directory lies outside the file");
 
+  Expected<uint64_t> limit = maxInputBytes();
+  if (!limit)
+    return limit.takeError();
   std::vector<NamedArray> arrays;
   StringSet<> names;
+  // The bytes the members declare, checked against the input limit before
+  // each is inflated: what the archive may decode to is bounded whatever it
+  // declares.
+  uint64_t declared = 0;
   uint64_t at = dirOffset;
   for (uint64_t i = 0; i < entries; ++i) {
     if (!r.has(at, 46) || at + 46 > dirOffset + dirSize ||
@@ -413,6 +424,15 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
     if (!r.has(data, packed))
       return failAt(path, "member '" + member + "' is truncated");
     StringRef stored = bytes.substr(data, packed);
+    if (size > *limit - declared) {
+      std::string total = declared ? " (" + std::to_string(declared + size) +
+                                         " with the members before it)"
+                                   : "";
+      return failAt(path, "member '" + member + "' declares " + Twine(size) +
+                              " bytes" + total + ", more than " +
+                              inputLimitText(*limit));
+    }
+    declared += size;
     std::string inflated;
     StringRef npy;
     if (method == 0) {

@@ -31,7 +31,7 @@
 // RUN: not ls %t/dump/.debug
 //
 // RUN: not quant-calibrate %s --data %t/missing.npy -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: quant-calibrate: error: {{.*}}missing.npy: cannot read: No such file or directory
+// MISSING: quant-calibrate: error: cannot read '{{.*}}missing.npy': No such file or directory
 //
 // RUN: not quant-calibrate %s --data %S/Inputs/make_data.py -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=NOTNPY
 // NOTNPY: quant-calibrate: error: {{.*}}make_data.py: not a .npy file (bad magic)
