@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuzz/OnnxMutator/OnnxMutator.h"
+#include "quantc/Support/OutputFile.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -63,11 +64,9 @@ int main(int argc, char **argv) {
       std::string bytes;
       if (!model.SerializeToString(&bytes))
         return error("cannot serialize a mutant of '" + path + "'");
-      std::error_code ec;
-      raw_fd_ostream os(out, ec, sys::fs::OF_None);
-      if (ec)
-        return error("cannot write '" + out + "': " + ec.message());
-      os << bytes;
+      if (Error e = quantc::writeOutputFile(
+              out, [&](raw_ostream &os) { os << bytes; }))
+        return error(toString(std::move(e)));
     }
   }
   return 0;

@@ -183,7 +183,8 @@ static Error calibrate(ModuleOp module, StringRef function,
   if (Error e = chooseObservers(module, function, options, loaded, profile))
     return e;
   if (!options.saveProfile.empty())
-    if (Error e = quantc::writeProfile(options.saveProfile, profile))
+    if (Error e =
+            quantc::writeProfile(options.saveProfile, profile, options.outputs))
       return e;
   return Error::success();
 }

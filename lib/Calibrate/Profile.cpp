@@ -3,6 +3,7 @@
 #include "quantc/Calibrate/Profile.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/InputFile.h"
+#include "quantc/Support/OutputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -111,30 +112,19 @@ json::Value quantc::toJSON(const Profile &profile) {
   };
 }
 
-Error quantc::writeProfile(StringRef path, const Profile &profile) {
-  StringRef dir = sys::path::parent_path(path);
-  if (!dir.empty())
-    if (std::error_code ec = sys::fs::create_directories(dir))
-      return fail(path + ": cannot create its directory: " + ec.message());
-  SmallString<128> tmp(path);
-  tmp += ".tmp";
-  {
-    std::error_code ec;
-    raw_fd_ostream os(tmp, ec, sys::fs::OF_Text);
-    if (ec)
-      return fail(path + ": cannot write: " + ec.message());
+Error quantc::writeProfile(StringRef path, const Profile &profile,
+                           OutputSet *outputs) {
+  auto write = [&](raw_ostream &os) {
     os << formatv("{0:2}", toJSON(profile)) << "\n";
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      sys::fs::remove(tmp);
-      return fail(path + ": write failed");
-    }
-  }
-  if (std::error_code ec = sys::fs::rename(tmp, path)) {
-    sys::fs::remove(tmp);
-    return fail(path + ": cannot write: " + ec.message());
-  }
+  };
+  OutputOptions options;
+  options.allowCharDevice = true;
+  if (!outputs)
+    return writeOutputFile(path, write, options);
+  Expected<raw_pwrite_stream &> os = outputs->open(path, options);
+  if (!os)
+    return os.takeError();
+  write(*os);
   return Error::success();
 }
 

@@ -3,6 +3,7 @@
 #include "quantc/Report/Report.h"
 // The one error helper of lib/Calibrate, whose library this one extends.
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/OutputFile.h"
 
 #include "quantc/Calibrate/Profile.h"
 
@@ -210,46 +211,22 @@ json::Value quantc::toJSON(const ModelReport &r) {
   return out;
 }
 
-/// Writes `path` through a temporary file and a rename.
-static Error writeFile(const llvm::Twine &path,
-                       llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::string target = path.str();
-  std::string temp = target + ".tmp";
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(temp, ec);
-    if (ec)
-      return fail("cannot write '" + target + "': " + ec.message());
-    write(os);
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(temp);
-      return fail("cannot write '" + target + "': " + message);
-    }
-  }
-  if (std::error_code rc = llvm::sys::fs::rename(temp, target)) {
-    llvm::sys::fs::remove(temp);
-    return fail("cannot write '" + target + "': " + rc.message());
-  }
-  return Error::success();
-}
-
-Error quantc::writeReport(llvm::StringRef dir, const ModelReport &report) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return fail("cannot create the report directory '" + dir +
-                "': " + ec.message());
-  // create_directories accepts an existing file of that name.
-  if (!llvm::sys::fs::is_directory(dir))
-    return fail("cannot create the report directory '" + dir +
-                "': a file of that name exists");
+Error quantc::writeReport(llvm::StringRef dir, const ModelReport &report,
+                          OutputSet *outputs) {
+  OutputSet own;
+  OutputSet &set = outputs ? *outputs : own;
+  OutputOptions options;
+  options.option = "--report";
   llvm::SmallString<256> json(dir), html(dir);
   llvm::sys::path::append(json, "report.json");
   llvm::sys::path::append(html, "report.html");
-  if (Error e = writeFile(json, [&](llvm::raw_ostream &os) {
-        os << llvm::formatv("{0:2}", toJSON(report)) << "\n";
-      }))
-    return e;
-  return writeFile(html, [&](llvm::raw_ostream &os) { writeHtml(report, os); });
+  llvm::Expected<llvm::raw_pwrite_stream &> jsonFile = set.open(json, options);
+  if (!jsonFile)
+    return jsonFile.takeError();
+  *jsonFile << llvm::formatv("{0:2}", toJSON(report)) << "\n";
+  llvm::Expected<llvm::raw_pwrite_stream &> htmlFile = set.open(html, options);
+  if (!htmlFile)
+    return htmlFile.takeError();
+  writeHtml(report, *htmlFile);
+  return outputs ? Error::success() : own.commit();
 }

@@ -19,6 +19,7 @@
 #include "llvm/Support/Signals.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -191,7 +192,14 @@ Error quantc::checkOutputPath(StringRef path, const OutputOptions &options) {
   return resolved ? Error::success() : resolved.takeError();
 }
 
-OutputSet::OutputSet() = default;
+/// A write past the file size limit (ulimit -f) raises SIGXFSZ, which kills
+/// the process (after LLVM's handler printed a stack dump). Ignored, the
+/// write fails with EFBIG instead, which the set reports like a full disk.
+/// Called after every registration of LLVM's signal handlers, which would
+/// take the signal back.
+static void ignoreFileSizeSignal() { std::signal(SIGXFSZ, SIG_IGN); }
+
+OutputSet::OutputSet() { ignoreFileSizeSignal(); }
 
 OutputSet::~OutputSet() { discard(); }
 
@@ -291,6 +299,7 @@ OutputSet::add(StringRef path, const OutputOptions &options, bool reserved) {
                         ec.message());
     entry->temp = std::string(temp);
     llvm::sys::RemoveFileOnSignal(entry->temp);
+    ignoreFileSizeSignal();
     if (reserved) {
       entry->kind = Kind::Reserved;
       ::close(fd);

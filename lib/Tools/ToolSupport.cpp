@@ -1,6 +1,6 @@
 //===- ToolSupport.cpp - What the command-line tools share ----------------===//
 //
-// The error printer, output files and the crash-safe parser of
+// The error printer and the crash-safe parser of
 // quantc/Tools/ToolSupport.h (ToolContext is in ToolContext.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -13,7 +13,6 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace quantc;
@@ -25,23 +24,6 @@ int ToolError::operator()(const llvm::Twine &message) const {
 
 int ToolError::operator()(llvm::Error error) const {
   return (*this)(llvm::toString(std::move(error)));
-}
-
-llvm::Expected<std::unique_ptr<llvm::ToolOutputFile>>
-quantc::openToolOutput(llvm::StringRef path) {
-  if (path != "-") {
-    llvm::StringRef dir = llvm::sys::path::parent_path(path);
-    if (!dir.empty())
-      if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-        return fail("cannot create the directory '" + dir + "' of '" + path +
-                    "': " + ec.message());
-  }
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      mlir::openOutputFile(path, &error);
-  if (!file)
-    return fail(error);
-  return file;
 }
 
 bool quantc::runParserSafely(llvm::function_ref<void()> parse) {

@@ -38,6 +38,7 @@
 #include "quantc/InitAll.h"
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Runtime/CompiledModel.h"
+#include "quantc/Support/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -497,14 +498,11 @@ std::map<std::string, std::string> readExpected(const std::string &path) {
 }
 
 bool writeFile(const std::string &path, StringRef text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
-  if (ec) {
-    errs() << "onnx-node-tests: cannot write '" << path << "': " << ec.message()
-           << "\n";
+  if (Error e =
+          quantc::writeOutputFile(path, [&](raw_ostream &os) { os << text; })) {
+    errs() << "onnx-node-tests: " << toString(std::move(e)) << "\n";
     return false;
   }
-  os << text;
   return true;
 }
 

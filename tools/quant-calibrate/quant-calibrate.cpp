@@ -23,6 +23,7 @@
 #include "quantc/Pipelines/Pipelines.h"
 #include "quantc/Report/Report.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/OutputFile.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -38,7 +39,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -180,6 +180,32 @@ static void parseCommandLine(int argc, char **argv) {
       "data, record observer statistics in the IR and in a profile\n");
 }
 
+/// What -o, --save-profile and --report may name (the profile and the IR
+/// may go to standard output or through a character device).
+static quantc::OutputOptions outputOptions(StringRef option) {
+  quantc::OutputOptions options;
+  options.option = option;
+  options.allowCharDevice = option != "--report";
+  return options;
+}
+
+/// Checks the output paths before the work (nothing is created yet).
+static Error checkOutputs(quantc::OutputSet &outputs) {
+  if (Error e = outputs.check(outputFile, outputOptions("-o")))
+    return e;
+  if (!saveProfile.empty())
+    if (Error e = outputs.check(saveProfile, outputOptions("--save-profile")))
+      return e;
+  for (StringRef name : {"report.json", "report.html"})
+    if (!reportDir.empty()) {
+      SmallString<256> path(reportDir.getValue());
+      sys::path::append(path, name);
+      if (Error e = outputs.check(path, outputOptions("--report")))
+        return e;
+    }
+  return Error::success();
+}
+
 /// --merge: the positional profiles merged into -o.
 static Error mergeProfiles() {
   std::vector<std::string> inputs(positional.begin(), positional.end());
@@ -187,6 +213,8 @@ static Error mergeProfiles() {
     return quantc::fail("--merge needs at least two profiles");
   if (outputFile == "-")
     return quantc::fail("--merge needs -o <merged.json>");
+  if (Error e = quantc::checkOutputPath(outputFile, outputOptions("-o")))
+    return e;
   Expected<quantc::Profile> merged = quantc::readMergedProfiles(inputs);
   if (!merged)
     return merged.takeError();
@@ -283,8 +311,8 @@ static Error attachInputMeans(ModuleOp module) {
   return layers ? Error::success() : layers.takeError();
 }
 
-/// --report: the per-layer report of the calibrated model.
-static Error writeLayerReport(ModuleOp module) {
+/// --report: the per-layer report of the calibrated model, into `outputs`.
+static Error writeLayerReport(ModuleOp module, quantc::OutputSet &outputs) {
   if (reportDir.empty())
     return Error::success();
   quantc::ReportOptions options;
@@ -294,21 +322,23 @@ static Error writeLayerReport(ModuleOp module) {
   Expected<quantc::ModelReport> report = quantc::buildReport(module, options);
   if (!report)
     return report.takeError();
-  return quantc::writeReport(reportDir, *report);
+  return quantc::writeReport(reportDir, *report, &outputs);
 }
 
-/// Writes the calibrated model (-o) and --save-profile, then the summary.
-static Error writeOutputs(ModuleOp module, const quantc::Profile &profile) {
-  Expected<std::unique_ptr<ToolOutputFile>> opened =
-      quantc::openToolOutput(outputFile);
-  if (!opened)
-    return opened.takeError();
-  std::unique_ptr<ToolOutputFile> output = std::move(*opened);
+/// Writes the calibrated model (-o) and --save-profile, commits them with
+/// the report, then prints the summary.
+static Error writeOutputs(ModuleOp module, const quantc::Profile &profile,
+                          quantc::OutputSet &outputs) {
+  Expected<raw_pwrite_stream &> output =
+      outputs.open(outputFile, outputOptions("-o"));
+  if (!output)
+    return output.takeError();
+  module->print(*output);
   if (!saveProfile.empty())
-    if (Error e = quantc::writeProfile(saveProfile, profile))
+    if (Error e = quantc::writeProfile(saveProfile, profile, &outputs))
       return e;
-  module->print(output->os());
-  output->keep();
+  if (Error e = outputs.commit())
+    return e;
   if (!quiet)
     printSummary(outputFile == "-" ? errs() : outs(), profile);
   return Error::success();
@@ -324,6 +354,10 @@ int main(int argc, char **argv) {
   }
   if (Error e = checkArguments())
     return error(std::move(e));
+  // Outputs are committed together at the end, or none appears.
+  quantc::OutputSet outputs;
+  if (Error e = checkOutputs(outputs))
+    return error(std::move(e));
 
   quantc::ToolContext tool;
   Expected<OwningOpRef<ModuleOp>> loaded =
@@ -338,9 +372,9 @@ int main(int argc, char **argv) {
     return error(profile.takeError());
   if (Error e = attachInputMeans(*module))
     return error(std::move(e));
-  if (Error e = writeLayerReport(*module))
+  if (Error e = writeLayerReport(*module, outputs))
     return error(std::move(e));
-  if (Error e = writeOutputs(*module, *profile))
+  if (Error e = writeOutputs(*module, *profile, outputs))
     return error(std::move(e));
   return 0;
 }

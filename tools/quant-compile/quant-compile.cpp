@@ -24,6 +24,7 @@
 #include "quantc/ModelAttributes.h"
 #include "quantc/Report/Report.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/OutputFile.h"
 #include "quantc/Target/Compile.h"
 #include "quantc/Tools/ToolSupport.h"
 #include "quantc/Transforms/Passes.h"
@@ -37,6 +38,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -44,8 +46,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -282,16 +284,99 @@ static cl::opt<bool> dynamicAsFloat(
              "statically)"),
     cl::init(false), cl::cat(ptqCategory));
 
-/// --emit=shared: the object, written to a temporary file, linked into
-/// `outputFile` by the system C compiler (through a temporary beside it, so
-/// that a failure leaves no output).
+/// What -o may name for --emit: text (mlir, llvm, asm) may also go through
+/// a character device such as /dev/null; an object or a shared library
+/// goes to a file (an object also to standard output), never a device.
+static quantc::OutputOptions outputKind() {
+  quantc::OutputOptions options;
+  options.option = "-o";
+  options.allowStdout = emit != Emit::Shared;
+  options.allowCharDevice = emit != Emit::Obj && emit != Emit::Shared;
+  return options;
+}
+
+/// The other outputs: the header, the report's files, the saved profile
+/// (text: files, standard output for the header, devices but for the
+/// report's files).
+static quantc::OutputOptions sideOutputKind(StringRef option) {
+  quantc::OutputOptions options;
+  options.option = option;
+  options.allowStdout = option == "--header";
+  options.allowCharDevice = option != "--report";
+  return options;
+}
+
+/// The C header's path: --header, else with --emit=obj the object's path
+/// with extension .h; "" for none.
+static std::string headerPath() {
+  if (!headerFile.empty() || emit != Emit::Obj || outputFile == "-")
+    return headerFile;
+  SmallString<256> path(outputFile.getValue());
+  sys::path::replace_extension(path, ".h");
+  return std::string(path);
+}
+
+/// Checks every output path before the work, so that a bad one fails in
+/// milliseconds (nothing is created yet; all are committed together).
+static Error checkOutputs(quantc::OutputSet &outputs) {
+  if (emit == Emit::Shared && outputFile == "-")
+    return quantc::fail("--emit=shared needs an output file (-o model.so)");
+  if (Error e = outputs.check(outputFile, outputKind()))
+    return e;
+  std::string header = headerPath();
+  if (!header.empty())
+    if (Error e = outputs.check(header, sideOutputKind("--header")))
+      return e;
+  if (!saveProfile.empty())
+    if (Error e = outputs.check(saveProfile, sideOutputKind("--save-profile")))
+      return e;
+  for (StringRef name : {"report.json", "report.html"})
+    if (!reportDir.empty()) {
+      SmallString<256> path(reportDir.getValue());
+      sys::path::append(path, name);
+      if (Error e = outputs.check(path, sideOutputKind("--report")))
+        return e;
+    }
+  return Error::success();
+}
+
+/// Writes the object for the linker into a temporary file of TMPDIR
+/// (removed when the link is done, or on a signal).
+static Error writeLinkerInput(ArrayRef<mlir::ModuleOp> modules,
+                              const quantc::CompileTarget &target,
+                              const quantc::ModelInterface &model,
+                              mlir::TimingScope &timing,
+                              SmallVectorImpl<char> &object) {
+  using quantc::fail;
+  int fd;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("quantc-model", "o", fd, object))
+    return fail("cannot create a temporary object file: " + ec.message());
+  sys::RemoveFileOnSignal(StringRef(object.data(), object.size()));
+  raw_fd_ostream os(fd, /*shouldClose=*/true);
+  Error e = quantc::emitCode(modules, target, model, quantc::EmitKind::Object,
+                             os, &timing);
+  os.close();
+  // A stream destroyed with an error ends the process (LLVM's fatal error).
+  std::error_code ec = os.error();
+  os.clear_error();
+  if (e)
+    return e;
+  if (ec)
+    return fail("cannot write the temporary object file '" +
+                StringRef(object.data(), object.size()) + "': " + ec.message());
+  return Error::success();
+}
+
+/// --emit=shared: the object, written to a temporary file, linked by the
+/// system C compiler into a temporary beside -o that `outputs` renames onto
+/// it when the command's outputs are committed.
 static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
                                const quantc::CompileTarget &target,
                                const quantc::ModelInterface &model,
-                               mlir::TimingScope &timing) {
+                               mlir::TimingScope &timing,
+                               quantc::OutputSet &outputs) {
   using quantc::fail;
-  if (outputFile == "-")
-    return fail("--emit=shared needs an output file (-o model.so)");
   const char *cc = std::getenv("CC");
   bool host = Triple(target.triple).getArch() ==
               Triple(sys::getDefaultTargetTriple()).getArch();
@@ -303,23 +388,19 @@ static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
     return fail(Twine("cannot find the C compiler '") + (cc ? cc : "cc") +
                 "' to link the shared library (set CC)");
   SmallString<128> object;
-  int fd;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("quantc-model", "o", fd, object))
-    return fail("cannot create a temporary object file: " + ec.message());
-  FileRemover removeObject(object);
-  {
-    raw_fd_ostream os(fd, /*shouldClose=*/true);
-    if (Error e = quantc::emitCode(modules, target, model,
-                                   quantc::EmitKind::Object, os, &timing))
-      return e;
-    if (os.has_error())
-      return fail("cannot write the temporary object file");
-  }
-  std::string temporary = outputFile + ".tmp";
-  FileRemover removeTemporary(temporary);
+  llvm::scope_exit removeObject([&] {
+    if (!object.empty()) {
+      sys::fs::remove(object);
+      sys::DontRemoveFileOnSignal(object);
+    }
+  });
+  if (Error e = writeLinkerInput(modules, target, model, timing, object))
+    return e;
+  Expected<std::string> temporary = outputs.reserve(outputFile, outputKind());
+  if (!temporary)
+    return temporary.takeError();
   mlir::TimingScope linkTimer = timing.nest("link the shared library");
-  SmallVector<std::string> args{*program, "-shared", "-o", temporary,
+  SmallVector<std::string> args{*program, "-shared", "-o", *temporary,
                                 std::string(object)};
   for (const std::string &flag : quantc::runtimeLibraries(model))
     args.push_back(flag);
@@ -331,8 +412,6 @@ static Error linkSharedLibrary(ArrayRef<mlir::ModuleOp> modules,
     return fail("linking the shared library failed (" + *program +
                 (message.empty() ? "" : ": " + message) + ", exit code " +
                 Twine(rc) + ")");
-  if (std::error_code ec = sys::fs::rename(temporary, outputFile))
-    return fail("cannot write '" + outputFile + "': " + ec.message());
   return Error::success();
 }
 
@@ -389,8 +468,9 @@ static void configureDiagnostics(mlir::MLIRContext &context) {
 /// with --report, the per-layer report of the calibrated model.
 static quantc::PostTrainingOptions
 postTrainingOptions(const quantc::CompileTarget &target,
-                    mlir::TimingScope &timing) {
+                    mlir::TimingScope &timing, quantc::OutputSet &outputs) {
   quantc::PostTrainingOptions ptq;
+  ptq.outputs = &outputs;
   ptq.data.assign(calibrationData.begin(), calibrationData.end());
   ptq.profiles.assign(ptqProfiles.begin(), ptqProfiles.end());
   ptq.saveProfile = saveProfile;
@@ -428,9 +508,10 @@ postTrainingOptions(const quantc::CompileTarget &target,
     report.function = functionName;
     report.data = ptq.data;
     report.maxSamples = ptq.maxSamples;
-    ptq.onCalibrated = [report](mlir::ModuleOp calibrated,
-                                const quantc::QuantizeOptions &quantize,
-                                const quantc::BudgetResult *budget) -> Error {
+    ptq.onCalibrated =
+        [report, set = &outputs](mlir::ModuleOp calibrated,
+                                 const quantc::QuantizeOptions &quantize,
+                                 const quantc::BudgetResult *budget) -> Error {
       quantc::ReportOptions options = report;
       options.quantize = quantize;
       options.budget = budget;
@@ -438,7 +519,7 @@ postTrainingOptions(const quantc::CompileTarget &target,
           quantc::buildReport(calibrated, options);
       if (!built)
         return built.takeError();
-      return quantc::writeReport(reportDir, *built);
+      return quantc::writeReport(reportDir, *built, set);
     };
   }
   return ptq;
@@ -474,7 +555,8 @@ static bool isDynamicallyQuantized(mlir::ModuleOp module) {
 /// of those or --dynamic-as-float. With -v, says what stays float.
 static Error quantizeModel(mlir::ModuleOp module,
                            const quantc::CompileTarget &target,
-                           mlir::TimingScope &timing) {
+                           mlir::TimingScope &timing,
+                           quantc::OutputSet &outputs) {
   bool calibrate = !calibrationData.empty() || !ptqProfiles.empty();
   bool qdq = quantc::hasFakeQuant(module);
   bool dynamic = isDynamicallyQuantized(module);
@@ -504,7 +586,7 @@ static Error quantizeModel(mlir::ModuleOp module,
       return e;
   } else if (calibrate) {
     if (Error e = quantc::quantizePostTraining(
-            module, functionName, postTrainingOptions(target, timing)))
+            module, functionName, postTrainingOptions(target, timing, outputs)))
       return e;
   }
   if (verbose && (calibrate || (qdq && !keepQdqFloat))) {
@@ -552,57 +634,49 @@ lowerVariants(mlir::OwningOpRef<mlir::ModuleOp> module,
 static Error writeOutput(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> variants,
                          const quantc::CompileTarget &target,
                          const quantc::ModelInterface &model,
-                         mlir::TimingScope &timing) {
+                         mlir::TimingScope &timing,
+                         quantc::OutputSet &outputs) {
   SmallVector<mlir::ModuleOp> modules;
   for (auto &v : variants)
     modules.push_back(*v);
   if (emit == Emit::Shared)
-    return linkSharedLibrary(modules, target, model, timing);
-  Expected<std::unique_ptr<ToolOutputFile>> opened =
-      quantc::openToolOutput(outputFile);
-  if (!opened)
-    return opened.takeError();
-  std::unique_ptr<ToolOutputFile> output = std::move(*opened);
+    return linkSharedLibrary(modules, target, model, timing, outputs);
+  Expected<raw_pwrite_stream &> output = outputs.open(outputFile, outputKind());
+  if (!output)
+    return output.takeError();
   if (emit == Emit::MLIR) {
     // One module per variant, in the split-input-file format.
     for (auto [i, v] : llvm::enumerate(modules)) {
       if (i)
-        output->os() << "\n// -----\n\n";
+        *output << "\n// -----\n\n";
       if (target.dispatches())
-        output->os() << "// int8 kernels: "
-                     << quantc::toString(target.variants[i].isa) << "\n";
-      v.print(output->os());
+        *output << "// int8 kernels: "
+                << quantc::toString(target.variants[i].isa) << "\n";
+      v.print(*output);
     }
   } else {
     quantc::EmitKind kind = emit == Emit::LLVM  ? quantc::EmitKind::LLVMIR
                             : emit == Emit::Asm ? quantc::EmitKind::Assembly
                                                 : quantc::EmitKind::Object;
-    if (Error e = quantc::emitCode(modules, target, model, kind, output->os(),
+    if (Error e = quantc::emitCode(modules, target, model, kind, *output,
                                    &timing, /*keepUntilExit=*/true))
       return e;
   }
-  output->keep();
   return Error::success();
 }
 
 /// Writes the C header: --header, else with --emit=obj beside the object.
 static Error writeHeader(const quantc::CompileTarget &target,
-                         const quantc::ModelInterface &model) {
-  std::string headerPath = headerFile;
-  if (headerPath.empty() && emit == Emit::Obj && outputFile != "-") {
-    SmallString<256> path(outputFile.getValue());
-    sys::path::replace_extension(path, ".h");
-    headerPath = std::string(path);
-  }
-  if (headerPath.empty())
+                         const quantc::ModelInterface &model,
+                         quantc::OutputSet &outputs) {
+  std::string path = headerPath();
+  if (path.empty())
     return Error::success();
-  Expected<std::unique_ptr<ToolOutputFile>> header =
-      quantc::openToolOutput(headerPath);
+  Expected<raw_pwrite_stream &> header =
+      outputs.open(path, sideOutputKind("--header"));
   if (!header)
     return header.takeError();
-  quantc::emitHeader(model, target, sys::path::filename(inputFile),
-                     (*header)->os());
-  (*header)->keep();
+  quantc::emitHeader(model, target, sys::path::filename(inputFile), *header);
   return Error::success();
 }
 
@@ -633,6 +707,10 @@ int main(int argc, char **argv) {
     quantc::printHostCpuFeatures(outs());
     return 0;
   }
+  // The output paths before anything else: a bad -o needs no model.
+  quantc::OutputSet outputs;
+  if (Error e = checkOutputs(outputs))
+    return error(std::move(e));
   // The target first: a bad triple / CPU / feature needs no model.
   Expected<quantc::CompileTarget> target = createTarget();
   if (!target)
@@ -654,7 +732,7 @@ int main(int argc, char **argv) {
 
   if (Error e = computeImagesApart(*module))
     return error(std::move(e));
-  if (Error e = quantizeModel(*module, *target, timing))
+  if (Error e = quantizeModel(*module, *target, timing, outputs))
     return error(std::move(e));
   Expected<quantc::ModelInterface> model =
       quantc::describeModel(*module, functionName, symbolName,
@@ -669,9 +747,12 @@ int main(int argc, char **argv) {
   auto variants = lowerVariants(std::move(module), *model, *target, timing);
   if (!variants)
     return error(variants.takeError());
-  if (Error e = writeOutput(*variants, *target, *model, timing))
+  if (Error e = writeOutput(*variants, *target, *model, timing, outputs))
     return error(std::move(e));
-  if (Error e = writeHeader(*target, *model))
+  if (Error e = writeHeader(*target, *model, outputs))
+    return error(std::move(e));
+  // -o, the header, the report and the profile appear together, or none.
+  if (Error e = outputs.commit())
     return error(std::move(e));
   // Done: the outputs are closed. Tearing down the modules and the context
   // (every variant's packed weights: hundreds of MB for ViT-B/16) takes

@@ -12,6 +12,7 @@
 
 #include "quantc/InitAll.h"
 #include "quantc/Support/InputFile.h"
+#include "quantc/Support/OutputFile.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -22,7 +23,6 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 static const quantc::ToolError error("quant-opt");
 
@@ -75,17 +75,23 @@ int main(int argc, char **argv) {
   if (!read)
     return error(read.takeError());
   std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
-  std::string message;
   if (!config.shouldShowDialects() && !config.shouldListPasses() &&
       mlir::failed(checkParserSurvives(*input, registry, config)))
     return 1;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &message);
+  // IR text: standard output, a file, or through a character device
+  // (-o /dev/null); written whole or not at all.
+  quantc::OutputOptions textOutput;
+  textOutput.option = "-o";
+  textOutput.allowCharDevice = true;
+  quantc::OutputSet outputs;
+  llvm::Expected<llvm::raw_pwrite_stream &> output =
+      outputs.open(outputFilename, textOutput);
   if (!output)
-    return error(message);
+    return error(output.takeError());
   if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+          mlir::MlirOptMain(*output, std::move(input), registry, config)))
     return 1;
-  output->keep();
+  if (llvm::Error e = outputs.commit())
+    return error(std::move(e));
   return 0;
 }

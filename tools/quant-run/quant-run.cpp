@@ -26,6 +26,7 @@
 #include "quantc/Runtime/Npy.h"
 #include "quantc/Runtime/ReferenceModel.h"
 #include "quantc/Runtime/Samples.h"
+#include "quantc/Support/OutputFile.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -99,6 +100,12 @@ int main(int argc, char **argv) {
   if (reference && numThreads != 1)
     return error(
         "--num-threads applies to compiled models, not to --reference");
+  // -o before the run (writeNpy / writeNpz take what this accepts).
+  quantc::OutputOptions dataOutput;
+  dataOutput.option = "-o";
+  dataOutput.allowCharDevice = true;
+  if (Error e = quantc::checkOutputPath(outputFile, dataOutput))
+    return error(std::move(e));
   quantc::ToolContext tool;
   Expected<OwningOpRef<ModuleOp>> loaded =
       tool.loadModel(modelFile, batch, inputShapes);

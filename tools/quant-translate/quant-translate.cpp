@@ -6,11 +6,13 @@
 //
 // A thin driver over lib/Import: reads the file, imports it, verifies the
 // module and prints it. Errors go to stderr with a non-zero exit status and
-// no output file is written.
+// no output file is written (quantc/Support/OutputFile.h; -o may also be an
+// existing character device such as /dev/null, written through).
 //
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Import/OnnxImporter.h"
+#include "quantc/Support/OutputFile.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -21,7 +23,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 using namespace mlir;
@@ -84,6 +85,13 @@ int main(int argc, char **argv) {
     return error("no input file");
   if (batch < 0)
     return error("--batch must be positive");
+  // IR text: standard output, a file, or through a character device.
+  quantc::OutputOptions textOutput;
+  textOutput.option = "-o";
+  textOutput.allowCharDevice = true;
+  quantc::OutputSet outputs;
+  if (Error e = outputs.check(outputFile, textOutput))
+    return error(std::move(e));
   quantc::OnnxImportOptions options;
   options.batch = batch;
   if (Error e = quantc::parseInputShapes(inputShapes, options))
@@ -96,15 +104,15 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = std::move(*imported);
   if (failed(verify(*module)))
     return error("'" + inputFile + "': the imported module does not verify");
-  Expected<std::unique_ptr<ToolOutputFile>> output =
-      quantc::openToolOutput(outputFile);
+  Expected<raw_pwrite_stream &> output = outputs.open(outputFile, textOutput);
   if (!output)
     return error(output.takeError());
   OpPrintingFlags flags;
   if (debugInfo)
     flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
         .useLocalScope();
-  module->print((*output)->os(), flags);
-  (*output)->keep();
+  module->print(*output, flags);
+  if (Error e = outputs.commit())
+    return error(std::move(e));
   return 0;
 }

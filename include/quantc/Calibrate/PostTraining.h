@@ -36,6 +36,9 @@ struct PostTrainingOptions {
   std::vector<std::string> profiles;
   /// Where to write the resulting profile ("" = nowhere).
   std::string saveProfile;
+  /// The command's outputs, which the saved profile joins (committed by the
+  /// caller); null: the profile is written on its own.
+  OutputSet *outputs = nullptr;
   std::string activationKind = "histogram";
   std::string weightKind = "per_channel_min_max";
   /// Fold one side of the int8 dot products with 7-bit ranges

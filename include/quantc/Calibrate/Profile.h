@@ -22,6 +22,8 @@
 
 namespace quantc {
 
+class OutputSet;
+
 /// The version string tools write into profiles.
 extern const char *const kToolVersion;
 
@@ -89,9 +91,11 @@ llvm::Expected<Profile> readProfile(llvm::StringRef path);
 llvm::Expected<Profile> parseProfile(llvm::StringRef text,
                                      llvm::StringRef source);
 
-/// Writes `profile` to `path` through a temporary file and a rename, so a
-/// failure never leaves a half-written profile behind.
-llvm::Error writeProfile(llvm::StringRef path, const Profile &profile);
+/// Writes `profile` to `path` (quantc/Support/OutputFile.h): whole or not at
+/// all. With `outputs`, the file is one of that set's outputs and appears
+/// when the caller commits the set.
+llvm::Error writeProfile(llvm::StringRef path, const Profile &profile,
+                         OutputSet *outputs = nullptr);
 
 /// Combines profiles of the same model (calibration split across runs or
 /// machines). Fails when the model hashes, observer names, shapes or

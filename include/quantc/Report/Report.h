@@ -169,8 +169,11 @@ llvm::json::Value toJSON(const ModelReport &report);
 /// layer, and the JSON embedded.
 void writeHtml(const ModelReport &report, llvm::raw_ostream &os);
 
-/// Writes `dir`/report.json and `dir`/report.html (creating `dir`).
-llvm::Error writeReport(llvm::StringRef dir, const ModelReport &report);
+/// Writes `dir`/report.json and `dir`/report.html (creating `dir`), both or
+/// neither (quantc/Support/OutputFile.h). With `outputs`, they are outputs
+/// of that set and appear when the caller commits it.
+llvm::Error writeReport(llvm::StringRef dir, const ModelReport &report,
+                        OutputSet *outputs = nullptr);
 
 } // namespace quantc
 

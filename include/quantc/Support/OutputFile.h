@@ -25,6 +25,10 @@
 //   below a regular file, an empty path or one ending in `/`) is refused
 //   with the path and the reason.
 //
+// A set ignores SIGXFSZ, so that a write past a file size limit (ulimit -f)
+// fails with EFBIG and is reported like a full disk, instead of killing the
+// process.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTC_SUPPORT_OUTPUTFILE_H

@@ -3,7 +3,8 @@
 // The pieces every quantc tool (quant-opt, quant-compile, quant-run,
 // quant-calibrate, quant-translate) needs around its own logic: one way to
 // print an error, a context that reads models with diagnostics quoting the
-// source, output files, and a parser that survives MLIR 22's parser crashes.
+// source, and a parser that survives MLIR 22's parser crashes. Output files
+// are quantc/Support/OutputFile.h's (OutputSet).
 // Registration of dialects and passes is quantc/InitAll.h's.
 //
 //===----------------------------------------------------------------------===//
@@ -26,7 +27,7 @@
 #include <string>
 
 namespace llvm {
-class ToolOutputFile;
+class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
@@ -52,12 +53,6 @@ public:
 private:
   llvm::StringLiteral tool;
 };
-
-/// An output file of a tool (`-` for stdout), its parent directory created
-/// first, as every output of the tools does (-o, --header, --report,
-/// --save-profile). Deleted unless the caller keep()s it.
-llvm::Expected<std::unique_ptr<llvm::ToolOutputFile>>
-openToolOutput(llvm::StringRef path);
 
 /// Runs `parse`, a call of MLIR's parser, under llvm::CrashRecoveryContext
 /// and returns false if it crashed. MLIR 22's custom parsers of

@@ -15,6 +15,7 @@
 #include "quantc/Runtime/Npy.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/InputFile.h"
+#include "quantc/Support/OutputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -228,16 +229,14 @@ static StringRef npyData(const quantc::NpyArray &array) {
                    array.data.size() * sizeof(float));
 }
 
-/// Writes `path` with `write` through a temporary file: whole or not at all.
+/// Writes `path` with `write` (quantc/Support/OutputFile.h): whole or not
+/// at all; `-` is standard output and a character device (/dev/null) is
+/// written through.
 static Error writeWhole(StringRef path,
                         llvm::function_ref<void(raw_ostream &)> write) {
-  Error e = writeToOutput(path, [&](raw_ostream &os) {
-    write(os);
-    return Error::success();
-  });
-  if (e)
-    return failAt(path, "cannot write: " + toString(std::move(e)));
-  return Error::success();
+  quantc::OutputOptions options;
+  options.allowCharDevice = true;
+  return quantc::writeOutputFile(path, write, options);
 }
 
 Error quantc::writeNpy(StringRef path, const NpyArray &array) {

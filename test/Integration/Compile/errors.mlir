@@ -44,4 +44,4 @@
 // RUN: quant-translate --import-onnx %quantc_src_root/examples/fashion-mnist/model.onnx -o %t/new/mlir/a.mlir
 // RUN: ls %t/new/mlir/a.mlir
 // RUN: not quant-compile %S/Inputs/ops.mlir -o %t/new/obj/a.o/b.o 2>&1 | FileCheck %s --check-prefix=NOTDIR
-// NOTDIR: quant-compile: error: cannot open output file '{{.*}}a.o/b.o': Not a directory
+// NOTDIR: quant-compile: error: cannot write '{{.*}}a.o/b.o' (-o): '{{.*}}a.o' is not a directory

@@ -12,13 +12,14 @@
 //
 // The directory cannot be created: a file is in the way.
 // RUN: not quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --calibration-data %quantc_src_root/test/Import/Inputs/resnet_block.input.npy -o %t/b.o --report %t/file/r 2>&1 | FileCheck %s --check-prefix=MKDIR
-// MKDIR: quant-compile: error: cannot create the report directory '{{.*}}file/r': Not a directory
+// MKDIR: quant-compile: error: cannot write '{{.*}}file/r/report.json' (--report): '{{.*}}file' is not a directory
 // RUN: not quant-calibrate %t/observed.mlir --data %t/data.npy --quiet -o %t/b.mlir --report %t/file 2>&1 | FileCheck %s --check-prefix=EXISTS
-// EXISTS: quant-calibrate: error: cannot create the report directory '{{.*}}file': a file of that name exists
+// EXISTS: quant-calibrate: error: cannot write '{{.*}}file/report.json' (--report): '{{.*}}file' is not a directory
 // RUN: not ls %t/b.o %t/b.mlir
 //
 // A report file cannot be written: a directory is in the way.
 // RUN: mkdir -p %t/busy/report.html
 // RUN: not quant-calibrate %t/observed.mlir --data %t/data.npy --quiet -o %t/c.mlir --report %t/busy 2>&1 | FileCheck %s --check-prefix=WRITE
-// WRITE: quant-calibrate: error: cannot write '{{.*}}busy/report.html': Is a directory
-// RUN: not ls %t/c.mlir %t/busy/report.html.tmp
+// WRITE: quant-calibrate: error: cannot write '{{.*}}busy/report.html' (--report): it is a directory; name a file in it
+// RUN: not ls %t/c.mlir
+// RUN: ls -A %t/busy | count 1
