@@ -15,12 +15,25 @@ first. The loaded model checks every input's dtype and shape against the
 interface the library describes (``<name>_metadata()``, the header's
 information as JSON), and runs a batch of several times the compiled batch
 size as that many calls, stacking the outputs.
+
+Loading a library runs its code: load only libraries you compiled or trust.
+``load`` copies the file into a private temporary first and checks the copy
+(a regular file, a 64-bit little-endian ELF shared library for this machine
+whose program and section headers, segments and sections lie inside the
+file) before ``dlopen`` sees it, so that a truncated or corrupt file raises
+QuantcError instead of crashing the process (SIGBUS) and nobody can
+truncate it while it is mapped; the copy is removed once it is loaded (the
+mapping stays). ``compile`` removes every temporary directory it makes, on
+success, failure and exceptions alike (docs/hardening.md).
 """
 
 import ctypes
 import json
 import os
+import platform
 import shutil
+import stat
+import struct
 import subprocess
 import tempfile
 
@@ -45,9 +58,9 @@ class Model:
 
     def __init__(self, path, name=None):
         self.path = os.path.abspath(path)
-        self._lib = ctypes.CDLL(self.path)
+        self._lib, symbols = _load_library(self.path)
         if name is None:
-            name = _only_model_name(self.path)
+            name = _only_model_name(self.path, symbols)
         self.name = name
         try:
             metadata = getattr(self._lib, f"{name}_metadata")
@@ -148,8 +161,9 @@ class Model:
 
     def __repr__(self):
         shapes = ", ".join(str(tuple(i["shape"])) for i in self.inputs)
+        where = f" from {self.path}" if self.path else ""
         return (f"<quantc.Model {self.name}({shapes}) "
-                f"{'int8' if self.quantized else 'float'} from {self.path}>")
+                f"{'int8' if self.quantized else 'float'}{where}>")
 
 
 def _batches(actual, compiled):
@@ -168,11 +182,11 @@ def _batches(actual, compiled):
     return None, None
 
 
-def _only_model_name(path):
-    """The model name of a library with one <name>_metadata symbol, read
-    from its dynamic symbol table (ELF)."""
+def _only_model_name(path, symbols):
+    """The model name of a library with one <name>_metadata symbol among
+    its defined dynamic `symbols`."""
     names = set()
-    for symbol in _dynamic_symbols(path):
+    for symbol in symbols:
         if symbol.endswith("_metadata"):
             names.add(symbol[:-len("_metadata")])
     if len(names) != 1:
@@ -181,30 +195,129 @@ def _only_model_name(path):
     return names.pop()
 
 
-def _dynamic_symbols(path):
-    """The names of the defined dynamic symbols of an ELF shared library
-    (64-bit little-endian: x86-64, AArch64)."""
-    import struct
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        raise QuantcError(f"{path}: not a 64-bit little-endian ELF library")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+# ELF constants (64-bit little-endian libraries: x86-64, AArch64).
+_ELF_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
+_PROGRAM_HEADER = struct.Struct("<IIQQQQQQ")
+_SECTION_HEADER = struct.Struct("<IIQQQQIIQQ")
+_SYMBOL = struct.Struct("<IBBHQQ")
+_ET_DYN, _PT_LOAD, _PT_DYNAMIC, _SHT_NOBITS, _SHT_DYNSYM = 3, 1, 2, 8, 11
+_MACHINES = {62: "x86_64", 183: "aarch64"}
+
+
+def _load_library(path):
+    """(ctypes library, defined dynamic symbol names) of the shared library
+    at `path`, loaded from a private copy checked by _check_elf."""
+    try:
+        # O_NONBLOCK: a fifo does not block the open; it is refused below.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK |
+                     getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise QuantcError(f"{path}: cannot open: {e.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise QuantcError(f"{path}: not a regular file")
+        handle, copy = tempfile.mkstemp(prefix="quantc-", suffix=".so")
+        try:
+            with open(handle, "wb") as out, open(fd, "rb", closefd=False) as f:
+                shutil.copyfileobj(f, out, 1 << 20)
+            with open(copy, "rb") as f:
+                symbols = _check_elf(path, f)
+            try:
+                library = ctypes.CDLL(copy)
+            except OSError as e:
+                raise QuantcError(f"{path}: cannot load: {e}") from None
+        finally:
+            os.unlink(copy)
+    finally:
+        os.close(fd)
+    return library, symbols
+
+
+def _check_elf(path, f):
+    """Checks that the file `f` is a 64-bit little-endian ELF shared library
+    for this machine whose headers, segments and sections lie inside it
+    (what the dynamic loader maps and reads; a part past the end of the file
+    is a SIGBUS inside dlopen). Returns its defined dynamic symbols."""
+    def bad(why):
+        return QuantcError(f"{path}: not a valid shared library ({why}); "
+                           "compile it again with quant-compile "
+                           "--emit=shared")
+    size = os.fstat(f.fileno()).st_size
+
+    def read(offset, length):
+        f.seek(offset)
+        data = f.read(length)
+        if len(data) != length:
+            raise bad(f"{length} bytes at {offset} outside the file")
+        return data
+    if size < _ELF_HEADER.size:
+        raise bad("no ELF header")
+    (ident, kind, machine, _, _, phoff, shoff, _, _, phentsize, phnum,
+     shentsize, shnum, shstrndx) = _ELF_HEADER.unpack(
+         read(0, _ELF_HEADER.size))
+    if ident[:4] != b"\x7fELF":
+        raise bad("no ELF header")
+    if ident[4] != 2 or ident[5] != 1:
+        raise bad("not 64-bit little-endian ELF")
+    if kind != _ET_DYN:
+        raise bad(f"ELF type {kind}, not a shared object")
+    host = platform.machine().lower().replace("arm64", "aarch64")
+    if host in _MACHINES.values() and _MACHINES.get(machine) != host:
+        raise QuantcError(f"{path}: a library for "
+                          f"{_MACHINES.get(machine, f'ELF machine {machine}')}"
+                          f", this machine is {host}")
+    if phnum == 0 or phentsize != _PROGRAM_HEADER.size or \
+            phoff + phnum * phentsize > size:
+        raise bad("program headers outside the file (truncated?)")
+    dynamic = False
+    headers = read(phoff, phnum * phentsize)
+    for i in range(phnum):
+        (ptype, _, offset, _, _, filesz, memsz, _) = \
+            _PROGRAM_HEADER.unpack_from(headers, i * phentsize)
+        if offset + filesz > size:
+            raise bad(f"segment {i} ends at byte {offset + filesz}, the "
+                      f"file has {size} (truncated?)")
+        if ptype == _PT_LOAD and filesz > memsz:
+            raise bad(f"segment {i} is larger in the file than in memory")
+        dynamic |= ptype == _PT_DYNAMIC
+    if not dynamic:
+        raise bad("no dynamic segment")
+    if shnum and (shentsize != _SECTION_HEADER.size or
+                  shoff + shnum * shentsize > size):
+        raise bad("section headers outside the file (truncated?)")
+    headers = read(shoff, shnum * shentsize)
+    sections = [_SECTION_HEADER.unpack_from(headers, i * shentsize)
                 for i in range(shnum)]
+    for i, section in enumerate(sections):
+        kind, offset, length = section[1], section[4], section[5]
+        if kind != _SHT_NOBITS and offset + length > size:
+            raise bad(f"section {i} ends at byte {offset + length}, the "
+                      f"file has {size} (truncated?)")
+    if shnum and shstrndx >= shnum:
+        raise bad("section name table index out of range")
+    try:
+        return _dynamic_symbols(read, sections)
+    except (struct.error, IndexError, ValueError, UnicodeDecodeError):
+        raise bad("unreadable dynamic symbol table") from None
+
+
+def _dynamic_symbols(read, sections):
+    """The names of the defined dynamic symbols (SHT_DYNSYM) of an ELF
+    library, given its section headers and read(offset, length)."""
     symbols = []
     for (_, kind, _, _, offset, size, link, _, _, entsize) in sections:
-        if kind != 11:  # SHT_DYNSYM
+        if kind != _SHT_DYNSYM:
             continue
-        strtab = sections[link]
-        for at in range(offset, offset + size, entsize):
-            name, info, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", data,
-                                                            at)
+        if entsize != _SYMBOL.size:
+            raise ValueError("symbol entry size")
+        table = read(offset, size)
+        strings = read(sections[link][4], sections[link][5])
+        for at in range(0, size - size % entsize, entsize):
+            name, _, _, shndx, _, _ = _SYMBOL.unpack_from(table, at)
             if shndx == 0 or name == 0:
                 continue
-            end = data.index(b"\0", strtab[4] + name)
-            symbols.append(data[strtab[4] + name:end].decode())
+            end = strings.index(b"\0", name)
+            symbols.append(strings[name:end].decode())
     return symbols
 
 
@@ -250,7 +363,10 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     shapes to compile an ONNX model's inputs for, fixing their free
     dimensions: a dict {input name: shape}, or one shape (a list of ints)
     for a model with one input (quant-compile --input-shape). output: where
-    the library goes (default: a temporary directory kept for the process).
+    the library goes (default: nowhere: it is compiled into a temporary
+    directory, loaded, and the directory removed; the model's ``path`` is
+    then None). Every temporary directory is removed before compile
+    returns or raises.
 
     Accuracy tools (docs/accuracy.md): min_output_sqnr (dB) keeps the most
     sensitive layers in float until the int8 output SQNR against float
@@ -263,7 +379,24 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     --smooth-alpha and --activation-observer.
     """
     tool = find_quant_compile(quant_compile)
-    work = tempfile.mkdtemp(prefix="quantc-")
+    with tempfile.TemporaryDirectory(prefix="quantc-") as work:
+        compiled = _compile_in(
+            work, tool, model, output, calibration, profile, cpu, int8_isas,
+            parallel, batch, input_shapes, exclude, extra_args,
+            quant_compile, validation, min_output_sqnr, metric, min_metric,
+            max_metric_drop, report, equalize, bias_correction,
+            smooth_alpha, activation_observer)
+        if output is None:
+            compiled.path = None  # its file goes with `work`
+        return compiled
+
+
+def _compile_in(work, tool, model, output, calibration, profile, cpu,
+                int8_isas, parallel, batch, input_shapes, exclude,
+                extra_args, quant_compile, validation, min_output_sqnr,
+                metric, min_metric, max_metric_drop, report, equalize,
+                bias_correction, smooth_alpha, activation_observer):
+    """compile() with `work`, a temporary directory the caller removes."""
     if output is None:
         output = os.path.join(work, "model.so")
     args = [tool, os.fspath(model), "--emit=shared", "-o", os.fspath(output)]
@@ -401,7 +534,7 @@ def _compile_for_metric(model, output, work, calibration, validation, metric,
         best = high
     chosen = models[best]
     if output is not None:
-        shutil.copyfile(chosen.path, os.fspath(output))
+        _copy_whole(chosen.path, os.fspath(output))
         chosen = load(output)
     if report is not None:
         compile(model, output=os.path.join(work, "report.so"),
@@ -412,6 +545,31 @@ def _compile_for_metric(model, output, work, calibration, validation, metric,
     chosen.float_metric = float_score
     chosen.metric_met = scores[best] >= target
     return chosen
+
+
+def _copy_whole(source, target):
+    """Copies `source` to `target` as quant-compile writes its outputs: into
+    a temporary beside it, renamed onto it only where it is a new name or a
+    regular file (a link to one: that file), removed on failure."""
+    if os.path.islink(target):
+        if not os.path.exists(target):
+            raise QuantcError(f"cannot write '{target}': a symbolic link to "
+                              "a missing file")
+        target = os.path.realpath(target)
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        raise QuantcError(f"cannot write '{target}': not a regular file")
+    directory, name = os.path.split(os.path.abspath(target))
+    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{name[:200]}.tmp-")
+    try:
+        with open(fd, "wb") as out, open(source, "rb") as f:
+            shutil.copyfileobj(f, out, 1 << 20)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        if os.path.lexists(temp):
+            os.unlink(temp)
+        raise
 
 
 def _input_shape_specs(input_shapes):
@@ -441,7 +599,15 @@ def from_torch(module, example_input, calibration=None, opset_version=13,
     samples as a NumPy array or tensor, for several inputs a tuple of them in
     input order; other options as for ``compile``)."""
     import torch
-    work = tempfile.mkdtemp(prefix="quantc-torch-")
+    with tempfile.TemporaryDirectory(prefix="quantc-torch-") as work:
+        return _from_torch_in(work, torch, module, example_input,
+                              calibration, opset_version, options)
+
+
+def _from_torch_in(work, torch, module, example_input, calibration,
+                   opset_version, options):
+    """from_torch() with `work`, a temporary directory the caller
+    removes."""
     path = os.path.join(work, "model.onnx")
     inputs = example_input if isinstance(example_input, tuple) \
         else (example_input,)
