@@ -8,6 +8,11 @@
 #                seeds: fuzz/profile-fuzzer/seeds
 #   qnt          the qnt IR parser, verifiers and passes; seeds: every test's
 #                .mlir, split at `// -----`
+#   header       the generated C header with random names (graph, tensors,
+#                layouts, paths, CPU): it must compile with gcc -std=c99
+#                -Wall -Werror and declare exactly <name>_run, _runv,
+#                _int8_isa, _metadata (_set_num_threads); needs gcc;
+#                seeds: fuzz/header-fuzzer/seeds
 #
 # Usage: scripts/fuzz.sh [--seconds S | minutes] [target...]
 #   minutes (default 1) or --seconds per target; all targets by default.
@@ -29,7 +34,7 @@ elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
   shift
 fi
 targets=("$@")
-((${#targets[@]})) || targets=(onnx-import npy profile qnt)
+((${#targets[@]})) || targets=(onnx-import npy profile qnt header)
 QUANTC_SANITIZE_BUILD_DIR=$build "$root/scripts/sanitize.sh" --build-only
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
@@ -49,13 +54,16 @@ seed() {
     done ;;
   profile)
     cp fuzz/profile-fuzzer/seeds/*.json "$dir/" ;;
+  header)
+    cp fuzz/header-fuzzer/seeds/*.bin "$dir/" ;;
   qnt)
     git ls-files 'test/*.mlir' | while read -r f; do
       awk -v out="$dir/${f//\//_}" \
         '/^\/\/ -----/ { n++; next } { print > (out "." n+0 ".mlir") }' "$f"
     done ;;
   *)
-    echo "fuzz: unknown target '$target' (onnx-import, npy, profile, qnt)" >&2
+    echo "fuzz: unknown target '$target' (onnx-import, npy, profile, qnt," \
+      "header)" >&2
     exit 2 ;;
   esac
 }

@@ -3,6 +3,8 @@
 #include "Importer.h"
 
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/Text.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -65,8 +67,8 @@ InFlightDiagnostic NodeImporter::emitError() const {
   std::string name = n.name();
   if (name.empty() && n.output_size())
     name = n.output(0);
-  return mlir::emitError(g.b.getLoc())
-         << "node '" << name << "' (" << n.op_type() << "): ";
+  return mlir::emitError(g.b.getLoc()) << "node '" << printable(name) << "' ("
+                                       << printable(n.op_type()) << "): ";
 }
 
 LogicalResult NodeImporter::checkArity(int minInputs, int maxInputs,

@@ -167,8 +167,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   std::string opKey =
       defaultDomain ? node.op_type() : node.domain() + "." + node.op_type();
   if (!defaultDomain && !OpRegistry::get().lookup(opKey, opset))
-    return importer.emitError() << "unsupported op '" << node.op_type()
-                                << "' of domain '" << node.domain() << "'";
+    return importer.emitError()
+           << "unsupported op '" << printable(node.op_type()) << "' of domain '"
+           << printable(node.domain()) << "'";
   if (node.output_size() < 1)
     return importer.emitError() << "node has no output";
   // ONNX graphs are in SSA form: a handler may rely on its inputs staying
@@ -183,7 +184,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
         state.quants.count(out) || state.constQdq.count(out) ||
         state.integers.count(out))
       return importer.emitError()
-             << "output '" << out
+             << "output '" << printable(out)
              << "' is already defined (every value of an ONNX graph is "
                 "defined once)";
   }
@@ -195,7 +196,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   OpHandler handler = OpRegistry::get().lookup(opKey, opset);
   if (!handler)
     return importer.emitError()
-           << "unsupported ONNX op '" << node.op_type() << "'";
+           << "unsupported ONNX op '" << printable(node.op_type()) << "'";
   // Quantized (8-bit, integer) inputs of ops that do not read them
   // themselves: see importWithIntegerInputs.
   return importWithIntegerInputs(importer, handler);
@@ -205,7 +206,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
 static std::string describeNode(const onnx::NodeProto &node) {
   std::string name =
       node.name().empty() && node.output_size() ? node.output(0) : node.name();
-  return "node '" + name + "' (" + node.op_type() + ")";
+  return "node '" + printable(name) + "' (" + printable(node.op_type()) + ")";
 }
 
 /// The graph's nodes in an order where every node comes after the nodes
@@ -377,9 +378,10 @@ GraphImporter::inputShape(const onnx::ValueInfoProto &in,
   const auto &dims = tensor.shape().dim();
   int64_t batch = state.options.batch;
   if (given) {
-    std::string what = "--input-shape " + in.name() + "=" +
+    std::string what = "--input-shape " + printable(in.name()) + "=" +
                        spellShape(given->dims) + " for graph input '" +
-                       in.name() + "' " + describeShape(tensor.shape());
+                       printable(in.name()) + "' " +
+                       describeShape(tensor.shape());
     if (tensor.has_shape() &&
         dims.size() != static_cast<int64_t>(given->dims.size()))
       return emitError(what + ": the input has rank " + Twine(dims.size()) +
@@ -396,9 +398,9 @@ GraphImporter::inputShape(const onnx::ValueInfoProto &in,
     return SmallVector<int64_t>(given->dims);
   }
   if (!tensor.has_shape())
-    return emitError("graph input '" + in.name() +
+    return emitError("graph input '" + printable(in.name()) +
                      "' has no declared shape; give it with --input-shape " +
-                     in.name() + "=DxDx...");
+                     printable(in.name()) + "=DxDx...");
   SmallVector<int64_t> shape;
   for (const auto &dim : dims) {
     if (dim.has_dim_value() && dim.dim_value() == 1 && shape.empty() &&
@@ -409,29 +411,31 @@ GraphImporter::inputShape(const onnx::ValueInfoProto &in,
       state.rebatched = batch;
     } else if (dim.has_dim_value() && dim.dim_value() > 0 && shape.empty() &&
                batch > 0 && dim.dim_value() != batch) {
-      return emitError("graph input '" + in.name() + "' has the static batch " +
-                       Twine(dim.dim_value()) + "; --batch " + Twine(batch) +
+      return emitError("graph input '" + printable(in.name()) +
+                       "' has the static batch " + Twine(dim.dim_value()) +
+                       "; --batch " + Twine(batch) +
                        " rebatches symbolic and batch-1 inputs only");
     } else if (dim.has_dim_value() && dim.dim_value() > 0) {
       shape.push_back(dim.dim_value());
     } else if (dim.has_dim_value() && dim.dim_value() != -1) {
-      return emitError("graph input '" + in.name() +
+      return emitError("graph input '" + printable(in.name()) +
                        "' has a dimension of size " + Twine(dim.dim_value()));
     } else if (shape.empty() && batch > 0) {
       shape.push_back(batch);
     } else {
       return emitError(
-          "graph input '" + in.name() + "' " + describeShape(tensor.shape()) +
-          " has a dynamic dimension" +
-          (shape.empty() ? " (use --batch N for a symbolic batch dimension, "
-                           "or --input-shape " +
-                               in.name() + "=DxDx... for the whole shape)"
-                         : " (fix the free dimensions with --input-shape " +
-                               in.name() + "=DxDx...)"));
+          "graph input '" + printable(in.name()) + "' " +
+          describeShape(tensor.shape()) + " has a dynamic dimension" +
+          (shape.empty()
+               ? " (use --batch N for a symbolic batch dimension, "
+                 "or --input-shape " +
+                     printable(in.name()) + "=DxDx... for the whole shape)"
+               : " (fix the free dimensions with --input-shape " +
+                     printable(in.name()) + "=DxDx...)"));
     }
   }
   if (shape.empty())
-    return emitError("graph input '" + in.name() +
+    return emitError("graph input '" + printable(in.name()) +
                      "' is a scalar; inputs must be tensors");
   return shape;
 }
@@ -479,7 +483,7 @@ static std::string
 inputNameList(ArrayRef<const onnx::ValueInfoProto *> inputs) {
   std::string names;
   for (const onnx::ValueInfoProto *in : inputs)
-    names += (names.empty() ? "'" : ", '") + in->name() + "'";
+    names += (names.empty() ? "'" : ", '") + printable(in->name()) + "'";
   return names;
 }
 
@@ -500,11 +504,12 @@ GraphImporter::givenInputShapes(ArrayRef<const onnx::ValueInfoProto *> inputs) {
     if (!llvm::any_of(inputs, [&](const onnx::ValueInfoProto *in) {
           return in->name() == name;
         }))
-      return emitError("--input-shape names '" + name +
+      return emitError("--input-shape names '" + printable(name) +
                        "', which is not a graph input (the inputs: " +
                        inputNameList(inputs) + ")");
     if (!givenShapes.try_emplace(name, &given).second)
-      return emitError("--input-shape gives graph input '" + name + "' twice");
+      return emitError("--input-shape gives graph input '" + printable(name) +
+                       "' twice");
   }
   return givenShapes;
 }
@@ -532,7 +537,7 @@ GraphImporter::createFunction(const onnx::GraphProto &graph, int64_t opset,
                                          dtype != onnx::TensorProto::FLOAT16 &&
                                          dtype != onnx::TensorProto::BFLOAT16 &&
                                          dtype != onnx::TensorProto::DOUBLE))
-      return emitError("graph input '" + in.name() +
+      return emitError("graph input '" + printable(in.name()) +
                        "' is not a float tensor (float32, float16, "
                        "bfloat16 or double)");
     FailureOr<SmallVector<int64_t>> inShape =
@@ -541,7 +546,7 @@ GraphImporter::createFunction(const onnx::GraphProto &graph, int64_t opset,
       return failure();
     SmallVector<int64_t> shape = std::move(*inShape);
     if (llvm::Error err = checkActivationShape(shape))
-      return emitError("graph input '" + in.name() + "' " +
+      return emitError("graph input '" + printable(in.name()) + "' " +
                        toString(std::move(err)));
     argTypes.push_back(RankedTensorType::get(shape, b.getF32Type()));
     argLocs.push_back(NameLoc::get(b.getStringAttr(in.name())));
@@ -583,7 +588,7 @@ void GraphImporter::warnOnDeclaredShape(const onnx::ValueInfoProto &out,
   // ONNX's, not its own, ceil-mode rule for a padded average pool); the
   // computed shape follows the ops' semantics.
   InFlightDiagnostic d = mlir::emitWarning(UnknownLoc::get(&state.ctx))
-                         << "graph output '" << out.name()
+                         << "graph output '" << printable(out.name())
                          << "': declared shape [";
   llvm::interleaveComma(dims, d, [&](const auto &dim) {
     if (dim.has_dim_value())
@@ -606,7 +611,7 @@ LogicalResult GraphImporter::returnOutputs(const onnx::GraphProto &graph,
     b.setLoc(NameLoc::get(b.getStringAttr(out.name())));
     auto it = state.acts.find(out.name());
     if (it == state.acts.end())
-      return emitError("graph output '" + out.name() + "' is " +
+      return emitError("graph output '" + printable(out.name()) + "' is " +
                        (state.consts.count(out.name())
                             ? "a constant; outputs must be computed from inputs"
                             : "not computed by the graph"));
@@ -616,8 +621,8 @@ LogicalResult GraphImporter::returnOutputs(const onnx::GraphProto &graph,
     warnOnDeclaredShape(out, cast<RankedTensorType>(v.getType()).getShape());
     FailureOr<Value> typed = integerResult(b, v, it->second.dtype);
     if (failed(typed))
-      return emitError("graph output '" + out.name() + "' is of type " +
-                       dataTypeName(it->second.dtype) +
+      return emitError("graph output '" + printable(out.name()) +
+                       "' is of type " + dataTypeName(it->second.dtype) +
                        ", which a model output cannot be");
     results.push_back(*typed);
     outputDtypes.push_back(b.getStringAttr(numpyDtype(it->second.dtype)));

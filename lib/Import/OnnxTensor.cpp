@@ -3,6 +3,7 @@
 #include "OnnxTensor.h"
 
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/Text.h"
 
 #include <algorithm>
 #include <climits>
@@ -351,10 +352,12 @@ static void fromRaw(const std::string &raw, std::vector<double> &data) {
 llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
                                               ConstTensor &out) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
-    return fail("tensor '" + t.name() + "' uses external data (not supported)");
+    return fail("tensor '" + printable(t.name()) +
+                "' uses external data (not supported)");
   out.dims.assign(t.dims().begin(), t.dims().end());
   if (llvm::Error err = checkConstantShape(out.dims))
-    return fail("tensor '" + t.name() + "': " + toString(std::move(err)));
+    return fail("tensor '" + printable(t.name()) +
+                "': " + toString(std::move(err)));
   out.dtype = t.data_type();
   const std::string &raw = t.raw_data();
   bool hasRaw = t.has_raw_data();
@@ -388,7 +391,8 @@ llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     } else {
       for (int32_t v : t.int32_data()) {
         if (v < 0 || v > 0xffff)
-          return fail("tensor '" + t.name() + "' holds " + std::to_string(v) +
+          return fail("tensor '" + printable(t.name()) + "' holds " +
+                      std::to_string(v) +
                       " in int32_data, not a 16-bit pattern of its type (" +
                       dataTypeName(t.data_type()) + ")");
         out.data.push_back(decode(static_cast<uint16_t>(v)));
@@ -420,21 +424,21 @@ llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
       auto [lo, hi] = *integerRange(t.data_type());
       for (int32_t v : t.int32_data())
         if (v < lo || v > hi)
-          return fail("tensor '" + t.name() + "' holds " + std::to_string(v) +
-                      ", out of range for its type (" + std::to_string(lo) +
-                      " to " + std::to_string(hi) + ")");
+          return fail("tensor '" + printable(t.name()) + "' holds " +
+                      std::to_string(v) + ", out of range for its type (" +
+                      std::to_string(lo) + " to " + std::to_string(hi) + ")");
       out.data.assign(t.int32_data().begin(), t.int32_data().end());
     }
     break;
   default:
     return fail(
-        "tensor '" + t.name() + "' has unsupported data type " +
+        "tensor '" + printable(t.name()) + "' has unsupported data type " +
         std::to_string(t.data_type()) + " (" + dataTypeName(t.data_type()) +
         "; supported: float32, float16, bfloat16, double, int64, int32, "
         "int8, uint8, bool)");
   }
   if (static_cast<int64_t>(out.data.size()) != out.numElements())
-    return fail("tensor '" + t.name() + "' has " +
+    return fail("tensor '" + printable(t.name()) + "' has " +
                 std::to_string(out.data.size()) + " values, its shape needs " +
                 std::to_string(out.numElements()));
   // Every float type is computed in float32 (an exporter's float16 or double

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "quantc/Report/Report.h"
+#include "quantc/Support/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -22,10 +23,19 @@ using llvm::raw_ostream;
 
 namespace {
 
-/// `text` escaped for XML/HTML text and attribute values.
-std::string escape(llvm::StringRef text) {
+/// `text` escaped for XML/HTML text and attribute values. Names come from
+/// models: invalid UTF-8 becomes U+FFFD and control characters, which XML
+/// allows in no form, the text \xNN, so that the page stays well-formed.
+std::string escape(llvm::StringRef raw) {
   std::string out;
-  for (char c : text) {
+  for (char c : quantc::validUtf8(raw)) {
+    auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7f) {
+      out += "\\x";
+      out += llvm::hexdigit(byte >> 4);
+      out += llvm::hexdigit(byte & 15);
+      continue;
+    }
     switch (c) {
     case '&':
       out += "&amp;";

@@ -13,6 +13,7 @@
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -118,6 +119,24 @@ static Error requestAmxTileState() {
               "compile for avx512-vnni instead of amx-int8");
 }
 
+/// Renames the model function of `build` to a name of its own, `name`:
+/// the JIT's symbols (the function, its `_mlir_` wrapper, what the passes
+/// derive from it) must not carry a model's bytes (an ONNX graph name may
+/// hold NUL, which ends a JIT symbol's name and fails its lookup).
+static Error renameForJit(ModuleOp build, StringRef function,
+                          std::string &name) {
+  auto fn = build.lookupSymbol<func::FuncOp>(function);
+  name = "quantc_model";
+  for (int i = 1; build.lookupSymbol(name) && build.lookupSymbol(name) != fn;
+       ++i)
+    name = "quantc_model_" + std::to_string(i);
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          fn, StringAttr::get(build.getContext(), name), build)))
+    return fail("cannot rename the model function for the JIT");
+  SymbolTable::setSymbolName(fn, name);
+  return Error::success();
+}
+
 Expected<std::unique_ptr<CompiledModel>>
 CompiledModel::create(ModuleOp module, StringRef function,
                       llvm::function_ref<void(OpPassManager &)> pipeline,
@@ -127,7 +146,6 @@ CompiledModel::create(ModuleOp module, StringRef function,
     return op.takeError();
   auto fn = cast<func::FuncOp>(*op);
   std::unique_ptr<CompiledModel> model(new CompiledModel());
-  model->name = fn.getSymName().str();
 
   Expected<ModelSignature> signature = modelSignature(fn);
   if (!signature)
@@ -136,6 +154,8 @@ CompiledModel::create(ModuleOp module, StringRef function,
 
   OwningOpRef<ModuleOp> build = module.clone();
   MLIRContext *ctx = module.getContext();
+  if (Error e = renameForJit(*build, fn.getSymName(), model->name))
+    return std::move(e);
   DialectRegistry registry;
   registerAllToLLVMIRTranslations(registry);
   ctx->appendDialectRegistry(registry);

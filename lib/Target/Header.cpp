@@ -6,6 +6,7 @@
 #include "dialects/Qnt/IR/QuantParams.h"
 #include "quantc/Runtime/Samples.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/Text.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
@@ -25,12 +26,6 @@ int64_t TensorInterface::numElements() const {
   for (int64_t d : shape)
     n *= d;
   return n;
-}
-
-static bool isCIdentifier(StringRef s) {
-  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 static std::optional<TensorQuantization> quantizationOf(Type type) {
@@ -58,13 +53,34 @@ static bool hasQuantizedType(Operation *op) {
 }
 
 std::string quantc::cIdentifierFromPath(StringRef path) {
-  std::string name = llvm::sys::path::stem(path).str();
-  for (char &c : name)
-    if (!llvm::isAlnum(c) && c != '_')
-      c = '_';
-  if (name.empty() || llvm::isDigit(name[0]))
-    name = "model_" + name;
-  return name;
+  return cIdentifier(llvm::sys::path::stem(path));
+}
+
+/// Whether `name` upper-cased starts like an identifier C reserves (`__`,
+/// `_` and a capital): the header's guard <NAME>_H and its macros would
+/// be reserved names, and could be a system header's guard (_STDINT_H).
+static bool reservedWhenUpper(StringRef name) {
+  return name.size() >= 2 && name[0] == '_' &&
+         (llvm::isAlpha(name[1]) || name[1] == '_');
+}
+
+llvm::Expected<std::string> quantc::modelName(StringRef function,
+                                              StringRef name, StringRef path) {
+  std::string chosen = name.str();
+  if (chosen.empty())
+    chosen = (isCIdentifier(function) && !reservedWhenUpper(function)) ||
+                     path.empty()
+                 ? function.str()
+                 : cIdentifierFromPath(path);
+  if (!isCIdentifier(chosen))
+    return fail("'" + printable(chosen) +
+                "' is not a C identifier; choose a symbol prefix with --name");
+  if (reservedWhenUpper(chosen))
+    return fail("'" + printable(chosen) +
+                "' starts like a name C reserves ('__' or '_' and a letter, "
+                "as its header's macros are upper case); choose a symbol "
+                "prefix with --name");
+  return chosen;
 }
 
 llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
@@ -77,13 +93,10 @@ llvm::Expected<ModelInterface> quantc::describeModel(ModuleOp module,
   auto fn = cast<func::FuncOp>(*found);
   ModelInterface model;
   model.function = fn.getSymName().str();
-  model.name = !name.empty()                   ? name.str()
-               : isCIdentifier(model.function) ? model.function
-               : !path.empty()                 ? cIdentifierFromPath(path)
-                                               : model.function;
-  if (!isCIdentifier(model.name))
-    return fail("'" + model.name +
-                "' is not a C identifier; choose a symbol prefix with --name");
+  llvm::Expected<std::string> chosen = modelName(model.function, name, path);
+  if (!chosen)
+    return chosen.takeError();
+  model.name = std::move(*chosen);
 
   llvm::Expected<ModelSignature> signature = modelSignature(fn);
   if (!signature)
@@ -174,10 +187,10 @@ std::string quantc::modelMetadata(const ModelInterface &model,
   auto tensors = [](const std::vector<TensorInterface> &list) {
     llvm::json::Array array;
     for (const TensorInterface &t : list) {
-      llvm::json::Object o{{"name", t.name},
+      llvm::json::Object o{{"name", validUtf8(t.name)},
                            {"shape", llvm::json::Array(t.shape)},
-                           {"layout", t.layout},
-                           {"dtype", t.dtype}};
+                           {"layout", validUtf8(t.layout)},
+                           {"dtype", validUtf8(t.dtype)}};
       if (t.quantization)
         o["quantization"] =
             llvm::json::Object{{"storage", t.quantization->storage},
@@ -190,9 +203,9 @@ std::string quantc::modelMetadata(const ModelInterface &model,
   llvm::json::Array isas;
   for (const TargetVariant &v : target.variants)
     isas.push_back(toString(v.isa).str());
-  llvm::json::Object root{{"name", model.name},
-                          {"function", model.function},
-                          {"triple", target.triple},
+  llvm::json::Object root{{"name", validUtf8(model.name)},
+                          {"function", validUtf8(model.function)},
+                          {"triple", validUtf8(target.triple)},
                           {"int8_isas", std::move(isas)},
                           {"quantized", model.quantized},
                           {"threads", model.parallelism == Parallelism::OpenMP},
@@ -219,19 +232,21 @@ static bool isHost(const CompileTarget &target) {
 }
 
 /// One line of the header comment per tensor: name, type, shape, layout,
-/// and the quantization inside.
+/// and the quantization inside. The name and the layout come from the
+/// model, hence cComment.
 static void describeTensor(llvm::raw_ostream &os, const TensorInterface &t,
                            const char *kind, size_t i, bool isInput) {
   os << " *   " << kind << i;
   if (!t.name.empty())
-    os << " (\"" << t.name << "\")";
-  os << ": " << t.dtype << "[" << shapeList(t.shape) << "], " << t.layout
-     << ", " << t.numElements()
-     << (t.dtype == "float32" ? " floats" : " values (" + cType(t) + ")")
+    os << " (\"" << cComment(t.name) << "\")";
+  os << ": " << cComment(t.dtype) << "[" << shapeList(t.shape) << "], "
+     << cComment(t.layout) << ", " << t.numElements()
+     << (t.dtype == "float32" ? " floats"
+                              : " values (" + cComment(cType(t)) + ")")
      << "\n";
   if (t.quantization)
     os << " *     " << (isInput ? "quantized inside to " : "dequantized from ")
-       << t.quantization->storage << ", scale "
+       << cComment(t.quantization->storage) << ", scale "
        << llvm::format("%.9g", t.quantization->scale) << ", zero point "
        << t.quantization->zeroPoint << "\n";
 }
@@ -239,7 +254,8 @@ static void describeTensor(llvm::raw_ostream &os, const TensorInterface &t,
 /// A list of CPU features, wrapped after `column`.
 static void featureList(llvm::raw_ostream &os, ArrayRef<std::string> features,
                         size_t column) {
-  for (const std::string &f : features) {
+  for (const std::string &feature : features) {
+    std::string f = cComment(feature);
     if (column + f.size() + 1 > 78) {
       os << "\n *     ";
       column = 7;
@@ -253,13 +269,13 @@ static void featureList(llvm::raw_ostream &os, ArrayRef<std::string> features,
 /// The header comment's target: the triple, then the CPU and features of
 /// the one variant or the list of variants.
 static void describeTarget(llvm::raw_ostream &os, const CompileTarget &target) {
-  os << " * Target: " << target.triple;
+  os << " * Target: " << cComment(target.triple);
   const std::vector<TargetVariant> &variants = target.variants;
   if (!target.dispatches()) {
     const TargetVariant &v = variants.front();
-    os << ", cpu " << v.cpu;
+    os << ", cpu " << cComment(v.cpu);
     if (!v.features.empty())
-      os << ", features " << v.features;
+      os << ", features " << cComment(v.features);
     os << ", int8 kernels: " << toString(v.isa) << "\n";
     if (!v.cpuFeatures.empty()) {
       os << " * Needs CPU features:";
@@ -271,8 +287,9 @@ static void describeTarget(llvm::raw_ostream &os, const CompileTarget &target) {
      << " instruction sets; the first call chooses the first one\n"
      << " * whose CPU features the CPU has:\n";
   for (const TargetVariant &v : variants) {
-    std::string head = " *   " + toString(v.isa).str() + " (cpu " + v.cpu +
-                       (v.features.empty() ? "" : " " + v.features) + ")";
+    std::string head =
+        " *   " + toString(v.isa).str() + " (cpu " + cComment(v.cpu) +
+        (v.features.empty() ? "" : " " + cComment(v.features)) + ")";
     os << head;
     if (v.cpuFeatures.empty()) {
       os << ": any CPU\n";
@@ -432,7 +449,7 @@ static void outputTypeMacros(llvm::raw_ostream &os, StringRef upper,
   std::vector<int64_t> bytes;
   os << "#define " << prefix << "_DTYPES {";
   for (auto [i, t] : llvm::enumerate(model.outputs)) {
-    os << (i ? ", " : "") << "\"" << t.dtype << "\"";
+    os << (i ? ", " : "") << "\"" << cStringLiteralBody(t.dtype) << "\"";
     bytes.push_back(t.elementBytes());
   }
   os << "}\n"
@@ -484,7 +501,8 @@ void quantc::emitHeader(const ModelInterface &model,
   os << "/* The C interface of " << model.name
      << "_run, generated by quant-compile; do not edit.\n"
      << " *\n"
-     << " * Model: function @" << model.function << " of " << source << "\n";
+     << " * Model: function @" << cComment(model.function) << " of "
+     << cComment(source) << "\n";
   describeTarget(os, target);
   describeFunctions(os, model, target);
   describeArguments(os, model, anyInteger);

@@ -19,6 +19,7 @@
 #include "quantc/Target/Compile.h"
 
 #include "quantc/Pipelines/Pipelines.h"
+#include "quantc/Support/Text.h"
 #include "quantc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -195,8 +196,8 @@ static LogicalResult addEntryPoint(ModuleOp module, const ModelInterface &model,
                                    int64_t images) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(model.function);
   if (!fn)
-    return module.emitError()
-           << "lowered model function '@" << model.function << "' not found";
+    return module.emitError() << "lowered model function '@"
+                              << printable(model.function) << "' not found";
   size_t expected = 0;
   for (const auto *list : {&model.inputs, &model.outputs})
     for (const TensorInterface &t : *list)
@@ -262,16 +263,41 @@ static LogicalResult addEntryPoint(ModuleOp module, const ModelInterface &model,
   return success();
 }
 
+/// Renames the model function to `<name>_model` before anything derives
+/// symbols from its name (outlined loop nests, OpenMP regions, the
+/// one-image function): a model's function name (an ONNX graph name) may
+/// hold any byte, and the object's symbols come from the C identifier
+/// model.name only.
+static LogicalResult renameModelFunction(ModuleOp module, func::FuncOp fn,
+                                         StringRef implName) {
+  if (fn.getSymName() == implName)
+    return success();
+  if (Operation *other = module.lookupSymbol(implName))
+    return other->emitError()
+           << "symbol '" << implName
+           << "' is taken; choose another prefix with --name";
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          fn, StringAttr::get(module.getContext(), implName), module)))
+    return fn.emitError() << "cannot rename the model function";
+  SymbolTable::setSymbolName(fn, implName);
+  return success();
+}
+
 LogicalResult quantc::lowerToLLVMDialect(ModuleOp module,
-                                         const ModelInterface &model,
+                                         const ModelInterface &described,
                                          const TargetVariant &variant,
                                          TimingScope *timing,
                                          bool verifyEachPass) {
+  auto fn = module.lookupSymbol<func::FuncOp>(described.function);
+  if (!fn)
+    return module.emitError()
+           << "no function '@" << printable(described.function) << "'";
+  ModelInterface model = described;
+  model.function = model.name + "_model";
+  if (failed(renameModelFunction(module, fn, model.function)))
+    return failure();
   // The caller's input buffers are const: bufferization copies rather than
   // writing into them.
-  auto fn = module.lookupSymbol<func::FuncOp>(model.function);
-  if (!fn)
-    return module.emitError() << "no function '@" << model.function << "'";
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
     fn.setArgAttr(i, "bufferization.writable",
                   BoolAttr::get(module.getContext(), false));

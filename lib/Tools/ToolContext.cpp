@@ -12,6 +12,7 @@
 #include "quantc/InitAll.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/InputFile.h"
+#include "quantc/Support/Text.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -26,7 +27,12 @@ ToolContext::ToolContext() {
   registerAllDialects(registry);
   ctx.appendDialectRegistry(registry);
   ctx.loadAllAvailableDialects();
-  handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(sourceMgr, &ctx);
+  // Diagnostics quote names from the model and lines of its source:
+  // through a TerminalSafeStream, none of their bytes reaches stderr as a
+  // control character.
+  diagnostics = std::make_unique<TerminalSafeStream>(llvm::errs());
+  handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(sourceMgr, &ctx,
+                                                               *diagnostics);
 }
 
 ToolContext::~ToolContext() = default;

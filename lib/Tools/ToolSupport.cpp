@@ -8,6 +8,7 @@
 #include "quantc/Tools/ToolSupport.h"
 
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/Text.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -18,7 +19,9 @@
 using namespace quantc;
 
 int ToolError::operator()(const llvm::Twine &message) const {
-  llvm::errs() << tool << ": error: " << message << "\n";
+  // Messages quote names from models and data files: terminalSafe keeps
+  // their escape sequences off the user's terminal.
+  llvm::errs() << tool << ": error: " << terminalSafe(message.str()) << "\n";
   return 1;
 }
 

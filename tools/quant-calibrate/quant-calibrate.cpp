@@ -24,6 +24,7 @@
 #include "quantc/Report/Report.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/OutputFile.h"
+#include "quantc/Support/Text.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -135,8 +136,8 @@ static const quantc::ToolError error("quant-calibrate");
 static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
   os << formatv("calibrated '{0}' on {1} samples ({2} per batch); model "
                 "{3}\n",
-                profile.function, profile.samples, profile.batchSize,
-                profile.modelHash.substr(0, 12));
+                quantc::printable(profile.function), profile.samples,
+                profile.batchSize, profile.modelHash.substr(0, 12));
   os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", "observer", "kind",
                 "range [min, max]", "scale / zero point");
   for (const quantc::ProfileObserver &o : profile.observers) {
@@ -166,7 +167,8 @@ static void printSummary(raw_ostream &os, const quantc::Profile &profile) {
     std::string kind = quantc::obs::toString(observer->config().kind);
     if (o.choice)
       kind += " (auto)";
-    os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", o.name, kind, r, q);
+    os << formatv("{0,-24} {1,-20} {2,-27} {3}\n", quantc::printable(o.name),
+                  kind, r, q);
   }
 }
 

@@ -25,6 +25,7 @@
 #include "quantc/Report/Report.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/OutputFile.h"
+#include "quantc/Support/Text.h"
 #include "quantc/Target/Compile.h"
 #include "quantc/Tools/ToolSupport.h"
 #include "quantc/Transforms/Passes.h"
@@ -596,7 +597,8 @@ static Error quantizeModel(mlir::ModuleOp module,
     errs() << "quant-compile: " << floats.size() << " op(s) computed in float";
     for (const quantc::FloatOp &f : floats)
       errs() << (&f == floats.data() ? ": " : ", ") << f.op
-             << (f.layer.empty() ? "" : " (" + f.layer + ")");
+             << (f.layer.empty() ? ""
+                                 : " (" + quantc::printable(f.layer) + ")");
     errs() << "\n";
   }
   return Error::success();

@@ -194,6 +194,16 @@ llvm::Expected<ModelInterface> describeModel(mlir::ModuleOp module,
 /// ("out/detector-v2.o" -> "detector_v2").
 std::string cIdentifierFromPath(llvm::StringRef path);
 
+/// The C symbol prefix describeModel gives the model `function` written
+/// to `path`: `name` if given, else the function's name if it is a C
+/// identifier, else cIdentifierFromPath(path). An error where the result
+/// is not a C identifier, or starts with `__` or `_` and a letter (the
+/// header's upper-case macros would be names C reserves, e.g. the guard
+/// _STDINT_H of <stdint.h>).
+llvm::Expected<std::string> modelName(llvm::StringRef function,
+                                      llvm::StringRef name,
+                                      llvm::StringRef path);
+
 /// Lowers the model in place to the LLVM dialect with quantc-int8-to-llvm
 /// for `variant` (its int8 kernels, and the portable twin where it asks for
 /// it) and model.parallelism (a float model passes its int8 step

@@ -36,8 +36,9 @@ class SourceMgrDiagnosticHandler;
 
 namespace quantc {
 
-/// How a tool reports a failure: "<tool>: error: <message>" on stderr, and
-/// 1 as the exit code, e.g.
+/// How a tool reports a failure: "<tool>: error: <message>" on stderr (the
+/// message made terminalSafe, quantc/Support/Text.h), and 1 as the exit
+/// code, e.g.
 ///   static const quantc::ToolError error("quant-run");
 ///   ...
 ///   if (!model)
@@ -68,7 +69,8 @@ inline constexpr llvm::StringLiteral kParserCrashed =
     "see docs/hardening.md)";
 
 /// What a command-line tool needs to read a model: a context with every
-/// dialect loaded and diagnostics that quote the source file.
+/// dialect loaded and diagnostics that quote the source file, printed to
+/// stderr through a TerminalSafeStream (quantc/Support/Text.h).
 class ToolContext {
 public:
   ToolContext();
@@ -87,6 +89,7 @@ public:
 private:
   mlir::MLIRContext ctx;
   llvm::SourceMgr sourceMgr;
+  std::unique_ptr<llvm::raw_ostream> diagnostics;
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
 };
 

@@ -2,6 +2,7 @@
 
 #include "quantc/Runtime/Samples.h"
 #include "quantc/Support/Fail.h"
+#include "quantc/Support/Text.h"
 
 #include "quantc/ModelAttributes.h"
 
@@ -17,6 +18,7 @@ using llvm::Error;
 using llvm::Expected;
 
 using quantc::fail;
+using quantc::printable;
 
 int64_t quantc::ModelTensor::numElements() const {
   int64_t n = 1;
@@ -47,8 +49,9 @@ Expected<Operation *> quantc::findModelFunction(ModuleOp module,
     }
   }
   if (!found)
-    return fail(name.empty() ? "the module has no public function"
-                             : "no function '" + name + "' in the module");
+    return fail(name.empty()
+                    ? "the module has no public function"
+                    : "no function '" + printable(name) + "' in the module");
   if (matches > 1)
     return fail("the module has several public functions; choose one with "
                 "--function");
@@ -69,7 +72,8 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
     RankedTensorType type = staticF32(arg.getType());
     if (!type)
       return fail("input " + llvm::Twine(arg.getArgNumber()) + " of '@" +
-                  fn.getSymName() + "' must be a statically shaped f32 tensor");
+                  printable(fn.getSymName()) +
+                  "' must be a statically shaped f32 tensor");
     ModelTensor t;
     t.shape.assign(type.getShape().begin(), type.getShape().end());
     unsigned i = arg.getArgNumber();
@@ -91,7 +95,8 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
                          : 0;
     if (!ranked || !ranked.hasStaticShape() ||
         !(element.isF32() || llvm::is_contained({8u, 16u, 32u, 64u}, width)))
-      return fail("result " + llvm::Twine(i) + " of '@" + fn.getSymName() +
+      return fail("result " + llvm::Twine(i) + " of '@" +
+                  printable(fn.getSymName()) +
                   "' must be a statically shaped f32, i8, i16, i32 or i64 "
                   "tensor");
     ModelTensor t;
@@ -108,8 +113,9 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
         if (!llvm::is_contained(known, stated.dtype) ||
             stated.isFloat() != element.isF32() ||
             (width && stated.elementBytes() * 8 != width))
-          return fail("result " + llvm::Twine(i) + " of '@" + fn.getSymName() +
-                      "' is " + (width ? "i" + std::to_string(width) : "f32") +
+          return fail("result " + llvm::Twine(i) + " of '@" +
+                      printable(fn.getSymName()) + "' is " +
+                      (width ? "i" + std::to_string(width) : "f32") +
                       ", which cannot hold dtype '" + stated.dtype + "'");
         t.dtype = stated.dtype;
       }
@@ -126,7 +132,7 @@ Expected<quantc::ModelSignature> quantc::modelSignature(Operation *function) {
 static std::string label(ArrayRef<quantc::ModelTensor> inputs, size_t i,
                          StringRef word) {
   if (!inputs[i].name.empty())
-    return "'" + inputs[i].name + "'";
+    return "'" + printable(inputs[i].name) + "'";
   return (word.empty() ? "" : (word + " ").str()) + std::to_string(i);
 }
 
@@ -187,7 +193,8 @@ quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
                     label(inputs, i, "") + " (the archive's arrays: " +
                     llvm::join(llvm::map_range(*arrays,
                                                [](const NamedArray &a) {
-                                                 return "'" + a.name + "'";
+                                                 return "'" +
+                                                        printable(a.name) + "'";
                                                }),
                                ", ") +
                     ")");

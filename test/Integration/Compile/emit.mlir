@@ -13,9 +13,10 @@
 // LLVM: "target-cpu"="x86-64-v3"
 //
 // The layers' loop nests are functions of their own (quantc-outline-loop-
-// nests), internal, before the entry point.
+// nests), internal, before the entry point, named after <name>_model (never
+// after the model's own function name, which may hold any byte).
 // RUN: quant-compile %S/Inputs/ops.mlir --emit=asm -o - | FileCheck %s --check-prefix=ASM
-// ASM: ops_loop0.{{[a-z0-9_]+}}:
+// ASM: ops_model_loop0.{{[a-z0-9_]+}}:
 // ASM: vroundps
 // ASM: .globl ops_run
 // ASM: ops_run:

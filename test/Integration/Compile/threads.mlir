@@ -42,7 +42,7 @@
 // SYMBOLS: U __kmpc_fork_call
 // SYMBOLS: U __kmpc_push_num_threads
 // SYMBOLS: U omp_get_max_threads
-// SYMBOLS: t ops_large_loop{{[0-9]+}}.{{[a-z0-9_]+}}..omp_par
+// SYMBOLS: t ops_large_model_loop{{[0-9]+}}.{{[a-z0-9_]+}}..omp_par
 // SYMBOLS: b ops_large_num_threads
 // SYMBOLS: T ops_large_run
 // SYMBOLS: T ops_large_set_num_threads
@@ -80,4 +80,4 @@
 // CNN: exact samples: 256/256, exact values: 2560/2560
 // CNN: BIT-IDENTICAL
 // FLOAT: U __kmpc_fork_call
-// FLOAT: t small_cnn_loop{{[0-9]+}}.{{[a-z0-9_]+}}..omp_par
+// FLOAT: t small_cnn_model_loop{{[0-9]+}}.{{[a-z0-9_]+}}..omp_par
