@@ -67,7 +67,20 @@ Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
   return parseNpy((*file)->getBuffer(), path);
 }
 
+namespace quantc {
+/// parseNpy. When `storage` holds `bytes` (a .npz member inflated into
+/// it), the array takes its memory over, its data moved to the front,
+/// instead of copying it: a member's size is needed once, not twice.
+static Expected<NpyArray> decodeNpy(StringRef bytes, StringRef path,
+                                    std::vector<float> *storage);
+} // namespace quantc
+
 Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
+  return decodeNpy(bytes, path, nullptr);
+}
+
+Expected<quantc::NpyArray> quantc::decodeNpy(StringRef bytes, StringRef path,
+                                             std::vector<float> *storage) {
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
     return failAt(path, "not a .npy file (bad magic)");
   uint8_t major = bytes[6];
@@ -129,6 +142,14 @@ Expected<quantc::NpyArray> quantc::parseNpy(StringRef bytes, StringRef path) {
   if (bytes.size() - dataStart < expected)
     return failAt(path, "truncated data: expected " + Twine(expected) +
                             " bytes, found " + Twine(bytes.size() - dataStart));
+  if (storage &&
+      bytes.data() == reinterpret_cast<const char *>(storage->data())) {
+    if (expected > 0)
+      std::memmove(storage->data(), bytes.data() + dataStart, expected);
+    storage->resize(count);
+    array.data = std::move(*storage);
+    return array;
+  }
   array.data.resize(count);
   if (expected > 0) // an empty vector's data() may be null
     std::memcpy(array.data.data(), bytes.data() + dataStart, expected);
@@ -283,8 +304,7 @@ struct Reader {
 
 /// Inflates the raw deflate stream `in` into exactly `size` bytes (the size
 /// the archive declares: inflating stops there).
-Error inflateRaw(StringRef in, uint64_t size, std::string &out) {
-  out.resize(size);
+Error inflateRaw(StringRef in, uint64_t size, char *out) {
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
     return quantc::fail("cannot initialize zlib");
@@ -296,7 +316,7 @@ Error inflateRaw(StringRef in, uint64_t size, std::string &out) {
     z.next_in =
         reinterpret_cast<Bytef *>(const_cast<char *>(in.data())) + inDone;
     z.avail_in = static_cast<uInt>(std::min(chunk, in.size() - inDone));
-    z.next_out = reinterpret_cast<Bytef *>(out.data()) + outDone;
+    z.next_out = reinterpret_cast<Bytef *>(out) + outDone;
     z.avail_out = static_cast<uInt>(std::min(chunk, size - outDone));
     uInt inBefore = z.avail_in, outBefore = z.avail_out;
     status = inflate(&z, Z_NO_FLUSH);
@@ -432,7 +452,9 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
                               inputLimitText(*limit));
     }
     declared += size;
-    std::string inflated;
+    // A deflated member is inflated into float storage that its array then
+    // takes over (decodeNpy).
+    std::vector<float> inflated;
     StringRef npy;
     if (method == 0) {
       if (packed != size)
@@ -446,10 +468,12 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
       if (size / 1032 > packed + 1)
         return failAt(path, "member '" + member + "': implausible size " +
                                 Twine(size));
-      if (Error e = inflateRaw(stored, size, inflated))
+      inflated.resize(std::max<uint64_t>(1, (size + 3) / sizeof(float)));
+      if (Error e = inflateRaw(stored, size,
+                               reinterpret_cast<char *>(inflated.data())))
         return failAt(path,
                       "member '" + member + "': " + toString(std::move(e)));
-      npy = inflated;
+      npy = StringRef(reinterpret_cast<const char *>(inflated.data()), size);
     } else {
       return failAt(path, "member '" + member +
                               "' uses zip compression method " + Twine(method) +
@@ -458,7 +482,8 @@ Expected<std::vector<quantc::NamedArray>> quantc::parseNpz(StringRef bytes,
     }
     if (llvm::crc32(arrayRefFromStringRef(npy)) != crc)
       return failAt(path, "member '" + member + "' fails its CRC-32 check");
-    Expected<NpyArray> array = parseNpy(npy, (path + ":" + member).str());
+    Expected<NpyArray> array = decodeNpy(npy, (path + ":" + member).str(),
+                                         method == 8 ? &inflated : nullptr);
     if (!array)
       return array.takeError();
     arrays.push_back({std::move(name), std::move(*array)});
