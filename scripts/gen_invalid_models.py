@@ -511,7 +511,7 @@ CASES = [
                              mode="linear", antialias=2)],
            X4, [vi("y", None)], [init("sc", np.float32([1, 1, 0.5, 0.5]))],
            opset=18),
-     "node 'n' (Resize): antialias must be 0 or 1"),
+     "node 'n' (Resize): attribute 'antialias' is 2; it must be 0 or 1"),
     ("resize18_axes_count",
      model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="n",
                              axes=[2, 3])],

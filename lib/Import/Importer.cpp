@@ -2,6 +2,7 @@
 
 #include "Importer.h"
 
+#include "dialects/Qnt/IR/ExactArith.h"
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/Text.h"
 
@@ -248,6 +249,19 @@ FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
   return boundedInt(a->i(), "attribute '" + name + "'", OutOfRange::Refuse);
 }
 
+FailureOr<bool> NodeImporter::boolAttr(StringRef name, bool dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (!hasType(*a, onnx::AttributeProto::INT))
+    return emitError() << "attribute '" << name << "' must be "
+                       << typeName(onnx::AttributeProto::INT);
+  if (a->i() != 0 && a->i() != 1)
+    return emitError() << "attribute '" << name << "' is " << a->i()
+                       << "; it must be 0 or 1";
+  return a->i() == 1;
+}
+
 FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt,
                                          bool allowInfinite) const {
   const onnx::AttributeProto *a = attr(name);
@@ -463,10 +477,7 @@ Value NodeImporter::roundToPrecision(Value v, int32_t dtype) {
 }
 
 Value NodeImporter::mul(Value lhs, Value rhs, Type type) {
-  auto shiftType = RankedTensorType::get({1}, g.b.getI8Type());
-  Value shift = tosa::ConstOp::create(
-      g.b, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
-  return tosa::MulOp::create(g.b, type, lhs, rhs, shift);
+  return qnt::createExactMul(g.b, g.b.getLoc(), type, lhs, rhs);
 }
 
 Value NodeImporter::transpose(Value v, ArrayRef<int64_t> perm) {

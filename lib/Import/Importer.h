@@ -210,6 +210,9 @@ public:
 
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
   mlir::FailureOr<int64_t> intAttr(llvm::StringRef name, int64_t dflt) const;
+  /// A 0 / 1 flag (keepdims, transB, ceil_mode, ...): another value is
+  /// refused, naming the attribute and its value.
+  mlir::FailureOr<bool> boolAttr(llvm::StringRef name, bool dflt) const;
   /// A float attribute; NaN is refused, and so are infinities unless
   /// `allowInfinite` (Clip's bounds).
   mlir::FailureOr<float> floatAttr(llvm::StringRef name, float dflt,
@@ -291,7 +294,9 @@ public:
   /// __truncsfhf2 / __extendhfsf2 / __truncsfbf2 (the last one missing from
   /// GCC 12's libgcc, x86 objects define it: lib/Target/Emit.cpp).
   mlir::Value roundToPrecision(mlir::Value v, int32_t dtype);
-  /// tosa.mul of f32 values (its shift operand is 0).
+  /// tosa.mul of f32 values (its shift operand is 0), built by
+  /// qnt::createExactMul so that no folder changes a product by a zero
+  /// constant.
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs, mlir::Type type);
   mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);

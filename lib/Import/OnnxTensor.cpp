@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace quantc::onnx_import;
@@ -249,6 +250,47 @@ static double roundToFormat(double v, int precision, int emin, int emax) {
   return r;
 }
 
+double quantc::onnx_import::roundToFloat32(double v) {
+  return roundToFormat(v, 24, -126, 127);
+}
+
+llvm::Error
+quantc::onnx_import::checkFloat32Range(llvm::ArrayRef<double> data) {
+  for (size_t i = 0; i < data.size(); ++i) {
+    double v = data[i], r = roundToFloat32(v);
+    bool overflow = std::isinf(r) && std::isfinite(v);
+    bool underflow = r == 0.0 && v != 0.0;
+    if (overflow || underflow) {
+      char text[32];
+      std::snprintf(text, sizeof(text), "%.17g", v);
+      return fail(std::string("holds ") + text + " (element " +
+                  std::to_string(i) + "), which float32 cannot represent (" +
+                  (overflow ? "beyond +-3.4028235e38" : "it would become 0") +
+                  "); quantc computes in float32: scale the model's values "
+                  "into float32's range or convert the model to float32");
+    }
+  }
+  return llvm::Error::success();
+}
+
+bool quantc::onnx_import::heldExactly(int64_t v) {
+  if (v >= kMinSentinel || v <= -kMinSentinel)
+    return true; // a sentinel ("to the end"): its magnitude is what counts
+  return static_cast<int64_t>(static_cast<double>(v)) == v;
+}
+
+llvm::Error
+quantc::onnx_import::checkInt64Values(llvm::ArrayRef<int64_t> data) {
+  for (size_t i = 0; i < data.size(); ++i)
+    if (!heldExactly(data[i]))
+      return fail("holds " + std::to_string(data[i]) + " (element " +
+                  std::to_string(i) +
+                  "), which the importer cannot hold exactly (an integer "
+                  "beyond 2^53 must be exact in double, or at least 2^62 in "
+                  "magnitude: a sentinel such as INT64_MAX)");
+  return llvm::Error::success();
+}
+
 double quantc::onnx_import::roundToFloat16(double v) {
   return roundToFormat(v, 11, -14, 15);
 }
@@ -318,7 +360,7 @@ const char *quantc::onnx_import::dataTypeName(int32_t dtype) {
 double quantc::onnx_import::castTo(double v, int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::FLOAT:
-    return static_cast<float>(v);
+    return roundToFloat32(v); // a static_cast beyond the range is undefined
   case onnx::TensorProto::FLOAT16:
     return roundToFloat16(v);
   case onnx::TensorProto::BFLOAT16:
@@ -400,12 +442,20 @@ llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
     }
     break;
   }
-  case onnx::TensorProto::INT64:
-    if (hasRaw)
-      fromRaw<int64_t>(raw, out.data);
-    else
-      out.data.assign(t.int64_data().begin(), t.int64_data().end());
+  case onnx::TensorProto::INT64: {
+    std::vector<int64_t> values;
+    if (hasRaw) {
+      values.resize(raw.size() / sizeof(int64_t));
+      if (!values.empty())
+        std::memcpy(values.data(), raw.data(), values.size() * sizeof(int64_t));
+    } else {
+      values.assign(t.int64_data().begin(), t.int64_data().end());
+    }
+    if (llvm::Error err = checkInt64Values(values))
+      return fail("tensor '" + t.name() + "' " + toString(std::move(err)));
+    out.data.assign(values.begin(), values.end());
     break;
+  }
   case onnx::TensorProto::INT32:
   case onnx::TensorProto::INT8:
   case onnx::TensorProto::UINT8:
@@ -442,13 +492,18 @@ llvm::Error quantc::onnx_import::decodeTensor(const onnx::TensorProto &t,
                 std::to_string(out.data.size()) + " values, its shape needs " +
                 std::to_string(out.numElements()));
   // Every float type is computed in float32 (an exporter's float16 or double
-  // weights are float32 weights to the ops that read them).
+  // weights are float32 weights to the ops that read them). float16 and
+  // bfloat16 widen exactly; a double rounds, and one that float32 cannot
+  // hold at all (beyond its range, or so small that it becomes 0) is refused.
+  if (out.dtype == onnx::TensorProto::DOUBLE)
+    if (llvm::Error err = checkFloat32Range(out.data))
+      return fail("tensor '" + t.name() + "' " + toString(std::move(err)));
   if (out.dtype == onnx::TensorProto::FLOAT16 ||
       out.dtype == onnx::TensorProto::BFLOAT16 ||
       out.dtype == onnx::TensorProto::DOUBLE) {
     out.dtype = onnx::TensorProto::FLOAT;
     for (double &v : out.data)
-      v = static_cast<float>(v);
+      v = roundToFloat32(v);
   }
   return llvm::Error::success();
 }

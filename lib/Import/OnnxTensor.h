@@ -134,6 +134,26 @@ int64_t saturatingInt64(double v);
 /// their width, float32 / float16 / bfloat16 round to nearest even).
 double castTo(double v, int32_t dtype);
 
+/// `v` rounded to the nearest float32 value (ties to even; infinite beyond
+/// the largest finite value), as a double.
+double roundToFloat32(double v);
+/// Checks that every value of a double tensor is one float32 can represent
+/// (rounded): a finite value beyond float32's range, or a non-zero one that
+/// would become 0, is an error whose message follows "<the tensor> "
+/// ("holds 1e+300 (element 3), which float32 cannot represent ...").
+llvm::Error checkFloat32Range(llvm::ArrayRef<double> data);
+/// Integers of at least this magnitude are sentinels: exporters write
+/// INT64_MAX, -INT64_MAX or INT64_MIN for "to the end" (Slice, Pad); the
+/// importer keeps them approximately (saturatingInt64 gives INT64_MAX /
+/// INT64_MIN back), every integer it uses being bounded by kMaxIntValue.
+constexpr int64_t kMinSentinel = int64_t(1) << 62;
+/// Whether the importer's double holds the int64 `v` exactly, or `v` is a
+/// sentinel.
+bool heldExactly(int64_t v);
+/// Checks heldExactly for every int64 value; the message follows "<the
+/// tensor> ".
+llvm::Error checkInt64Values(llvm::ArrayRef<int64_t> data);
+
 /// `v` rounded to the nearest float16 / bfloat16 value (ties to even;
 /// infinite beyond the largest finite value), as a double.
 double roundToFloat16(double v);

@@ -293,7 +293,7 @@
 // NO_DEFAULT_OPSET: error: '{{.*}}no_default_opset.onnx': the model imports no opset of the default ONNX domain (ai.onnx)
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_antialias.onnx -o %t.resize18_antialias.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_ANTIALIAS
 // RUN: not test -e %t.resize18_antialias.mlir
-// RESIZE18_ANTIALIAS: error: '{{.*}}resize18_antialias.onnx': node 'n' (Resize): antialias must be 0 or 1
+// RESIZE18_ANTIALIAS: error: '{{.*}}resize18_antialias.onnx': node 'n' (Resize): attribute 'antialias' is 2; it must be 0 or 1
 // RUN: not quant-translate --import-onnx %S/Inputs/invalid/resize18_axes_count.onnx -o %t.resize18_axes_count.mlir 2>&1 | FileCheck %s --check-prefix=RESIZE18_AXES_COUNT
 // RUN: not test -e %t.resize18_axes_count.mlir
 // RESIZE18_AXES_COUNT: error: '{{.*}}resize18_axes_count.onnx': node 'n' (Resize): scales or sizes must have one value per axis (2)

@@ -11,7 +11,7 @@
 // OIHW weights become OHWI constants.
 // CHECK: %[[C1:.*]] = tosa.conv2d %[[X]], %{{.*}} {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x16x16x3xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x8xf32>
 // CHECK: %[[B1:.*]] = qnt.batch_norm %[[C1]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x16x16x8xf32>, tensor<8xf32>
-// CHECK: %[[R1:.*]] = tosa.clamp %[[B1]] {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32}
+// CHECK: %[[R1:.*]] = tosa.clamp %[[B1]] {max_val = 0x7F800000 : f32, min_val = 0.000000e+00 : f32}
 // CHECK: %[[P:.*]] = tosa.max_pool2d %[[R1]] {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x16x16x8xf32>) -> tensor<1x8x8x8xf32>
 // conv2 has no bias in ONNX: a zero bias.
 // CHECK: tosa.const{{.*}}dense<0.000000e+00> : tensor<8xf32>

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Qnt/IR/ExactArith.h"
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/Transforms/Passes.h"
 
@@ -45,11 +46,8 @@ struct LowerLayerNormPattern : public OpRewritePattern<LayerNormOp> {
       return tosa::ConstOp::create(rewriter, loc, t,
                                    DenseElementsAttr::get(t, v));
     };
-    auto shiftType = RankedTensorType::get({1}, rewriter.getI8Type());
-    Value shift = tosa::ConstOp::create(
-        rewriter, loc, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
     auto mul = [&](Value a, Value b, Type t) -> Value {
-      return tosa::MulOp::create(rewriter, loc, t, a, b, shift);
+      return createExactMul(rewriter, loc, t, a, b);
     };
     // sum(v) / n over [axis, rank).
     auto mean = [&](Value v) {
@@ -119,11 +117,8 @@ struct LowerGroupNormPattern : public OpRewritePattern<GroupNormOp> {
       return tosa::ConstOp::create(rewriter, loc, t,
                                    DenseElementsAttr::get(t, v));
     };
-    auto shiftType = RankedTensorType::get({1}, rewriter.getI8Type());
-    Value shift = tosa::ConstOp::create(
-        rewriter, loc, shiftType, DenseElementsAttr::get(shiftType, int8_t(0)));
     auto mul = [&](Value a, Value b, Type t) -> Value {
-      return tosa::MulOp::create(rewriter, loc, t, a, b, shift);
+      return createExactMul(rewriter, loc, t, a, b);
     };
     float inverseCount =
         1.0f / static_cast<float>(spatial * (channels / groups));

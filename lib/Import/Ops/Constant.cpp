@@ -253,9 +253,14 @@ LogicalResult castOp(NodeImporter &n) {
   for (double &v : t.data)
     v = castTo(v, t.dtype);
   // Rounded to its precision, a float16 / bfloat16 / double constant is a
-  // float32 one to the ops that read it (as decodeTensor gives them).
-  if (isFloat(*to))
+  // float32 one to the ops that read it (as decodeTensor gives them): a
+  // double rounds to float32 (an integer's magnitude is far inside its
+  // range).
+  if (isFloat(*to)) {
     t.dtype = onnx::TensorProto::FLOAT;
+    for (double &v : t.data)
+      v = roundToFloat32(v);
+  }
   return n.setOutput(std::move(t));
 }
 

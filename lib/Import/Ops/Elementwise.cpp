@@ -136,7 +136,8 @@ LogicalResult relu(NodeImporter &n) {
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();
-  return n.setOutput({clamp(n, x->value, 0.0f, FLT_MAX), x->layout});
+  // Unbounded above: Relu(inf) is inf (ONNX Runtime), not FLT_MAX.
+  return n.setOutput({clamp(n, x->value, 0.0f, INFINITY), x->layout});
 }
 
 /// Clip: bounds from attributes (opsets < 11) or scalar constant inputs.
@@ -191,8 +192,9 @@ LogicalResult neg(NodeImporter &n) {
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();
+  // -0 - x: -x for every x (0 - x would give +0 for x = +0).
   Value y = tosa::SubOp::create(n.builder(), x->value.getType(),
-                                n.splat(0.0f, x->rank()), x->value);
+                                n.splat(-0.0f, x->rank()), x->value);
   return n.setOutput({y, x->layout});
 }
 
@@ -213,7 +215,11 @@ LogicalResult sqrt(NodeImporter &n) {
 
 enum class Binary { add, sub, mul, div, pow, min, max };
 
-double foldBinary(Binary kind, double a, double b, bool integer) {
+/// `a kind b` on float constants, as the IR's ops compute it: IEEE
+/// arithmetic (on float32 values, the double result rounds to what float32
+/// arithmetic gives), Min / Max propagating NaN and ordering -0 below +0
+/// (arith.minimumf / maximumf).
+double foldFloat(Binary kind, double a, double b) {
   switch (kind) {
   case Binary::add:
     return a + b;
@@ -222,15 +228,66 @@ double foldBinary(Binary kind, double a, double b, bool integer) {
   case Binary::mul:
     return a * b;
   case Binary::div:
-    return integer ? (b == 0.0 ? 0.0 : std::trunc(a / b)) : a / b;
+    return a / b;
   case Binary::pow:
     return std::pow(a, b);
   case Binary::min:
-    return std::min(a, b);
   case Binary::max:
-    return std::max(a, b);
+    if (std::isnan(a) || std::isnan(b))
+      return NAN;
+    if (a == b) // +0 and -0: min is -0, max +0
+      return (kind == Binary::min) == std::signbit(a) ? a : b;
+    return kind == Binary::min ? std::min(a, b) : std::max(a, b);
   }
   return 0.0;
+}
+
+/// `a kind b` on integer constants (shape arithmetic), exactly in int64
+/// (ONNX's Div truncates); std::nullopt with `error` set for a division by
+/// zero and for a result that int64 cannot hold or the importer's doubles
+/// cannot represent exactly (heldExactly: beyond 2^53, sentinels aside).
+std::optional<double> foldInteger(Binary kind, double a, double b,
+                                  std::string &error) {
+  int64_t x = saturatingInt64(a), y = saturatingInt64(b), r = 0;
+  bool overflow = false;
+  switch (kind) {
+  case Binary::add:
+    overflow = __builtin_add_overflow(x, y, &r);
+    break;
+  case Binary::sub:
+    overflow = __builtin_sub_overflow(x, y, &r);
+    break;
+  case Binary::mul:
+    overflow = __builtin_mul_overflow(x, y, &r);
+    break;
+  case Binary::div:
+    if (y == 0) {
+      error = "integer division by zero (" + std::to_string(x) + " / 0)";
+      return std::nullopt;
+    }
+    overflow = x == INT64_MIN && y == -1;
+    r = overflow ? 0 : x / y;
+    break;
+  case Binary::pow: {
+    double p = std::trunc(std::pow(a, b));
+    overflow = !(std::fabs(p) < 0x1p63);
+    r = overflow ? 0 : static_cast<int64_t>(p);
+    break;
+  }
+  case Binary::min:
+    r = std::min(x, y);
+    break;
+  case Binary::max:
+    r = std::max(x, y);
+    break;
+  }
+  if (overflow || !heldExactly(r)) {
+    error = "integer overflow: " + std::to_string(x) + " and " +
+            std::to_string(y) + " give a result beyond int64 (or beyond " +
+            "2^53, which the importer cannot hold exactly)";
+    return std::nullopt;
+  }
+  return static_cast<double>(r);
 }
 
 /// `lhs kind rhs` on broadcast-compatible f32 values of equal rank.
@@ -271,11 +328,20 @@ LogicalResult foldConstants(NodeImporter &n, Binary kind) {
       return failure();
     bool integer = acc.isInteger();
     ConstTensor r;
+    std::string error;
     if (llvm::Error err = broadcastBinary(
             acc, *next, r,
-            [&](double a, double b) { return foldBinary(kind, a, b, integer); },
+            [&](double a, double b) {
+              if (!integer)
+                return foldFloat(kind, a, b);
+              std::optional<double> v =
+                  error.empty() ? foldInteger(kind, a, b, error) : 0.0;
+              return v ? *v : 0.0;
+            },
             [&](ArrayRef<int64_t> d) { return n.checkBudget(d); }))
       return n.emitError() << toString(std::move(err));
+    if (!error.empty())
+      return n.emitError() << error;
     acc = std::move(r);
   }
   return n.setOutput(std::move(acc));
@@ -497,8 +563,9 @@ LogicalResult binary(NodeImporter &n) {
   for (Value v : ArrayRef<Value>(values).drop_front())
     acc = buildBinary(n, kind, acc, v, type);
   if (values.size() == 1 && acc.getType() != type) {
-    // A single broadcast input: materialize the broadcast shape.
-    acc = buildBinary(n, Binary::add, acc, n.constant(type.getShape(), {0.0f}),
+    // A single broadcast input: materialize the broadcast shape (x + -0 is
+    // x for every x; x + 0 would turn -0 into +0).
+    acc = buildBinary(n, Binary::add, acc, n.constant(type.getShape(), {-0.0f}),
                       type);
   }
   if (mean)

@@ -118,24 +118,22 @@ LogicalResult where(NodeImporter &n) {
 /// Mod: integers take the divisor's sign (Python's %) unless `fmod`, which
 /// takes the dividend's (C's fmod) and is required for floats.
 LogicalResult mod(NodeImporter &n) {
-  FailureOr<int64_t> fmod = n.intAttr("fmod", 0);
+  FailureOr<bool> fmod = n.boolAttr("fmod", false);
   if (failed(fmod))
     return failure();
-  if (*fmod != 0 && *fmod != 1)
-    return n.emitError() << "fmod must be 0 or 1, not " << *fmod;
   if (failed(n.checkArity(2, 2)))
     return failure();
   FailureOr<SmallVector<const ConstTensor *>> in = constantInputs(n);
   if (failed(in))
     return failure();
   bool integer = (*in)[0]->isInteger();
-  if (!integer && *fmod == 0)
+  if (!integer && !*fmod)
     return n.emitError() << "floating-point Mod requires fmod=1";
   if (integer && llvm::is_contained((*in)[1]->data, 0.0))
     return n.emitError() << "integer division by zero";
   return elementwise(n, 2, 0, [&](ArrayRef<double> v) {
     double r = std::fmod(v[0], v[1]);
-    if (*fmod == 0 && r != 0.0 && (r < 0) != (v[1] < 0))
+    if (!*fmod && r != 0.0 && (r < 0) != (v[1] < 0))
       r += v[1];
     return r;
   });

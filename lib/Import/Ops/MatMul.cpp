@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -97,11 +98,11 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   if (failed(a))
     return failure();
   if (!isMatMul) {
-    FailureOr<int64_t> transA = n.intAttr("transA", 0);
+    FailureOr<bool> transA = n.boolAttr("transA", false);
     if (failed(transA))
       return failure();
     // Gemm's A^T: the two dimensions swap places in the layout.
-    if (*transA != 0 && a->rank() == 2)
+    if (*transA && a->rank() == 2)
       a->layout = {1 - a->layout[0], 1 - a->layout[1]};
   }
   SmallVector<int64_t> aShape = a->onnxShape();
@@ -138,7 +139,7 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   float alpha = 1.0f, beta = 1.0f;
   const ConstTensor *c = nullptr;
   if (!isMatMul) {
-    FailureOr<int64_t> tb = n.intAttr("transB", 0);
+    FailureOr<bool> tb = n.boolAttr("transB", false);
     FailureOr<float> al = n.floatAttr("alpha", 1.0f),
                      be = n.floatAttr("beta", 1.0f);
     FailureOr<const ConstTensor *> cc = n.optionalConstant(2);
@@ -146,7 +147,7 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
       return failure();
     if (*al != 1.0f && qdq)
       return n.emitError() << "alpha must be 1 for a quantized weight";
-    transB = *tb != 0;
+    transB = *tb;
     alpha = *al;
     beta = *be;
     c = *cc;
@@ -157,9 +158,21 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
     m *= aShape[d];
   if (kn.dims[0] != k)
     return n.emitError() << "weight shape does not match the input";
-  if (alpha != 1.0f)
-    for (double &v : kn.data)
-      v = static_cast<float>(v * alpha);
+  // alpha folds into the weight (one rounding instead of two), unless a
+  // product leaves float32's range, where alpha * (A B) may not: then it
+  // multiplies the result.
+  bool scaleResult = false;
+  if (alpha != 1.0f) {
+    ConstTensor scaled = kn;
+    for (double &v : scaled.data)
+      v = roundToFloat32(v * alpha);
+    for (size_t i = 0; i < kn.data.size() && !scaleResult; ++i)
+      scaleResult = std::isfinite(kn.data[i]) &&
+                    (std::isinf(scaled.data[i]) ||
+                     (scaled.data[i] == 0.0 && kn.data[i] != 0.0));
+    if (!scaleResult)
+      kn = std::move(scaled);
+  }
   kn.dims.insert(kn.dims.begin(), 1);
   Value weightValue = n.constant(kn);
   if (qdq) {
@@ -173,6 +186,8 @@ LogicalResult linear(NodeImporter &n, bool isMatMul) {
   }
   ImplicitLocOpBuilder &b = n.builder();
   Value result = matMul(n, n.reshape(n.onnxOrder(*a), {1, m, k}), weightValue);
+  if (scaleResult)
+    result = n.mul(result, n.splat(alpha, 3), result.getType());
   if (c) {
     ConstTensor bias = *c;
     if (beta != 1.0f)

@@ -219,10 +219,10 @@ LogicalResult batchNorm(NodeImporter &n) {
       return n.emitError() << "training mode (the mean / variance outputs) "
                               "is not supported: inference only";
   // Opsets 7-8: spatial=0 normalizes each element with its own statistics.
-  FailureOr<int64_t> spatial = n.intAttr("spatial", 1);
+  FailureOr<bool> spatial = n.boolAttr("spatial", true);
   if (failed(spatial))
     return failure();
-  if (n.opset() < 9 && *spatial != 1)
+  if (n.opset() < 9 && !*spatial)
     return n.emitError() << "spatial=0 (per-element statistics) is not "
                             "supported";
   FailureOr<Act> x = n.act(0);
@@ -230,7 +230,7 @@ LogicalResult batchNorm(NodeImporter &n) {
     return failure();
   if (x->rank() < 2)
     return n.emitError() << "input must have rank >= 2 (channels at axis 1)";
-  FailureOr<int64_t> training = n.intAttr("training_mode", 0);
+  FailureOr<bool> training = n.boolAttr("training_mode", false);
   if (failed(training))
     return failure();
   if (*training)

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
 #include <cfloat>
+#include <cmath>
 
 using namespace mlir;
 using namespace quantc::onnx_import;
@@ -149,7 +150,7 @@ Value dilatedPool(NodeImporter &n, Value input, bool isMax, bool countPad,
       tosa::getTosaConstShape(b, {0, 0, pad[0], pad[1] + strides[0] - 1, pad[2],
                                   pad[3] + strides[1] - 1, 0, 0});
   Value x = tosa::PadOp::create(b, n.f32(padded), input, padding,
-                                n.constant({1}, {isMax ? -FLT_MAX : 0.0f}));
+                                n.constant({1}, {isMax ? -INFINITY : 0.0f}));
   Value result;
   for (int64_t a = 0; a < kernel[0]; ++a) {
     Value rows = stridedRows(n, x, 1, a * dilations[0], out[0], strides[0]);
@@ -201,9 +202,9 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
   SmallVector<int64_t> shape = x->onnxShape();
   int64_t h = shape[2], w = shape[3];
   FailureOr<SmallVector<int64_t>> kernel = n.intsAttr("kernel_shape", {});
-  FailureOr<int64_t> ceilMode = n.intAttr("ceil_mode", 0),
-                     storage = n.intAttr("storage_order", 0),
-                     countPad = n.intAttr("count_include_pad", 0);
+  FailureOr<bool> ceilMode = n.boolAttr("ceil_mode", false),
+                  storage = n.boolAttr("storage_order", false),
+                  countPad = n.boolAttr("count_include_pad", false);
   if (failed(kernel) || failed(ceilMode) || failed(storage) || failed(countPad))
     return failure();
   if (!n.attr("kernel_shape"))
@@ -214,7 +215,7 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
     return failure();
   if (kernel->size() == 1)
     kernel->insert(kernel->begin(), 1);
-  if (*storage != 0)
+  if (*storage)
     return n.emitError() << "storage_order=1 is not supported";
   for (int i = 0; i < 2; ++i)
     if (win->pad[2 * i] >= (*kernel)[i] || win->pad[2 * i + 1] >= (*kernel)[i])
@@ -232,9 +233,9 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
         --out;
       pad[2 * i + 1] += std::max<int64_t>((out - 1) * s - span, 0);
     }
-    return setPoolOutput(n, dilatedPool(n, input, isMax, *countPad != 0,
-                                        *kernel, win->strides, win->dilations,
-                                        win->pad, pad));
+    return setPoolOutput(n, dilatedPool(n, input, isMax, *countPad, *kernel,
+                                        win->strides, win->dilations, win->pad,
+                                        pad));
   }
   if (!isMax && llvm::all_of(win->pad, [](int64_t p) { return p == 0; })) {
     // Zero Pad + AveragePool is PyTorch's export of count_include_pad=True:
@@ -250,7 +251,7 @@ template <bool isMax> LogicalResult pool(NodeImporter &n) {
       win->pad.assign(folded.begin(), folded.end());
       h = shape[1];
       w = shape[2];
-      *countPad = 1;
+      *countPad = true;
     }
   }
   SmallVector<int64_t> pad = win->pad;
@@ -306,8 +307,8 @@ LogicalResult reduce(NodeImporter &n) {
   if (failed(n.checkArity(1, axesFromInput ? 2 : 1)))
     return failure();
   FailureOr<Act> x = n.act(0);
-  FailureOr<int64_t> keepDims = n.intAttr("keepdims", 1),
-                     noopEmpty = n.intAttr("noop_with_empty_axes", 0);
+  FailureOr<bool> keepDims = n.boolAttr("keepdims", true),
+                  noopEmpty = n.boolAttr("noop_with_empty_axes", false);
   if (failed(x) || failed(keepDims) || failed(noopEmpty))
     return failure();
   FailureOr<SmallVector<int64_t>> rawAxes =
@@ -390,9 +391,9 @@ template <bool isMin> LogicalResult argExtremum(NodeImporter &n) {
   if (failed(n.checkArity(1, 1)))
     return failure();
   FailureOr<Act> x = n.act(0);
-  FailureOr<int64_t> axisAttr = n.intAttr("axis", 0),
-                     keepDims = n.intAttr("keepdims", 1),
-                     selectLast = n.intAttr("select_last_index", 0);
+  FailureOr<int64_t> axisAttr = n.intAttr("axis", 0);
+  FailureOr<bool> keepDims = n.boolAttr("keepdims", true),
+                  selectLast = n.boolAttr("select_last_index", false);
   if (failed(x) || failed(axisAttr) || failed(keepDims) || failed(selectLast))
     return failure();
   FailureOr<int64_t> axis = n.normalizeAxis(*axisAttr, x->rank());

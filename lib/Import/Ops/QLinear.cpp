@@ -400,7 +400,7 @@ LogicalResult qgemm(NodeImporter &n) {
   if (failed(n.checkArity(6, 9)))
     return failure();
   FailureOr<float> alpha = n.floatAttr("alpha", 1.0f);
-  FailureOr<int64_t> transB = n.intAttr("transB", 0);
+  FailureOr<bool> transB = n.boolAttr("transB", false);
   if (failed(alpha) || failed(transB))
     return failure();
   if (*alpha <= 0.0f)
@@ -428,7 +428,7 @@ LogicalResult qgemm(NodeImporter &n) {
   if (failed(b))
     return failure();
   SubNode gemm(n, "Gemm");
-  gemm.in(*a).in(*b).attr("transB", *transB);
+  gemm.in(*a).in(*b).attr("transB", int64_t(*transB));
   if (const onnx::AttributeProto *t = n.attr("transA"))
     *gemm.proto.add_attribute() = *t;
   if (n.hasInput(6)) {
@@ -495,7 +495,7 @@ qlinearUnary(NodeImporter &n, StringRef op,
              ArrayRef<std::pair<StringRef, float>> floatAttrs = {}) {
   if (failed(n.checkArity(4, 5)))
     return failure();
-  FailureOr<int64_t> channelsLast = n.intAttr("channels_last", 0);
+  FailureOr<bool> channelsLast = n.boolAttr("channels_last", false);
   if (failed(channelsLast) || failed(perTensorParams(n, 1, 2)))
     return failure();
   FailureOr<std::string> x = dequantized(n, 0, 1, 2, 0, "x");

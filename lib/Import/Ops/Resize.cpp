@@ -427,14 +427,12 @@ LogicalResult resizeOp(NodeImporter &n) {
   bool v10 = n.opset() < 11;
   if (failed(n.checkArity(v10 || n.opset() < 13 ? 2 : 1, v10 ? 2 : 4)))
     return failure();
-  FailureOr<int64_t> antialias = n.intAttr("antialias", 0);
+  FailureOr<bool> antialias = n.boolAttr("antialias", false);
   FailureOr<SmallVector<int64_t>> rawAxes = n.intsAttr("axes", {});
   FailureOr<std::string> keepAspect =
       n.stringAttr("keep_aspect_ratio_policy", "stretch");
   if (failed(antialias) || failed(rawAxes) || failed(keepAspect))
     return failure();
-  if (*antialias != 0 && *antialias != 1)
-    return n.emitError() << "antialias must be 0 or 1";
   FailureOr<Act> x = n.act(0);
   FailureOr<std::string> mode = n.stringAttr("mode", "nearest"),
                          coord =
@@ -478,12 +476,12 @@ LogicalResult resizeOp(NodeImporter &n) {
   r.antialias = antialiased;
   FailureOr<float> a = n.floatAttr("cubic_coeff_a", -0.75f),
                    extrapolation = n.floatAttr("extrapolation_value", 0.0f);
-  FailureOr<int64_t> exclude = n.intAttr("exclude_outside", 0);
+  FailureOr<bool> exclude = n.boolAttr("exclude_outside", false);
   if (failed(a) || failed(extrapolation) || failed(exclude))
     return failure();
   r.cubicA = *a;
   r.extrapolation = *extrapolation;
-  r.excludeOutside = *exclude != 0;
+  r.excludeOutside = *exclude;
   if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
     return n.emitError() << "unsupported mode '" << *mode
                          << "' (nearest, linear and cubic are supported)";

@@ -47,7 +47,7 @@ LogicalResult reshapeOp(NodeImporter &n) {
     return failure();
   FailureOr<SmallVector<int64_t>> in = inputShape(n);
   FailureOr<SmallVector<int64_t>> target = n.intsInput(1);
-  FailureOr<int64_t> allowZero = n.intAttr("allowzero", 0);
+  FailureOr<bool> allowZero = n.boolAttr("allowzero", false);
   if (failed(in) || failed(target) || failed(allowZero))
     return failure();
   int64_t total = computeProduct(*in), known = 1, inferred = -1;

@@ -134,6 +134,54 @@ TEST(DecodeTensor, DoubleAndUnsupported) {
             "int32, int8, uint8, bool)");
 }
 
+/// decodeTensor's error for a one-element tensor of `dtype` whose raw data
+/// is `value`'s bytes ("" when it decodes).
+template <typename T> std::string decodeError(int32_t dtype, T value) {
+  onnx::TensorProto t = tensor(dtype, {1});
+  t.set_raw_data(
+      std::string(reinterpret_cast<const char *>(&value), sizeof(value)));
+  ConstTensor c;
+  llvm::Error err = decodeTensor(t, c);
+  return err ? toString(std::move(err)) : "";
+}
+
+TEST(DecodeTensor, DoubleNarrowing) {
+  // Rounded inside float32's range (subnormals included), refused where
+  // float32 would make it inf or 0; infinities and NaN stay.
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, 3.4028234663852886e38), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, 1e-45), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, -double(INFINITY)), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, double(NAN)), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, -1e39),
+            "tensor 't' holds -9.9999999999999994e+38 (element 0), which "
+            "float32 cannot represent (beyond +-3.4028235e38); quantc "
+            "computes in float32: scale the model's values into float32's "
+            "range or convert the model to float32");
+  EXPECT_NE(
+      decodeError(onnx::TensorProto::DOUBLE, 1e-46).find("(it would become 0)"),
+      std::string::npos);
+  // Half-way above FLT_MAX rounds to inf (IEEE), just below to FLT_MAX.
+  EXPECT_NE(decodeError(onnx::TensorProto::DOUBLE, 0x1.ffffffp127), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::DOUBLE, 0x1.fffffefp127), "");
+  EXPECT_EQ(roundToFloat32(0x1.fffffefp127), 0x1.fffffep127);
+  EXPECT_EQ(roundToFloat32(0.1), double(0.1f));
+  EXPECT_TRUE(std::signbit(roundToFloat32(-1e-50)));
+}
+
+TEST(DecodeTensor, Int64Exactness) {
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, int64_t(1) << 53), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, int64_t(1) << 62), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, INT64_MAX), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, INT64_MIN), "");
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, (int64_t(1) << 53) + 1),
+            "tensor 't' holds 9007199254740993 (element 0), which the "
+            "importer cannot hold exactly (an integer beyond 2^53 must be "
+            "exact in double, or at least 2^62 in magnitude: a sentinel "
+            "such as INT64_MAX)");
+  EXPECT_EQ(decodeError(onnx::TensorProto::INT64, -INT64_MAX), "");
+  EXPECT_NE(decodeError(onnx::TensorProto::INT64, (int64_t(1) << 62) - 1), "");
+}
+
 std::string parseError(llvm::StringRef spec) {
   OnnxImportOptions options;
   llvm::Error e = parseInputShape(spec, options);
