@@ -53,3 +53,10 @@
 // BADVAR: error: QUANTC_MAX_INPUT_BYTES='lots' is not a positive byte count (e.g. 4294967296, 4096M or 4G)
 // RUN: env QUANTC_MAX_INPUT_BYTES=0 not quant-translate --import-onnx %t/const-1048576.onnx 2>&1 | FileCheck %s --check-prefix=ZEROVAR
 // ZEROVAR: error: QUANTC_MAX_INPUT_BYTES='0' is not a positive byte count
+//
+// External data (a tensor whose values are in another file) is not
+// supported: no name in a model ever opens a file (here /dev/zero).
+// RUN: not quant-translate --import-onnx %t/external.onnx 2>&1 | FileCheck %s --check-prefix=EXTERNAL
+// EXTERNAL: error: '{{.*}}external.onnx': initializer: tensor 'w' uses external data (not supported)
+// RUN: not quant-translate --import-onnx %t/external-unmarked.onnx 2>&1 | FileCheck %s --check-prefix=UNMARKED
+// UNMARKED: error: '{{.*}}external-unmarked.onnx': initializer: tensor 'w' has 0 values, its shape needs 4

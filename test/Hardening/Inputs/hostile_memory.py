@@ -15,6 +15,10 @@ writes into OUTDIR:
                     copies of it, the last added to x
     expand.onnx     Expand of a one-value constant to [268435456]
     range.onnx      Range(0, 268435456, 1)
+    external.onnx   an initializer of [4] floats whose data is "external"
+                    (data_location EXTERNAL, location /dev/zero);
+                    external-unmarked.onnx the same location without
+                    data_location: no file is ever opened for it
   .npz archives (input "input", float32[1, 4, 4, 2] = 32 values, as the
   model of memory-npz.mlir takes):
     ok.npz          one stored member, 4 samples (128 values); ok.npy the
@@ -117,7 +121,22 @@ def write(path, data):
         f.write(data)
 
 
+def external_model(marked):
+    """y = x + w, w: float[4] whose data is elsewhere (ONNX external data:
+    TensorProto external_data 13, data_location 14 = EXTERNAL)."""
+    entry = field(1, "location") + field(2, "/dev/zero")
+    w = (tensor([4], FLOAT) + field(8, "w") + field(13, entry) +
+         (int_field(14, 1) if marked else b""))
+    graph = (field(1, node("Add", ["x", "w"], ["y"], "add")) + field(2, "g") +
+             field(5, w) + field(11, value_info("x", [4])) +
+             field(12, value_info("y", [4])))
+    return int_field(1, 8) + field(7, graph) + field(8, field(1, "") +
+                                                    int_field(2, 13))
+
+
 def write_models(out):
+    write(os.path.join(out, "external.onnx"), external_model(True))
+    write(os.path.join(out, "external-unmarked.onnx"), external_model(False))
     for n in (2**28 + 1, 2**28, 2**20):
         nodes = constant_of_shape(n) + [node("Add", ["x", "c"], ["y"], "add")]
         write(os.path.join(out, "const-%d.onnx" % n),
