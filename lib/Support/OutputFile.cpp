@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -509,6 +510,32 @@ void OutputSet::discard() {
     ::rmdir(dir.c_str());
   createdDirs.clear();
   checked.clear();
+}
+
+/// The tool reportStdoutErrorsAtExit names.
+static llvm::StringLiteral stdoutTool = "";
+
+/// At exit, before outs() is destroyed: its error as a diagnosed one.
+static void checkStdoutAtExit() {
+  llvm::raw_fd_ostream &out = llvm::outs();
+  out.flush();
+  std::error_code ec = out.error();
+  if (!ec)
+    return;
+  out.clear_error();
+  llvm::errs() << stdoutTool
+               << ": error: cannot write to standard output: " << ec.message()
+               << "\n";
+  llvm::errs().flush();
+  std::_Exit(1);
+}
+
+void quantc::reportStdoutErrorsAtExit(llvm::StringLiteral tool) {
+  stdoutTool = tool;
+  // Constructed before the handler is registered, destroyed after it runs.
+  (void)llvm::errs();
+  (void)llvm::outs();
+  std::atexit(checkStdoutAtExit);
 }
 
 Error quantc::writeOutputFile(

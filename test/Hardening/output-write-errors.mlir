@@ -33,6 +33,12 @@
 // OPT-STDOUT: quant-opt: error: cannot write '-' (-o): standard output: No space left on device
 // RUN: not quant-translate --import-onnx %quantc_src_root/examples/fashion-mnist/model.onnx -o /dev/full 2>&1 | FileCheck %s --check-prefix=TRANSLATE --implicit-check-not="LLVM ERROR"
 // TRANSLATE: quant-translate: error: cannot write '/dev/full' (-o): No space left on device
+// Anything else a tool prints to standard output (listings, help,
+// summaries): a diagnosed error and exit code 1 when it cannot be written.
+// RUN: not quant-compile --list-isas 2>&1 >/dev/full | FileCheck %s --check-prefix=LIST --implicit-check-not="LLVM ERROR"
+// RUN: not quant-translate --list-onnx-ops 2>&1 >/dev/full | FileCheck %s --check-prefix=LIST-ONNX --implicit-check-not="LLVM ERROR"
+// LIST: quant-compile: error: cannot write to standard output: No space left on device
+// LIST-ONNX: quant-translate: error: cannot write to standard output: No space left on device
 //
 // Nothing but the kept m.o is left.
 // RUN: ls -A %t | count 1

@@ -348,6 +348,7 @@ static Error writeOutputs(ModuleOp module, const quantc::Profile &profile,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  quantc::reportStdoutErrorsAtExit("quant-calibrate");
   parseCommandLine(argc, argv);
   if (mergeMode) {
     if (Error e = mergeProfiles())

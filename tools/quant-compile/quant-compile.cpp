@@ -684,6 +684,7 @@ static Error writeHeader(const quantc::CompileTarget &target,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  quantc::reportStdoutErrorsAtExit("quant-compile");
   parseCommandLine(argc, argv);
   if ((minOutputSqnr.getNumOccurrences() || !validationData.empty() ||
        rankLayers) &&

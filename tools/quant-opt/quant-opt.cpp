@@ -62,6 +62,7 @@ checkParserSurvives(const llvm::MemoryBuffer &input,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  quantc::reportStdoutErrorsAtExit("quant-opt");
   mlir::DialectRegistry registry;
   quantc::registerAllDialects(registry);
   quantc::registerAllPasses();

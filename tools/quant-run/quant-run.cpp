@@ -91,6 +91,7 @@ static const quantc::ToolError error("quant-run");
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  quantc::reportStdoutErrorsAtExit("quant-run");
   quantc::registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-run: run a float model compiled to "

@@ -72,6 +72,7 @@ static void printOnnxOps(raw_ostream &os) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  quantc::reportStdoutErrorsAtExit("quant-translate");
   cl::ParseCommandLineOptions(argc, argv,
                               "quant-translate: import models into quantc's "
                               "float IR\n");

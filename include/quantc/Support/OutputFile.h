@@ -116,6 +116,13 @@ private:
   std::vector<std::string> checked;
 };
 
+/// Makes a tool's exit report a failed write to standard output (a full
+/// disk, /dev/full) as "<tool>: error: cannot write to standard output:
+/// <reason>" with exit code 1, where LLVM would end in its fatal "IO failure
+/// on output stream" when outs() is destroyed. Call at the start of main,
+/// after InitLLVM.
+void reportStdoutErrorsAtExit(llvm::StringLiteral tool);
+
 /// Writes one output: `write`'s bytes become `path`, or nothing does.
 llvm::Error writeOutputFile(llvm::StringRef path,
                             llvm::function_ref<void(llvm::raw_ostream &)> write,
