@@ -16,12 +16,14 @@
 // RUN: not quant-translate --import-onnx %t/missing.onnx -o %t/d 2>&1 | FileCheck %s --check-prefix=DIR-TRANSLATE
 // RUN: not quant-run %t/missing.mlir --input %t/in.npy -o %t/d 2>&1 | FileCheck %s --check-prefix=DIR-QRUNTOOL
 // RUN: not quant-opt %S/../Integration/Compile/Inputs/ops.mlir -o %t/d 2>&1 | FileCheck %s --check-prefix=DIR-OPT
+// RUN: not quant-calibrate --merge %t/missing1.json %t/missing2.json -o %t/d 2>&1 | FileCheck %s --check-prefix=DIR-MERGE
 // DIR: quant-compile: error: cannot write '{{.*}}/d' (-o): it is a directory; name a file in it
 // DIR-SLASH: quant-compile: error: cannot write '{{.*}}/d/' (-o): it names a directory; name a file
 // NEW-SLASH: quant-compile: error: cannot write '{{.*}}/new/' (-o): it names a directory; name a file
 // DIR-TRANSLATE: quant-translate: error: cannot write '{{.*}}/d' (-o): it is a directory
 // DIR-QRUNTOOL: quant-run: error: cannot write '{{.*}}/d' (-o): it is a directory
 // DIR-OPT: quant-opt: error: cannot write '{{.*}}/d' (-o): it is a directory
+// DIR-MERGE: quant-calibrate: error: cannot write '{{.*}}/d' (-o): it is a directory
 //
 // A fifo is never opened (no hang) nor replaced, whatever --emit.
 // RUN: not quant-compile %t/missing.mlir -o %t/fifo 2>&1 | FileCheck %s --check-prefix=FIFO
