@@ -50,24 +50,29 @@ extern char **environ;
 
 namespace {
 
-/// The private directory of this process's files (removed at exit).
-const std::string &workDir() {
-  static const std::string dir = [] {
+/// The private directory of this process's files, removed at exit (a
+/// plain array: the exit handler runs after static objects are destroyed).
+char privateDir[4096];
+
+std::string workDir() {
+  if (!privateDir[0]) {
     const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") +
-                          "/quantc-header-fuzzer.XXXXXX";
-    if (!mkdtemp(pattern.data())) {
+    std::snprintf(privateDir, sizeof(privateDir),
+                  "%s/quantc-header-fuzzer.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(privateDir)) {
       std::perror("header-fuzzer: mkdtemp");
       std::abort();
     }
     std::atexit([] {
-      for (const char *f : {"/h.h", "/aux.txt", "/log.txt", "/pp.txt"})
-        std::remove((workDir() + f).c_str());
-      rmdir(workDir().c_str());
+      char path[sizeof(privateDir) + 16];
+      for (const char *f : {"/h.h", "/aux.txt", "/log.txt", "/pp.txt"}) {
+        std::snprintf(path, sizeof(path), "%s%s", privateDir, f);
+        std::remove(path);
+      }
+      rmdir(privateDir);
     });
-    return pattern;
-  }();
-  return dir;
+  }
+  return privateDir;
 }
 
 std::string compiler() {
