@@ -29,6 +29,15 @@ ninja -C "$build"
 # * detect_leaks=0: LLVM / MLIR tools leave their statics to the OS at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# The ONNX conformance runner (label conformance) runs once, in the plain
-# build (scripts/test.sh): it compiles hundreds of models.
+# Tests that run once, in the plain build (scripts/test.sh), because they
+# spend their minutes in LLVM's uninstrumented code generation and in the
+# generated code, not in ours:
+# * the ONNX conformance runner (label conformance): hundreds of models;
+# * the per-ISA random kernel tests (test/Integration/Kernels/random-*-<isa>:
+#   the same lowering as random-convs / random-matmuls / ..., which stay,
+#   compiled and run for AVX-VNNI, AVX-512 VNNI, AMX and AArch64 under
+#   qemu, 1-2 minutes each);
+# * the zoo slice (test/Zoo: torchvision models, CI's reference stage).
+# LIT_FILTER_OUT set by the caller replaces this list.
+export LIT_FILTER_OUT=${LIT_FILTER_OUT:-'^QUANTC :: (Zoo/|Integration/Kernels/random-[a-z-]*-(aarch64|vnni|amx|amx-twin)[.]mlir$)'}
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -LE conformance "$@"
