@@ -29,6 +29,8 @@ success, failure and exceptions alike (docs/hardening.md).
 
 import ctypes
 import json
+import math
+import numbers
 import os
 import platform
 import shutil
@@ -378,6 +380,8 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     activation_observer ("auto", ...) pass --equalize, --bias-correction,
     --smooth-alpha and --activation-observer.
     """
+    _check_numeric_keywords(batch, min_output_sqnr, min_metric,
+                            max_metric_drop, smooth_alpha)
     tool = find_quant_compile(quant_compile)
     with tempfile.TemporaryDirectory(prefix="quantc-") as work:
         compiled = _compile_in(
@@ -389,6 +393,33 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
         if output is None:
             compiled.path = None  # its file goes with `work`
         return compiled
+
+
+def _check_numeric_keywords(batch, min_output_sqnr, min_metric,
+                            max_metric_drop, smooth_alpha):
+    """Refuses numeric keywords no compile can mean, as quant-compile
+    refuses its options: a number that is NaN, infinite or no number, a
+    negative max_metric_drop, a batch that is not a positive integer."""
+    for name, value in (("min_output_sqnr", min_output_sqnr),
+                        ("min_metric", min_metric),
+                        ("max_metric_drop", max_metric_drop),
+                        ("smooth_alpha", smooth_alpha)):
+        if value is None:
+            continue
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = math.nan
+        if isinstance(value, bool) or not math.isfinite(number):
+            raise QuantcError(f"{name} must be a finite number, not "
+                              f"{value!r}")
+    if max_metric_drop is not None and float(max_metric_drop) < 0:
+        raise QuantcError(f"max_metric_drop must be >= 0, not "
+                          f"{max_metric_drop!r}")
+    if batch is not None and (isinstance(batch, bool) or
+                              not isinstance(batch, numbers.Integral) or
+                              batch < 1):
+        raise QuantcError(f"batch must be a positive integer, not {batch!r}")
 
 
 def _compile_in(work, tool, model, output, calibration, profile, cpu,

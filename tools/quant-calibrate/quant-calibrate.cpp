@@ -25,6 +25,7 @@
 #include "quantc/Support/Fail.h"
 #include "quantc/Support/OutputFile.h"
 #include "quantc/Support/Text.h"
+#include "quantc/Tools/OptionParsers.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -77,13 +78,13 @@ static cl::opt<std::string>
     functionName("function",
                  cl::desc("Function to calibrate (default: the public one)"),
                  cl::init(""), cl::cat(category));
-static cl::opt<int64_t>
+static cl::opt<int64_t, false, quantc::Int64Parser>
     batchSize("batch-size",
               cl::desc("Samples per observer batch (as a DataLoader batch)"),
               cl::init(32), cl::cat(category));
-static cl::opt<int64_t> maxSamples("max-samples",
-                                   cl::desc("Use at most this many samples"),
-                                   cl::init(0), cl::cat(category));
+static cl::opt<int64_t, false, quantc::Int64Parser>
+    maxSamples("max-samples", cl::desc("Use at most this many samples"),
+               cl::init(0), cl::cat(category));
 static cl::opt<bool> insertObservers(
     "insert-observers",
     cl::desc("Insert observers first (qnt-insert-observers with the options "
@@ -112,7 +113,7 @@ static cl::opt<std::string>
               cl::desc("Write a per-layer quantization report (report.json, "
                        "report.html) into this directory; needs --data"),
               cl::value_desc("dir"), cl::init(""), cl::cat(category));
-static cl::opt<int64_t>
+static cl::opt<int64_t, false, quantc::Int64Parser>
     batch("batch",
           cl::desc("ONNX models: the batch size to compile for (replaces a "
                    "symbolic batch dimension, or the batch of 1 a model was "

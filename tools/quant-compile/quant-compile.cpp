@@ -27,6 +27,7 @@
 #include "quantc/Support/OutputFile.h"
 #include "quantc/Support/Text.h"
 #include "quantc/Target/Compile.h"
+#include "quantc/Tools/OptionParsers.h"
 #include "quantc/Tools/ToolSupport.h"
 #include "quantc/Transforms/Passes.h"
 
@@ -195,7 +196,7 @@ static cl::opt<bool> equalize(
              "ranges of consecutive conv / linear layers of the float model "
              "before calibration (qnt-equalize; docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
-static cl::opt<double> minOutputSqnr(
+static cl::opt<double, false, quantc::FiniteDoubleParser> minOutputSqnr(
     "min-output-sqnr",
     cl::desc("Accuracy budget: keep the layers whose int8 form costs the "
              "most accuracy in float, most sensitive first (measured), until "
@@ -220,7 +221,7 @@ static cl::opt<bool> biasCorrection(
              "into each conv / linear layer's bias, measured on the "
              "calibration data (docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
-static cl::opt<double> smoothAlpha(
+static cl::opt<double, false, quantc::FiniteDoubleParser> smoothAlpha(
     "smooth-alpha",
     cl::desc("SmoothQuant: move the outlier channels of each layer norm's "
              "output into the weights of the linear layers reading it, "
@@ -250,15 +251,15 @@ static cl::opt<ReduceRange> reduceRange(
                           "inputs to 16 bits (vpmaddwd, slower) where "
                           "vpmaddubsw could saturate")),
     cl::init(ReduceRange::Auto), cl::cat(ptqCategory));
-static cl::opt<int64_t> maxSamples("max-samples",
-                                   cl::desc("Calibrate on at most N samples"),
-                                   cl::init(0), cl::cat(ptqCategory));
+static cl::opt<int64_t, false, quantc::Int64Parser>
+    maxSamples("max-samples", cl::desc("Calibrate on at most N samples"),
+               cl::init(0), cl::cat(ptqCategory));
 static cl::opt<std::string> reportDir(
     "report",
     cl::desc("Write a per-layer quantization report (report.json, "
              "report.html) into this directory; needs --calibration-data"),
     cl::value_desc("dir"), cl::init(""), cl::cat(ptqCategory));
-static cl::opt<int64_t>
+static cl::opt<int64_t, false, quantc::Int64Parser>
     onnxBatch("batch",
               cl::desc("Batch size to compile an ONNX model for: replaces "
                        "a symbolic batch dimension, or the batch of 1 a "

@@ -27,6 +27,7 @@
 #include "quantc/Runtime/ReferenceModel.h"
 #include "quantc/Runtime/Samples.h"
 #include "quantc/Support/OutputFile.h"
+#include "quantc/Tools/OptionParsers.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -65,14 +66,14 @@ static cl::opt<bool> amxPortableTwin(
              "ordinary vector code, bit for bit the same "
              "(quantc-amx-to-vector), on a CPU without AMX"),
     cl::init(false), cl::Hidden);
-static cl::opt<unsigned>
+static cl::opt<unsigned, false, quantc::UnsignedParser>
     numThreads("num-threads",
                cl::desc("Threads of the compiled model: 1 (default) runs "
                         "sequential code; N > 1 compiles its parallel loops "
                         "with OpenMP (parallel=omp) and runs them on N "
                         "threads"),
                cl::init(1));
-static cl::opt<int64_t>
+static cl::opt<int64_t, false, quantc::Int64Parser>
     batch("batch",
           cl::desc("ONNX models: the batch size to compile for (replaces a "
                    "symbolic batch dimension, or the batch of 1 a model was "

@@ -13,6 +13,7 @@
 
 #include "quantc/Import/OnnxImporter.h"
 #include "quantc/Support/OutputFile.h"
+#include "quantc/Tools/OptionParsers.h"
 #include "quantc/Tools/ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -40,7 +41,7 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input>"),
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("filename"),
                                        cl::init("-"));
-static cl::opt<int64_t>
+static cl::opt<int64_t, false, quantc::Int64Parser>
     batch("batch",
           cl::desc("Batch size: replaces a symbolic batch dimension of the "
                    "inputs, or the batch of 1 a model was exported with"),

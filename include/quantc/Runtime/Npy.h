@@ -30,6 +30,25 @@ struct NpyArray {
   std::vector<char> bytes;
 };
 
+/// The dictionary of a .npy header.
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+/// numpy.load's default max_header_size: a longer header is refused.
+constexpr size_t kMaxNpyHeaderBytes = 10000;
+
+/// Parses the header dictionary of a .npy file (the text after the length
+/// field): a Python dict literal with exactly the keys 'descr' (a string),
+/// 'fortran_order' (True / False) and 'shape' (a tuple of non-negative
+/// integers), each once, in any order, with Python's whitespace and trailing
+/// commas. A duplicated or unknown key, a missing one, a value of another
+/// type, text after the dictionary or a header over kMaxNpyHeaderBytes is
+/// an error saying so (without a file name).
+llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef header);
+
 /// Reads `path`. Errors name the file and the problem: unreadable, not a
 /// .npy file, truncated, a dtype other than float32 ('<f4'), Fortran order.
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);

@@ -39,25 +39,6 @@ Error failAt(StringRef path, const Twine &message) {
   return quantc::fail(path + ": " + message);
 }
 
-/// The value text of `key` in the header dict, up to the next top-level ','.
-std::optional<StringRef> dictValue(StringRef header, StringRef key) {
-  std::string quoted = ("'" + key + "'").str();
-  size_t pos = header.find(quoted);
-  if (pos == StringRef::npos)
-    return std::nullopt;
-  StringRef rest = header.drop_front(pos + quoted.size()).ltrim();
-  if (!rest.consume_front(":"))
-    return std::nullopt;
-  rest = rest.ltrim();
-  if (rest.starts_with("(")) {
-    size_t close = rest.find(')');
-    if (close == StringRef::npos)
-      return std::nullopt;
-    return rest.take_front(close + 1);
-  }
-  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
-}
-
 } // namespace
 
 Expected<quantc::NpyArray> quantc::readNpy(StringRef path) {
@@ -83,7 +64,10 @@ Expected<quantc::NpyArray> quantc::decodeNpy(StringRef bytes, StringRef path,
                                              std::vector<float> *storage) {
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
     return failAt(path, "not a .npy file (bad magic)");
-  uint8_t major = bytes[6];
+  unsigned major = uint8_t(bytes[6]), minor = uint8_t(bytes[7]);
+  if (minor != 0)
+    return failAt(path, "unsupported .npy version " + Twine(major) + "." +
+                            Twine(minor) + " (numpy writes 1.0, 2.0 and 3.0)");
   size_t headerLen, headerStart;
   if (major == 1) {
     headerLen = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8);
@@ -102,39 +86,32 @@ Expected<quantc::NpyArray> quantc::decodeNpy(StringRef bytes, StringRef path,
     return failAt(path, "truncated header");
   StringRef header = bytes.substr(headerStart, headerLen);
 
-  std::optional<StringRef> descr = dictValue(header, "descr");
-  std::optional<StringRef> fortran = dictValue(header, "fortran_order");
-  std::optional<StringRef> shapeText = dictValue(header, "shape");
-  if (!descr || !fortran || !shapeText)
-    return failAt(path, "malformed header '" + header.trim() + "'");
-  StringRef dtype = descr->trim("'\" ");
+  Expected<NpyHeader> parsed = parseNpyHeader(header);
+  if (!parsed)
+    return failAt(path, toString(parsed.takeError()));
+  StringRef dtype = parsed->descr;
   if (dtype != "<f4" && dtype != "=f4")
     return failAt(path, "dtype is '" + dtype +
                             "', expected float32 ('<f4'); convert with "
                             "array.astype(numpy.float32)");
-  if (*fortran != "False")
+  if (parsed->fortranOrder)
     return failAt(path, "Fortran-ordered arrays are not supported; save a "
                         "C-ordered array (numpy.ascontiguousarray)");
 
   NpyArray array;
-  StringRef dims = shapeText->trim("() ");
   int64_t count = 1;
-  while (!dims.empty()) {
-    auto [dim, rest] = dims.split(',');
-    dim = dim.trim();
-    dims = rest.trim();
-    if (dim.empty())
-      continue;
-    int64_t value;
-    if (dim.getAsInteger(10, value) || value < 0)
-      return failAt(path, "malformed shape '" + *shapeText + "'");
+  for (int64_t value : parsed->shape) {
     array.shape.push_back(value);
     // The element count (checked: a shape whose product overflows is no
     // array this file can hold).
     if (value != 0 && count > std::numeric_limits<int64_t>::max() /
                                   static_cast<int64_t>(sizeof(float)) / value)
-      return failAt(path, "shape '" + *shapeText +
-                              "' has more elements than memory can hold");
+      return failAt(
+          path, "shape (" +
+                    join(map_range(parsed->shape,
+                                   [](int64_t d) { return std::to_string(d); }),
+                         ", ") +
+                    ") has more elements than memory can hold");
     count *= value;
   }
   size_t dataStart = headerStart + headerLen;

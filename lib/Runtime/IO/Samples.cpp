@@ -176,12 +176,14 @@ quantc::readModelSamples(StringRef file, ArrayRef<ModelTensor> inputs) {
       for (size_t i = 0; i < inputs.size() && !input; ++i)
         if (names(a.name, inputs, i))
           input = i;
-      if (!input && inputs.size() == 1 && arrays->size() == 1)
-        input = 0;
+      // An array under another name is an error even where it is the only
+      // one for a one-input model: a name that names nothing is a mistake
+      // (another model's data, a renamed input), as the README says.
       if (!input)
-        return fail(file + ": array '" + a.name +
-                    "' names no model input (the inputs: " +
-                    describeInputs(inputs) + ")");
+        return fail(
+            file + ": array '" + printable(a.name) +
+            "' names no model input (the inputs: " + describeInputs(inputs) +
+            "; positional names arr_0, arr_1, ... also work)");
       if (matched[*input])
         return fail(file + ": two arrays for the model input " +
                     label(inputs, *input, ""));

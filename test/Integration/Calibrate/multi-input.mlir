@@ -45,7 +45,7 @@
 // RUN: not quant-calibrate %s --data %t/missing.npz -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: {{.*}}missing.npz: no array for the model input 'features' (the archive's arrays: 'image')
 // RUN: not quant-calibrate %s --data %t/extra.npz -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=EXTRA
-// EXTRA: error: {{.*}}extra.npz: array 'labels' names no model input (the inputs: 'image', 'features')
+// EXTRA: error: {{.*}}extra.npz: array 'labels' names no model input (the inputs: 'image', 'features'; positional names arr_0, arr_1, ... also work)
 // RUN: not quant-calibrate %s --data %t/counts.npz -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=COUNTS
 // COUNTS: error: {{.*}}counts.npz: the arrays hold different numbers of samples (64 runs for 'image', 63 for 'features')
 // RUN: not quant-calibrate %s --data %t/nan.npz -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=NAN
