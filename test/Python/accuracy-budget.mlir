@@ -24,6 +24,6 @@
 // RUN: not quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy --validation-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy -o %t/m.o 2>&1 | FileCheck %s --check-prefix=NOBUDGET
 // NOBUDGET: error: --validation-data is the data of the accuracy budget
 // RUN: not quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy --min-output-sqnr inf -o %t/m.o 2>&1 | FileCheck %s --check-prefix=INF
-// INF: error: the output SQNR budget must be a finite number of dB
+// INF: for the --min-output-sqnr option: 'inf' is not a finite number
 // RUN: not quant-compile %quantc_src_root/examples/fashion-mnist-mobile/model.onnx --calibration-data %quantc_src_root/examples/fashion-mnist-mobile/calibration.npy --min-output-sqnr 30 --validation-data %t/missing.npy -o %t/m.o 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error:
