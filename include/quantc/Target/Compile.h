@@ -200,9 +200,8 @@ std::string cIdentifierFromPath(llvm::StringRef path);
 /// is not a C identifier, or starts with `__` or `_` and a letter (the
 /// header's upper-case macros would be names C reserves, e.g. the guard
 /// _STDINT_H of <stdint.h>).
-llvm::Expected<std::string> modelName(llvm::StringRef function,
-                                      llvm::StringRef name,
-                                      llvm::StringRef path);
+llvm::Expected<std::string>
+modelName(llvm::StringRef function, llvm::StringRef name, llvm::StringRef path);
 
 /// Lowers the model in place to the LLVM dialect with quantc-int8-to-llvm
 /// for `variant` (its int8 kernels, and the portable twin where it asks for
