@@ -416,6 +416,16 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
     return emitError() << "scalar (rank 0) activations are not supported";
   if (llvm::Error err = checkActivationShape(a.irShape()))
     return emitError() << "the result " << toString(std::move(err));
+  // What running the model allocates for it, from the model's declarations
+  // (Expand, Tile, Resize of a small input): at most the input limit.
+  uint64_t bytes = sizeof(float);
+  for (int64_t d : a.irShape()) // at most 2^31 elements: no overflow
+    bytes *= static_cast<uint64_t>(d);
+  if (bytes > g.maxConstantBytes)
+    return emitError() << "the result has " << bytes / sizeof(float)
+                       << " elements (" << bytes
+                       << " bytes as float32), more than "
+                       << quantc::inputLimitText(g.maxConstantBytes);
   g.acts[n.output(i)] = std::move(a);
   return success();
 }

@@ -129,7 +129,8 @@ struct GraphState {
   /// every constant placed in the IR. It stays within `maxConstantBytes`
   /// (QUANTC_MAX_INPUT_BYTES), checked before each constant is computed or
   /// placed in the IR; `overBudget` says that a check failed where the op
-  /// could not stop (the import fails after the node).
+  /// could not stop (the import fails after the node). The limit also
+  /// bounds each activation an op computes (setOutput).
   uint64_t constantBytes = 0;
   uint64_t maxConstantBytes = kDefaultMaxInputBytes;
   bool overBudget = false;
@@ -233,8 +234,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// Records output `i`; an activation must have between 1 and
-  /// kMaxActivationElements elements, a constant a shape checkConstantShape
-  /// accepts.
+  /// kMaxActivationElements elements and at most maxConstantBytes
+  /// (QUANTC_MAX_INPUT_BYTES) as float32, a constant a shape
+  /// checkConstantShape accepts.
   mlir::LogicalResult setOutput(int i, Act a);
   mlir::LogicalResult setOutput(int i, ConstTensor t);
   mlir::LogicalResult setOutput(Act a) { return setOutput(0, std::move(a)); }

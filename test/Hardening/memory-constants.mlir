@@ -8,6 +8,7 @@
 // constant or builds its IR copy: every case fails with the node, the
 // count and the limit, without allocating what it refuses (the limits are
 // small here; memory-peak.mlir and docs/hardening.md measure the defaults).
+// Each activation an op computes is bounded by the limit as well.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/hostile_memory.py %t
@@ -60,3 +61,12 @@
 // EXTERNAL: error: '{{.*}}external.onnx': initializer: tensor 'w' uses external data (not supported)
 // RUN: not quant-translate --import-onnx %t/external-unmarked.onnx 2>&1 | FileCheck %s --check-prefix=UNMARKED
 // UNMARKED: error: '{{.*}}external-unmarked.onnx': initializer: tensor 'w' has 0 values, its shape needs 4
+//
+// An activation the model declares is bounded by the limit too: running
+// the model allocates it (here 4 GiB for a [1, 1] input).
+// RUN: not quant-translate --import-onnx %t/expand-act.onnx 2>&1 | FileCheck %s --check-prefix=ACT
+// RUN: echo > %t/none.npy
+// RUN: not quant-run %t/expand-act.onnx --input %t/none.npy -o %t/act.npy 2>&1 | FileCheck %s --check-prefix=ACT
+// ACT: error: '{{.*}}expand-act.onnx': node 'expand' (Expand): the result has 1073741824 elements (4294967296 bytes as float32), more than the input limit of 2147483648 bytes (2 GiB); set QUANTC_MAX_INPUT_BYTES (e.g. QUANTC_MAX_INPUT_BYTES=8G) to raise it
+// RUN: env QUANTC_MAX_INPUT_BYTES=5G quant-translate --import-onnx %t/expand-act.onnx -o %t/act.mlir
+// RUN: not ls %t/act.npy

@@ -15,6 +15,8 @@ writes into OUTDIR:
                     copies of it, the last added to x
     expand.onnx     Expand of a one-value constant to [268435456]
     range.onnx      Range(0, 268435456, 1)
+    expand-act.onnx Expand of the activation x: float[1, 1] to
+                    [1, 1073741824] (4 GiB as float32)
     external.onnx   an initializer of [4] floats whose data is "external"
                     (data_location EXTERNAL, location /dev/zero);
                     external-unmarked.onnx the same location without
@@ -135,6 +137,10 @@ def external_model(marked):
 
 
 def write_models(out):
+    nodes = [shape_constant("shape", [1, 2**30]),
+             node("Expand", ["x", "shape"], ["y"], "expand")]
+    write(os.path.join(out, "expand-act.onnx"),
+          model(nodes, [("x", [1, 1])], [("y", [1, 2**30])]))
     write(os.path.join(out, "external.onnx"), external_model(True))
     write(os.path.join(out, "external-unmarked.onnx"), external_model(False))
     for n in (2**28 + 1, 2**28, 2**20):
