@@ -70,3 +70,10 @@
 // ACT: error: '{{.*}}expand-act.onnx': node 'expand' (Expand): the result has 1073741824 elements (4294967296 bytes as float32), more than the input limit of 2147483648 bytes (2 GiB); set QUANTC_MAX_INPUT_BYTES (e.g. QUANTC_MAX_INPUT_BYTES=8G) to raise it
 // RUN: env QUANTC_MAX_INPUT_BYTES=5G quant-translate --import-onnx %t/expand-act.onnx -o %t/act.mlir
 // RUN: not ls %t/act.npy
+//
+// quant-run holds the outputs of every sample until it writes them: 16
+// samples of a [1, 1] input expanded to 4 MiB each need 64 MiB.
+// RUN: env QUANTC_MAX_INPUT_BYTES=32M not quant-run %t/expand-run.onnx --input %t/samples16.npy -o %t/run.npy 2>&1 | FileCheck %s --check-prefix=RUNS
+// RUNS: quant-run: error: the model's outputs take 4194304 bytes a run, and the 16 runs of '{{.*}}samples16.npy' are held until they are written: more than the input limit of 33554432 bytes (32 MiB); set QUANTC_MAX_INPUT_BYTES (e.g. QUANTC_MAX_INPUT_BYTES=8G) to raise it, or give fewer samples at a time
+// RUN: not ls %t/run.npy
+// RUN: env QUANTC_MAX_INPUT_BYTES=32M quant-run %t/expand-run.onnx --input %t/samples4.npy -o %t/run.npy

@@ -26,6 +26,7 @@
 #include "quantc/Runtime/Npy.h"
 #include "quantc/Runtime/ReferenceModel.h"
 #include "quantc/Runtime/Samples.h"
+#include "quantc/Support/InputFile.h"
 #include "quantc/Support/OutputFile.h"
 #include "quantc/Tools/OptionParsers.h"
 #include "quantc/Tools/ToolSupport.h"
@@ -160,6 +161,21 @@ int main(int argc, char **argv) {
   auto input = quantc::readModelSamples(inputFile, signature.inputs);
   if (!input)
     return error(input.takeError());
+  // The outputs of every run are held until they are written: a few
+  // samples of a small input may ask for much more (a model that expands
+  // its input), checked before anything is allocated.
+  Expected<uint64_t> limit = quantc::maxInputBytes();
+  if (!limit)
+    return error(limit.takeError());
+  uint64_t outputBytes = 0;
+  for (const quantc::ModelTensor &t : signature.outputs)
+    outputBytes += static_cast<uint64_t>(t.numElements()) * t.elementBytes();
+  if (outputBytes > *limit / static_cast<uint64_t>(input->runs))
+    return error("the model's outputs take " + Twine(outputBytes) +
+                 " bytes a run, and the " + Twine(input->runs) + " runs of '" +
+                 inputFile + "' are held until they are written: more than " +
+                 quantc::inputLimitText(*limit) +
+                 ", or give fewer samples at a time");
   std::vector<quantc::NamedArray> outputs;
   std::vector<float *> pointers(signature.outputs.size());
   std::vector<void *> typed(signature.outputs.size());

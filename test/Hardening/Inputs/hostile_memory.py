@@ -17,6 +17,8 @@ writes into OUTDIR:
     range.onnx      Range(0, 268435456, 1)
     expand-act.onnx Expand of the activation x: float[1, 1] to
                     [1, 1073741824] (4 GiB as float32)
+    expand-run.onnx the same to [1, 1048576] (4 MiB), with samples16.npy
+                    (16 samples: 64 MiB of outputs) and samples4.npy
     external.onnx   an initializer of [4] floats whose data is "external"
                     (data_location EXTERNAL, location /dev/zero);
                     external-unmarked.onnx the same location without
@@ -141,6 +143,13 @@ def write_models(out):
              node("Expand", ["x", "shape"], ["y"], "expand")]
     write(os.path.join(out, "expand-act.onnx"),
           model(nodes, [("x", [1, 1])], [("y", [1, 2**30])]))
+    nodes = [shape_constant("shape", [1, 2**20]),
+             node("Expand", ["x", "shape"], ["y"], "expand")]
+    write(os.path.join(out, "expand-run.onnx"),
+          model(nodes, [("x", [1, 1])], [("y", [1, 2**20])]))
+    for n in (4, 16):
+        write(os.path.join(out, "samples%d.npy" % n),
+              npy_header([n, 1]) + struct.pack("<%df" % n, *range(n)))
     write(os.path.join(out, "external.onnx"), external_model(True))
     write(os.path.join(out, "external-unmarked.onnx"), external_model(False))
     for n in (2**28 + 1, 2**28, 2**20):
