@@ -107,11 +107,12 @@ Expected<quantc::NpyArray> quantc::decodeNpy(StringRef bytes, StringRef path,
     if (value != 0 && count > std::numeric_limits<int64_t>::max() /
                                   static_cast<int64_t>(sizeof(float)) / value)
       return failAt(
-          path, "shape (" +
+          path, "shape '(" +
                     join(map_range(parsed->shape,
                                    [](int64_t d) { return std::to_string(d); }),
                          ", ") +
-                    ") has more elements than memory can hold");
+                    (parsed->shape.size() == 1 ? ",)'" : ")'") +
+                    " has more elements than memory can hold");
     count *= value;
   }
   size_t dataStart = headerStart + headerLen;
