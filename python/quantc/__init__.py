@@ -20,10 +20,12 @@ Loading a library runs its code: load only libraries you compiled or trust.
 ``load`` copies the file into a private temporary first and checks the copy
 (a regular file, a 64-bit little-endian ELF shared library for this machine
 whose program and section headers, segments and sections lie inside the
-file) before ``dlopen`` sees it, so that a truncated or corrupt file raises
-QuantcError instead of crashing the process (SIGBUS) and nobody can
-truncate it while it is mapped; the copy is removed once it is loaded (the
-mapping stays). ``compile`` removes every temporary directory it makes, on
+file), loads it once in a child process, and only then in this one, so
+that a truncated or corrupt file raises QuantcError instead of crashing the
+process (SIGBUS, or SIGSEGV in the dynamic loader) and nobody can truncate
+it while it is mapped; the copy is removed once it is loaded (the mapping
+stays). The interface the library describes (``<name>_metadata()``) is
+checked too. ``compile`` removes every temporary directory it makes, on
 success, failure and exceptions alike (docs/hardening.md).
 """
 
@@ -34,9 +36,11 @@ import numbers
 import os
 import platform
 import shutil
+import signal
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -72,17 +76,22 @@ class Model:
                 "quant-compile --emit=shared") from None
         metadata.restype = ctypes.c_char_p
         metadata.argtypes = []
-        info = json.loads(metadata().decode())
+        info = _check_metadata(path, name, metadata())
         self.inputs = info["inputs"]
         self.outputs = info["outputs"]
         self.int8_isas = info["int8_isas"]
         self.quantized = info["quantized"]
         self.threads = info["threads"]
-        self._run = getattr(self._lib, f"{name}_run")
+        try:
+            self._run = getattr(self._lib, f"{name}_run")
+            self._isa = getattr(self._lib, f"{name}_int8_isa")
+        except AttributeError:
+            raise QuantcError(
+                f"{path}: no {name}_run() or {name}_int8_isa(); compile it "
+                "with quant-compile --emit=shared") from None
         self._run.restype = ctypes.c_int
         self._run.argtypes = [ctypes.c_void_p] * (len(self.inputs) +
                                                   len(self.outputs))
-        self._isa = getattr(self._lib, f"{name}_int8_isa")
         self._isa.restype = ctypes.c_char_p
         self._isa.argtypes = []
 
@@ -184,6 +193,40 @@ def _batches(actual, compiled):
     return None, None
 
 
+def _check_metadata(path, name, text):
+    """The interface `name`_metadata() returned (`text`, bytes), checked to
+    be what quant-compile writes: inputs and outputs with shapes of
+    non-negative integers and NumPy dtypes, the instruction sets, flags."""
+    def bad(why):
+        return QuantcError(f"{path}: {name}_metadata() is not what "
+                           f"quant-compile --emit=shared writes ({why})")
+    try:
+        info = json.loads(text.decode())
+    except (AttributeError, UnicodeDecodeError, ValueError) as e:
+        raise bad(f"not JSON: {e}") from None
+    if not isinstance(info, dict):
+        raise bad("not an object")
+    for key in ("inputs", "outputs", "int8_isas"):
+        if not isinstance(info.get(key), list):
+            raise bad(f"no list '{key}'")
+    for key in ("quantized", "threads"):
+        if key not in info:
+            raise bad(f"no '{key}'")
+    for spec in info["inputs"] + info["outputs"]:
+        shape = spec.get("shape") if isinstance(spec, dict) else None
+        if not isinstance(shape, list) or not all(
+                isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                for d in shape):
+            raise bad(f"a tensor without a shape of sizes: {spec!r:.80}")
+        try:
+            np.dtype(spec.get("dtype", "float32"))
+        except TypeError:
+            raise bad(f"unknown dtype {spec.get('dtype')!r:.40}") from None
+    if not info["outputs"]:
+        raise bad("no outputs")
+    return info
+
+
 def _only_model_name(path, symbols):
     """The model name of a library with one <name>_metadata symbol among
     its defined dynamic `symbols`."""
@@ -224,6 +267,7 @@ def _load_library(path):
                 shutil.copyfileobj(f, out, 1 << 20)
             with open(copy, "rb") as f:
                 symbols = _check_elf(path, f)
+            _probe_load(path, copy, symbols)
             try:
                 library = ctypes.CDLL(copy)
             except OSError as e:
@@ -233,6 +277,44 @@ def _load_library(path):
     finally:
         os.close(fd)
     return library, symbols
+
+
+_PROBE = """import ctypes, sys
+library = ctypes.CDLL(sys.argv[1])
+for name in sys.argv[2:]:
+    function = getattr(library, name)
+    if name.endswith("_metadata"):
+        function.restype = ctypes.c_char_p
+        function()
+"""
+
+
+def _probe_load(path, copy, symbols):
+    """Loads `copy` in a child process first, looks up its `symbols` there
+    and calls its <name>_metadata functions: a library whose headers pass
+    _check_elf can still crash the dynamic loader, a symbol lookup or that
+    first call (a damaged segment table, dynamic section or hash table:
+    SIGSEGV) or hang in a constructor; then this process stays alive and
+    raises QuantcError."""
+    if not sys.executable:
+        return
+    try:
+        probe = subprocess.run(
+            [sys.executable, "-S", "-c", _PROBE, copy] + list(symbols),
+            capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        raise QuantcError(f"{path}: loading it did not finish in 120 s") \
+            from None
+    if probe.returncode < 0:
+        raise QuantcError(
+            f"{path}: not a valid shared library (the dynamic loader "
+            f"crashed on it: {signal.Signals(-probe.returncode).name}); "
+            "compile it again with quant-compile --emit=shared")
+    if probe.returncode != 0:
+        lines = probe.stderr.strip().splitlines()
+        reason = lines[-1] if lines else f"exit code {probe.returncode}"
+        raise QuantcError(f"{path}: cannot load: "
+                          f"{reason.replace(copy, path)}")
 
 
 def _check_elf(path, f):

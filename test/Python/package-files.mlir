@@ -1,9 +1,10 @@
 // The Python package on hostile files (docs/hardening.md, "Output files"):
-// quantc.load checks a private copy of the library before dlopen, so a
-// truncated or corrupt file, a directory, a device or a fifo raises
-// QuantcError (no SIGBUS, no hang), and quantc.compile removes its
-// temporary directories on success, on a failed compile and on an exception
-// (TMPDIR is a fresh directory, empty after every step).
+// quantc.load checks a private copy of the library before dlopen and loads
+// it in a child process first, so a truncated or corrupt file, a damaged
+// symbol hash table, a directory, a device or a fifo raises QuantcError (no
+// SIGBUS, no SIGSEGV, no hang), and quantc.compile removes its temporary
+// directories on success, on a failed compile and on an exception (TMPDIR
+// is a fresh directory, empty after every step).
 //
 // RUN: rm -rf %t && mkdir -p %t/tmp %t/work
 // RUN: env TMPDIR=%t/tmp %python %S/Inputs/test_package_files.py %quantc_tools_dir %quantc_src_root %t/work | FileCheck %s
@@ -23,6 +24,8 @@
 // CHECK: an executable: QuantcError: {{.*}}(ELF type 2, not a shared object)
 // CHECK: 32-bit: QuantcError: {{.*}}(not 64-bit little-endian ELF)
 // CHECK: not ELF: QuantcError: {{.*}}(no ELF header)
+// CHECK: hash table garbage: QuantcError: <work>/hash.so: cannot load: {{.+}}
+// CHECK: 2^31-1 hash buckets: QuantcError: <work>/buckets.so: not a valid shared library (the dynamic loader crashed on it: SIG{{[A-Z]+}})
 // CHECK: a directory: QuantcError: <work>: not a regular file
 // CHECK: missing: QuantcError: <work>/missing.so: cannot open: No such file or directory
 // CHECK: a character device: QuantcError: /dev/zero: not a regular file

@@ -76,6 +76,28 @@ def patched(offset, fmt, value):
     return bytes(copy)
 
 
+def gnu_hash():
+    """(offset, size) of the .gnu.hash section (the dynamic symbol lookup's
+    hash table)."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", data, 0x3C)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + 64 * i)
+                for i in range(shnum)]
+    names = sections[shstrndx][4]
+    for s in sections:
+        if data[names + s[0]:data.index(b"\0", names + s[0])] == \
+                b".gnu.hash":
+            return s[4], s[5]
+    raise AssertionError("no .gnu.hash section")
+
+
+# Headers that pass the checks but kill the dynamic loader: ld.so's
+# assertion exits, or a lookup far outside the table (SIGSEGV). Only the
+# child process that quantc.load runs first dies.
+hash_at, hash_size = gnu_hash()
+hash_garbage = bytearray(data)
+hash_garbage[hash_at:hash_at + hash_size] = b"\xff" * hash_size
+
 cases = [
     ("empty", damaged("empty.so", b"")),
     ("40 bytes", damaged("head.so", data[:40])),
@@ -91,6 +113,9 @@ cases = [
     ("an executable", damaged("exec.so", patched(0x10, "<H", 2))),
     ("32-bit", damaged("class.so", patched(4, "<B", 1))),
     ("not ELF", damaged("text.so", b"#!/bin/sh\n" * 100)),
+    ("hash table garbage", damaged("hash.so", bytes(hash_garbage))),
+    ("2^31-1 hash buckets", damaged("buckets.so",
+                                    patched(hash_at, "<I", 0x7fffffff))),
     ("a directory", work),
     ("missing", os.path.join(work, "missing.so")),
     ("a character device", "/dev/zero"),
