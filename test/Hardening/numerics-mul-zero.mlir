@@ -3,7 +3,9 @@
 // Runtime give. Upstream TOSA folds tosa.mul by a splat zero (in the greedy
 // rewriter and in tosa-to-linalg); quantc builds every product through
 // qnt::createExactMul, which writes x * 0 as x * (x - x). Relu keeps an
-// infinity (its clamp is unbounded above) and Neg(0) is -0.
+// infinity (its clamp is unbounded above), Neg(0) is -0, and Sqrt is IEEE's
+// (sqrt(-inf) is NaN, sqrt(-0) -0: its pow(x, 0.5) is marked quantc.sqrt
+// and lowered to math.sqrt; pow gave +inf and +0).
 //
 // x = [1, -2, 100, 0]: exp(x) is inf at 100, log(x) NaN at -2 and -inf at 0.
 // RUN: rm -rf %t && mkdir -p %t
@@ -26,3 +28,5 @@
 // CHECK-DAG: log_times_0: 0.0 nan 0.0 nan
 // CHECK-DAG: relu_exp: 2.71828{{[0-9]*}} 0.1353{{[0-9]*}} inf 1.0
 // CHECK-DAG: neg: -1.0 2.0 -100.0 -0.0
+// CHECK-DAG: sqrt_log: 0.0 nan 2.14596{{[0-9]*}} nan
+// CHECK-DAG: sqrt_neg: nan 1.41421{{[0-9]*}} nan -0.0

@@ -15,6 +15,12 @@
 
 namespace mlir::qnt {
 
+/// The unit attribute that marks a tosa.pow(x, 0.5) as ONNX's Sqrt: the
+/// float lowering computes it with math.sqrt (IEEE: sqrt(-inf) is NaN and
+/// sqrt(-0) is -0, where pow gives +inf and +0); patterns and quantization
+/// see the pow.
+constexpr llvm::StringLiteral kSqrtAttr = "quantc.sqrt";
+
 /// Whether `v` is a float constant whose elements are all +0 or all -0
 /// (what TOSA's folders take for "zero"); `negative` says which.
 bool isSplatFloatZero(Value v, bool *negative = nullptr);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Qnt/IR/ExactArith.h"
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 #include "dialects/Qnt/Transforms/Passes.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -68,8 +70,38 @@ struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
   }
 };
 
+/// tosa.pow(x, 0.5) marked kSqrtAttr (ONNX Sqrt) as math.sqrt, which is
+/// IEEE's square root: NaN for -inf (pow gives +inf) and -0 for -0.
+struct LowerSqrtPattern : public OpRewritePattern<tosa::PowOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::PowOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!op->hasAttr(kSqrtAttr) || !type || !type.hasStaticShape() ||
+        !type.getElementType().isF32() || op.getInput1().getType() != type)
+      return rewriter.notifyMatchFailure(op, "not a static f32 sqrt");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{op.getInput1()}, ValueRange{init},
+        SmallVector<AffineMap>{id, id}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l,
+                                  Value(math::SqrtOp::create(b, l, args[0])));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::qnt::populateLowerFloatUnaryPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerFloatUnaryPattern>(patterns.getContext());
+  patterns.add<LowerFloatUnaryPattern, LowerSqrtPattern>(patterns.getContext());
 }

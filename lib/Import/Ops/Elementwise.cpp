@@ -18,6 +18,7 @@
 #include "../OpRegistry.h"
 #include "Common.h"
 
+#include "dialects/Qnt/IR/ExactArith.h"
 #include "dialects/Qnt/IR/QntOps.h"
 #include "dialects/Qnt/IR/UnaryFunctions.h"
 
@@ -204,9 +205,13 @@ LogicalResult sqrt(NodeImporter &n) {
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();
-  Value y = tosa::PowOp::create(n.builder(), x->value.getType(), x->value,
-                                n.splat(0.5f, x->rank()));
-  return n.setOutput({y, x->layout});
+  auto pow = tosa::PowOp::create(n.builder(), x->value.getType(), x->value,
+                                 n.splat(0.5f, x->rank()));
+  // pow(x, 0.5) for the importer's patterns (layer norm's denominator) and
+  // quantization; marked, so that the float lowering computes sqrt (pow
+  // gives +inf for -inf and +0 for -0, sqrt NaN and -0).
+  pow->setAttr(qnt::kSqrtAttr, n.builder().getUnitAttr());
+  return n.setOutput({pow.getResult(), x->layout});
 }
 
 //===----------------------------------------------------------------------===//

@@ -31,7 +31,8 @@ def write(out, name, data):
 
 def mul_zero():
     """x [1, 4] = [1, -2, 100, 0]: products by +0 and -0 of x, exp(x)
-    (inf at 100), log(x) (NaN at -2, -inf at 0); Relu(exp(x)) and Neg(x)."""
+    (inf at 100), log(x) (NaN at -2, -inf at 0); Relu(exp(x)), Neg(x),
+    Sqrt(log(x)) (of -inf) and Sqrt(Neg(x)) (of -0)."""
     x = ob.value_info("x", F, [1, 4])
     inits = [ob.tensor("zero", F, [1], [0.0]),
              ob.tensor("negzero", F, [1], [-0.0]),
@@ -45,9 +46,12 @@ def mul_zero():
              ob.node("Mul", ["e", "zero"], ["exp_times_0"], "m5"),
              ob.node("Mul", ["l", "zero"], ["log_times_0"], "m6"),
              ob.node("Relu", ["e"], ["relu_exp"], "relu"),
-             ob.node("Neg", ["x"], ["neg"], "neg")]
+             ob.node("Neg", ["x"], ["neg"], "neg"),
+             ob.node("Sqrt", ["l"], ["sqrt_log"], "sqrt1"),
+             ob.node("Sqrt", ["neg"], ["sqrt_neg"], "sqrt2")]
     outs = ["x_times_0", "0_times_x", "x_times_neg0", "x_times_zeros",
-            "exp_times_0", "log_times_0", "relu_exp", "neg"]
+            "exp_times_0", "log_times_0", "relu_exp", "neg", "sqrt_log",
+            "sqrt_neg"]
     return ob.model(nodes, [x], [ob.value_info(o, F, [1, 4]) for o in outs],
                     inits)
 
