@@ -38,6 +38,9 @@ targets=("$@")
 QUANTC_SANITIZE_BUILD_DIR=$build "$root/scripts/sanitize.sh" --build-only
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
+# The memory limit of every input (docs/hardening.md), well inside
+# libFuzzer's 2 GB RSS limit: an input that gets past it is a finding.
+export QUANTC_MAX_INPUT_BYTES=${QUANTC_MAX_INPUT_BYTES:-256M}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # Copies the seeds of target $1 into directory $2.
