@@ -1,6 +1,7 @@
 """Writes small inputs that ask quantc for a lot of memory, for
 test/Hardening/memory-*.mlir. Python's standard library only (CI's test
-run has no onnx or numpy package): ONNX and zip bytes are encoded by hand.
+run has no onnx or numpy package): ONNX bytes come from onnx_bytes.py, zip bytes are
+encoded here.
 
   python3 hostile_memory.py OUTDIR
 
@@ -41,77 +42,33 @@ import struct
 import sys
 import zlib
 
-# ONNX TensorProto data types.
-FLOAT, INT64 = 1, 7
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_bytes as ob  # noqa: E402
 
-
-def varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field(number, payload):
-    """A length-delimited field (wire type 2)."""
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def int_field(number, value):
-    """A varint field (wire type 0)."""
-    return varint(number << 3) + varint(value)
-
-
-def tensor(dims, dtype, int64s=(), floats=()):
-    """TensorProto: dims 1, data_type 2, float_data 4, int64_data 7."""
-    out = b"".join(int_field(1, d) for d in dims) + int_field(2, dtype)
-    if floats:
-        out += field(4, b"".join(struct.pack("<f", f) for f in floats))
-    if int64s:
-        out += field(7, b"".join(varint(v & (2**64 - 1)) for v in int64s))
-    return out
-
-
-def attr_tensor(name, t):
-    """AttributeProto: name 1, t 5, type 20 (TENSOR = 4)."""
-    return field(1, name) + field(5, t) + int_field(20, 4)
+FLOAT, INT64 = ob.FLOAT, ob.INT64
+field, int_field, tensor = ob.field, ob.int_field, ob.tensor_values
 
 
 def node(op, inputs, outputs, name, attrs=()):
-    """NodeProto: input 1, output 2, name 3, op_type 4, attribute 5."""
-    out = b"".join(field(1, i) for i in inputs)
-    out += b"".join(field(2, o) for o in outputs)
-    out += field(3, name) + field(4, op)
-    return out + b"".join(field(5, a) for a in attrs)
+    """NodeProto with encoded AttributeProtos `attrs`."""
+    return ob.node(op, inputs, outputs, name, encoded=attrs)
 
 
 def value_info(name, dims):
     """ValueInfoProto of a float tensor."""
-    shape = b"".join(field(1, int_field(1, d)) for d in dims)
-    tensor_type = int_field(1, FLOAT) + field(2, shape)
-    return field(1, name) + field(2, field(1, tensor_type))
+    return ob.value_info(name, FLOAT, dims)
 
 
 def model(nodes, inputs, outputs):
-    """ModelProto: ir_version 1, graph 7, opset_import 8 (opset 13)."""
-    graph = b"".join(field(1, n) for n in nodes) + field(2, "g")
-    graph += b"".join(field(11, value_info(*i)) for i in inputs)
-    graph += b"".join(field(12, value_info(*o)) for o in outputs)
-    opset = field(1, "") + int_field(2, 13)
-    return int_field(1, 8) + field(7, graph) + field(8, opset)
+    """ModelProto (opset 13); inputs and outputs as (name, dims)."""
+    return ob.model(nodes, [value_info(*i) for i in inputs],
+                    [value_info(*o) for o in outputs])
 
 
 def shape_constant(name, dims):
     """A Constant node whose value is the int64 vector `dims`."""
     return node("Constant", [], [name], name,
-                [attr_tensor("value", tensor([len(dims)], INT64, dims))])
+                [ob.tensor_attr("value", tensor([len(dims)], INT64, dims))])
 
 
 def constant_of_shape(n, suffix=""):
@@ -173,7 +130,7 @@ def write_models(out):
           model(nodes, [("x", [n])], [("y", [n])]))
     n = 2**28
     nodes = [node("Constant", [], ["one"], "one",
-                  [attr_tensor("value", tensor([1], FLOAT, floats=[1.0]))]),
+                  [ob.tensor_attr("value", tensor([1], FLOAT, floats=[1.0]))]),
              shape_constant("shape", [n]),
              node("Expand", ["one", "shape"], ["c"], "expand"),
              node("Add", ["x", "c"], ["y"], "add")]
@@ -181,11 +138,10 @@ def write_models(out):
           model(nodes, [("x", [n])], [("y", [n])]))
     scalar = lambda name, v: node(  # noqa: E731
         "Constant", [], [name], name,
-        [attr_tensor("value", tensor([], INT64, [v]))])
+        [ob.tensor_attr("value", tensor([], INT64, [v]))])
     nodes = [scalar("start", 0), scalar("limit", n), scalar("delta", 1),
              node("Range", ["start", "limit", "delta"], ["r"], "range"),
-             node("Cast", ["r"], ["c"], "cast",
-                  [field(1, "to") + int_field(3, FLOAT) + int_field(20, 2)]),
+             ob.node("Cast", ["r"], ["c"], "cast", to=FLOAT),
              node("Add", ["x", "c"], ["y"], "add")]
     write(os.path.join(out, "range.onnx"),
           model(nodes, [("x", [n])], [("y", [n])]))

@@ -1,6 +1,6 @@
 """Writes ONNX models whose names attack the text quantc generates, for
 test/Hardening/text-*.mlir. Python's standard library only (CI's test run
-has no onnx package): the protobuf bytes are encoded by hand.
+has no onnx package): the protobuf bytes come from onnx_bytes.py.
 
   python3 hostile_names.py OUTDIR
 
@@ -25,8 +25,10 @@ the names of `long`); and data.npy, calibration data for them.
 """
 
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_bytes as ob  # noqa: E402
 
 # A constructor that runs before main() if it ever compiles into the
 # user's program; its output, INJECTED, is what the tests look for (spelled
@@ -63,54 +65,16 @@ CASES = {
 }
 
 
-def varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field(number, payload):
-    """A length-delimited field (wire type 2)."""
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def int_field(number, value):
-    """A varint field (wire type 0)."""
-    return varint(number << 3) + varint(value)
-
-
-def value_info(name, shape):
-    """ValueInfoProto: name, TypeProto.tensor_type (FLOAT, shape)."""
-    dims = b"".join(field(1, int_field(1, d)) for d in shape)
-    tensor = int_field(1, 1) + field(2, dims)
-    return field(1, name) + field(2, field(1, tensor))
-
-
-def node(inputs, outputs, name, op_type):
-    """NodeProto: input, output, name, op_type."""
-    return (b"".join(field(1, i) for i in inputs) +
-            b"".join(field(2, o) for o in outputs) + field(3, name) +
-            field(4, op_type))
-
-
 def model(names, computed=None, declared=(1, 4)):
-    """ModelProto (IR 8, opset 13) of y = Relu(x) on [1, 4]; the node's
-    output is `computed` (default: the graph output), the graph output
-    declares the shape `declared`."""
+    """ModelProto (opset 13) of y = Relu(x) on [1, 4]; the node's output is
+    `computed` (default: the graph output), the graph output declares the
+    shape `declared`."""
     computed = computed or names["output"]
-    graph = (field(1, node([names["input"]], [computed], names["node"],
-                           b"Relu")) +
-             field(2, names["graph"]) +
-             field(11, value_info(names["input"], [1, 4])) +
-             field(12, value_info(names["output"], declared)))
-    opset = field(1, b"") + int_field(2, 13)
-    return int_field(1, 8) + field(8, opset) + field(7, graph)
+    return ob.model(
+        [ob.node("Relu", [names["input"]], [computed], names["node"])],
+        [ob.value_info(names["input"], ob.FLOAT, [1, 4])],
+        [ob.value_info(names["output"], ob.FLOAT, declared)],
+        graph_name=names["graph"])
 
 
 def main():
@@ -126,12 +90,8 @@ def main():
     with open(os.path.join(out, "error-long.onnx"), "wb") as f:
         f.write(model(CASES["long"], computed=b"elsewhere"))
     # Calibration data for the [1, 4] input: 8 samples (.npy, float32).
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 4), }"
-    header = header.ljust(117) + "\n"
     with open(os.path.join(out, "data.npy"), "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
-                header.encode() +
-                struct.pack("<32f", *[(i % 9) - 4.0 for i in range(32)]))
+        f.write(ob.npy([8, 4], [(i % 9) - 4.0 for i in range(32)]))
 
 
 if __name__ == "__main__":

@@ -53,6 +53,22 @@ def tensor(name, dtype, dims, values):
             field(8, name) + field(9, raw))
 
 
+def tensor_values(dims, dtype, int64s=(), floats=()):
+    """TensorProto without a name, its values in the typed fields
+    (float_data, int64_data) rather than raw_data."""
+    out = b"".join(int_field(1, d) for d in dims) + int_field(2, dtype)
+    if floats:
+        out += field(4, b"".join(struct.pack("<f", f) for f in floats))
+    if int64s:
+        out += field(7, b"".join(varint(v) for v in int64s))
+    return out
+
+
+def tensor_attr(name, t):
+    """AttributeProto of a TensorProto `t` (type TENSOR)."""
+    return field(1, name) + field(5, t) + int_field(20, 4)
+
+
 def attr(name, value):
     """AttributeProto: an int, a float, a string (bytes / str), or a list
     of ints."""
@@ -67,12 +83,14 @@ def attr(name, value):
     return out + b"".join(int_field(8, v) for v in value) + int_field(20, 7)
 
 
-def node(op_type, inputs, outputs, name="n", **attrs):
-    """NodeProto; keyword arguments are its attributes."""
+def node(op_type, inputs, outputs, name="n", encoded=(), **attrs):
+    """NodeProto; keyword arguments are its attributes, `encoded` more
+    AttributeProtos already encoded (tensor_attr)."""
     return (b"".join(field(1, i) for i in inputs) +
             b"".join(field(2, o) for o in outputs) + field(3, name) +
             field(4, op_type) +
-            b"".join(field(5, attr(k, v)) for k, v in attrs.items()))
+            b"".join(field(5, attr(k, v)) for k, v in attrs.items()) +
+            b"".join(field(5, a) for a in encoded))
 
 
 def value_info(name, dtype, shape):
@@ -84,9 +102,10 @@ def value_info(name, dtype, shape):
     return field(1, name) + field(2, field(1, tensor_type))
 
 
-def model(nodes, inputs, outputs, inits=(), opset=13):
-    """ModelProto (IR 8) of one graph "g" in the default domain."""
-    graph = (b"".join(field(1, n) for n in nodes) + field(2, "g") +
+def model(nodes, inputs, outputs, inits=(), opset=13, graph_name="g"):
+    """ModelProto (IR 8) of one graph in the default domain; `inits` are
+    encoded TensorProtos."""
+    graph = (b"".join(field(1, n) for n in nodes) + field(2, graph_name) +
              b"".join(field(5, t) for t in inits) +
              b"".join(field(11, i) for i in inputs) +
              b"".join(field(12, o) for o in outputs))
