@@ -211,15 +211,40 @@ json::Value quantc::toJSON(const ModelReport &r) {
   return out;
 }
 
+namespace {
+/// The files of a report in `dir`: report.json, report.html.
+struct ReportPaths {
+  explicit ReportPaths(llvm::StringRef dir) : json(dir), html(dir) {
+    llvm::sys::path::append(json, "report.json");
+    llvm::sys::path::append(html, "report.html");
+  }
+  llvm::SmallString<256> json, html;
+};
+
+/// How a report file may be written: a new name or a regular file (no
+/// standard output, no device).
+OutputOptions reportOptions() {
+  OutputOptions options;
+  options.option = "--report";
+  options.allowStdout = false;
+  return options;
+}
+} // namespace
+
+Error quantc::checkReportOutputs(llvm::StringRef dir, OutputSet &outputs) {
+  ReportPaths paths(dir);
+  if (Error e = outputs.check(paths.json, reportOptions()))
+    return e;
+  return outputs.check(paths.html, reportOptions());
+}
+
 Error quantc::writeReport(llvm::StringRef dir, const ModelReport &report,
                           OutputSet *outputs) {
   OutputSet own;
   OutputSet &set = outputs ? *outputs : own;
-  OutputOptions options;
-  options.option = "--report";
-  llvm::SmallString<256> json(dir), html(dir);
-  llvm::sys::path::append(json, "report.json");
-  llvm::sys::path::append(html, "report.html");
+  OutputOptions options = reportOptions();
+  ReportPaths paths(dir);
+  const llvm::SmallString<256> &json = paths.json, &html = paths.html;
   llvm::Expected<llvm::raw_pwrite_stream &> jsonFile = set.open(json, options);
   if (!jsonFile)
     return jsonFile.takeError();

@@ -183,12 +183,12 @@ static void parseCommandLine(int argc, char **argv) {
       "data, record observer statistics in the IR and in a profile\n");
 }
 
-/// What -o, --save-profile and --report may name (the profile and the IR
+/// What -o and --save-profile may name (the profile and the IR
 /// may go to standard output or through a character device).
 static quantc::OutputOptions outputOptions(StringRef option) {
   quantc::OutputOptions options;
   options.option = option;
-  options.allowCharDevice = option != "--report";
+  options.allowCharDevice = true;
   return options;
 }
 
@@ -199,13 +199,8 @@ static Error checkOutputs(quantc::OutputSet &outputs) {
   if (!saveProfile.empty())
     if (Error e = outputs.check(saveProfile, outputOptions("--save-profile")))
       return e;
-  for (StringRef name : {"report.json", "report.html"})
-    if (!reportDir.empty()) {
-      SmallString<256> path(reportDir.getValue());
-      sys::path::append(path, name);
-      if (Error e = outputs.check(path, outputOptions("--report")))
-        return e;
-    }
+  if (!reportDir.empty())
+    return quantc::checkReportOutputs(reportDir, outputs);
   return Error::success();
 }
 

@@ -297,14 +297,13 @@ static quantc::OutputOptions outputKind() {
   return options;
 }
 
-/// The other outputs: the header, the report's files, the saved profile
-/// (text: files, standard output for the header, devices but for the
-/// report's files).
+/// The header and the saved profile (text: files, standard output for the
+/// header, devices); the report's files are quantc::checkReportOutputs'.
 static quantc::OutputOptions sideOutputKind(StringRef option) {
   quantc::OutputOptions options;
   options.option = option;
   options.allowStdout = option == "--header";
-  options.allowCharDevice = option != "--report";
+  options.allowCharDevice = true;
   return options;
 }
 
@@ -332,13 +331,8 @@ static Error checkOutputs(quantc::OutputSet &outputs) {
   if (!saveProfile.empty())
     if (Error e = outputs.check(saveProfile, sideOutputKind("--save-profile")))
       return e;
-  for (StringRef name : {"report.json", "report.html"})
-    if (!reportDir.empty()) {
-      SmallString<256> path(reportDir.getValue());
-      sys::path::append(path, name);
-      if (Error e = outputs.check(path, sideOutputKind("--report")))
-        return e;
-    }
+  if (!reportDir.empty())
+    return quantc::checkReportOutputs(reportDir, outputs);
   return Error::success();
 }
 

@@ -169,6 +169,10 @@ llvm::json::Value toJSON(const ModelReport &report);
 /// layer, and the JSON embedded.
 void writeHtml(const ModelReport &report, llvm::raw_ostream &os);
 
+/// Checks the paths writeReport(`dir`) writes as outputs of `outputs`
+/// (OutputSet::check), before the work that makes the report.
+llvm::Error checkReportOutputs(llvm::StringRef dir, OutputSet &outputs);
+
 /// Writes `dir`/report.json and `dir`/report.html (creating `dir`), both or
 /// neither (quantc/Support/OutputFile.h). With `outputs`, they are outputs
 /// of that set and appear when the caller commits it.

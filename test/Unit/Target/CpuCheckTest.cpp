@@ -153,9 +153,9 @@ TEST(CpuCheck, HostFeaturesFollowCpuid) {
   if (!host.isX86())
     return;
   llvm::StringMap<bool> llvmFeatures = llvm::sys::getHostCPUFeatures();
-  for (const char *name : {"sse4.2", "sse4a", "popcnt", "lzcnt", "avx", "fma",
-                           "avx2", "avx512f", "avx512bw", "avx512vnni",
-                           "avxvnni", "avx512fp16"})
+  for (const char *name :
+       {"sse4.2", "sse4a", "popcnt", "lzcnt", "avx", "fma", "avx2", "avx512f",
+        "avx512bw", "avx512vnni", "avxvnni", "avx512fp16"})
     EXPECT_EQ(llvm::is_contained(features, name), llvmFeatures.lookup(name))
         << name;
 }
