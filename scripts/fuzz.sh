@@ -39,7 +39,8 @@ QUANTC_SANITIZE_BUILD_DIR=$build "$root/scripts/sanitize.sh" --build-only
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0}
 # The memory limit of every input (docs/hardening.md), well inside
-# libFuzzer's 2 GB RSS limit: an input that gets past it is a finding.
+# libFuzzer's RSS limit (-rss_limit_mb=4096 below): an input that gets past
+# it is a finding.
 export QUANTC_MAX_INPUT_BYTES=${QUANTC_MAX_INPUT_BYTES:-256M}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
