@@ -23,14 +23,11 @@ config.substitutions.append(
     ("%libomp", "-L{0} -Wl,-rpath,{0} -lomp".format(config.quantc_omp_library_dir)))
 if os.path.exists(os.path.join(config.quantc_omp_library_dir, "libomp.so")):
     config.available_features.add("libomp")
-# Tools built with AddressSanitizer (scripts/sanitize.sh) reserve terabytes
-# of address space: tests that bound it with `ulimit -v` do not apply.
-try:
-    with open(os.path.join(config.quantc_tools_dir, "quant-translate"), "rb") as f:
-        if b"__asan_init" in f.read():
-            config.available_features.add("asan")
-except OSError:
-    pass
+# Tools built with AddressSanitizer (scripts/sanitize.sh, QUANTC_SANITIZE)
+# reserve terabytes of address space: tests that bound it with `ulimit -v`
+# do not apply.
+if config.quantc_sanitize:
+    config.available_features.add("asan")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
