@@ -250,16 +250,13 @@ FailureOr<int64_t> NodeImporter::intAttr(StringRef name, int64_t dflt) const {
 }
 
 FailureOr<bool> NodeImporter::boolAttr(StringRef name, bool dflt) const {
-  const onnx::AttributeProto *a = attr(name);
-  if (!a)
-    return dflt;
-  if (!hasType(*a, onnx::AttributeProto::INT))
-    return emitError() << "attribute '" << name << "' must be "
-                       << typeName(onnx::AttributeProto::INT);
-  if (a->i() != 0 && a->i() != 1)
-    return emitError() << "attribute '" << name << "' is " << a->i()
+  FailureOr<int64_t> value = intAttr(name, dflt);
+  if (failed(value))
+    return failure();
+  if (*value != 0 && *value != 1)
+    return emitError() << "attribute '" << name << "' is " << *value
                        << "; it must be 0 or 1";
-  return a->i() == 1;
+  return *value == 1;
 }
 
 FailureOr<float> NodeImporter::floatAttr(StringRef name, float dflt,
