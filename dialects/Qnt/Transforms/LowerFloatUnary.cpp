@@ -26,6 +26,27 @@ using namespace mlir::qnt;
 
 namespace {
 
+/// An element-wise linalg.generic of result type `type` (static shape) over
+/// `inputs`: the first read with the identity map, the others with `maps`
+/// (one each), `body` yielding the element.
+Value elementwise(PatternRewriter &rewriter, Location loc,
+                  RankedTensorType type, ArrayRef<Value> inputs,
+                  ArrayRef<AffineMap> maps,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> allMaps{id};
+  llvm::append_range(allMaps, maps);
+  allMaps.push_back(id);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(rewriter, loc, type, inputs,
+                                   ValueRange{init}, allMaps, iterators, body)
+      .getResult(0);
+}
+
 struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -35,37 +56,31 @@ struct LowerFloatUnaryPattern : public OpRewritePattern<UnaryOp> {
     RankedTensorType type = op.getInput().getType();
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shape");
-    int64_t rank = type.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
     UnaryFn fn = op.getFn();
     double alpha = op.getAlphaOrDefault(), beta = op.getBetaOrDefault();
     SmallVector<Value> inputs{op.getInput()};
-    SmallVector<AffineMap> maps{id};
+    SmallVector<AffineMap> maps;
     if (std::optional<ArrayRef<float>> alphas = op.getAlphas()) {
       // One alpha per channel: a second input read along the last dimension.
       auto alphaType = RankedTensorType::get(
           {static_cast<int64_t>(alphas->size())}, type.getElementType());
       inputs.push_back(arith::ConstantOp::create(
           rewriter, loc, DenseElementsAttr::get(alphaType, *alphas)));
+      int64_t rank = type.getRank();
       maps.push_back(AffineMap::get(
           rank, 0, rewriter.getAffineDimExpr(rank - 1), getContext()));
     }
-    maps.push_back(id);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, inputs, ValueRange{init}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          ArithUnaryOps ops{b, l, b.getF32Type()};
-          Value y =
-              args.size() == 3
-                  ? applyUnary(ops, fn, args[0], args[1], ops.constant(beta))
-                  : applyUnary(ops, fn, args[0], alpha, beta);
-          linalg::YieldOp::create(b, l, y);
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, elementwise(rewriter, loc, type, inputs, maps,
+                        [&](OpBuilder &b, Location l, ValueRange args) {
+                          ArithUnaryOps ops{b, l, b.getF32Type()};
+                          Value y =
+                              args.size() == 3
+                                  ? applyUnary(ops, fn, args[0], args[1],
+                                               ops.constant(beta))
+                                  : applyUnary(ops, fn, args[0], alpha, beta);
+                          linalg::YieldOp::create(b, l, y);
+                        }));
     return success();
   }
 };
@@ -81,21 +96,12 @@ struct LowerSqrtPattern : public OpRewritePattern<tosa::PowOp> {
     if (!op->hasAttr(kSqrtAttr) || !type || !type.hasStaticShape() ||
         !type.getElementType().isF32() || op.getInput1().getType() != type)
       return rewriter.notifyMatchFailure(op, "not a static f32 sqrt");
-    Location loc = op.getLoc();
-    int64_t rank = type.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, ValueRange{op.getInput1()}, ValueRange{init},
-        SmallVector<AffineMap>{id, id}, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l,
-                                  Value(math::SqrtOp::create(b, l, args[0])));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, elementwise(rewriter, op.getLoc(), type, {op.getInput1()}, {},
+                        [](OpBuilder &b, Location l, ValueRange args) {
+                          linalg::YieldOp::create(
+                              b, l, Value(math::SqrtOp::create(b, l, args[0])));
+                        }));
     return success();
   }
 };
