@@ -191,6 +191,16 @@ static void callPerImage(OpBuilder &b, Location loc, LLVM::LLVMFuncOp fn,
   b.setInsertionPointToStart(exit);
 }
 
+/// Fails with an error on the symbol of `module` named `name`, if any: the
+/// names quantc gives the model's symbols must be free.
+static LogicalResult checkSymbolFree(ModuleOp module, StringRef name) {
+  if (Operation *other = module.lookupSymbol(name))
+    return other->emitError()
+           << "symbol '" << name
+           << "' is taken; choose another prefix with --name";
+  return success();
+}
+
 /// Adds `<name>_run(ptr..., ptr...) -> i32` calling the lowered model.
 static LogicalResult addEntryPoint(ModuleOp module, const ModelInterface &model,
                                    int64_t images) {
@@ -211,29 +221,20 @@ static LogicalResult addEntryPoint(ModuleOp module, const ModelInterface &model,
                           << fnType;
 
   // Only the entry point (and with threads its setter) is exported:
-  // everything else becomes internal, the model under a name derived from
-  // the prefix.
+  // everything else becomes internal, the model under the name
+  // renameModelFunction gave it (<name>_model).
   const std::string runName = model.name + "_run";
-  const std::string implName = model.name + "_model";
   const std::string setThreadsName = model.name + "_set_num_threads";
   const std::string threadsName = model.name + "_num_threads";
   const std::string isaName = model.name + "_int8_isa";
   const std::string metadataName = model.name + "_metadata";
   const std::string arrayName = model.name + "_runv";
-  SmallVector<StringRef> names{runName, implName, isaName, metadataName,
-                               arrayName};
+  SmallVector<StringRef> names{runName, isaName, metadataName, arrayName};
   if (model.parallelism == Parallelism::OpenMP)
     names.append({setThreadsName, threadsName});
-  for (StringRef taken : names)
-    if (Operation *other = module.lookupSymbol(taken);
-        other && other != fn.getOperation())
-      return other->emitError()
-             << "symbol '" << taken
-             << "' is taken; choose another prefix with --name";
-  if (failed(SymbolTable::replaceAllSymbolUses(
-          fn, StringAttr::get(module.getContext(), implName), module)))
-    return fn.emitError() << "cannot rename the model function";
-  SymbolTable::setSymbolName(fn, implName);
+  for (StringRef name : names)
+    if (failed(checkSymbolFree(module, name)))
+      return failure();
   module.walk([](LLVM::LLVMFuncOp f) {
     if (!f.isExternal())
       f.setLinkage(LLVM::Linkage::Internal);
@@ -272,10 +273,8 @@ static LogicalResult renameModelFunction(ModuleOp module, func::FuncOp fn,
                                          StringRef implName) {
   if (fn.getSymName() == implName)
     return success();
-  if (Operation *other = module.lookupSymbol(implName))
-    return other->emitError()
-           << "symbol '" << implName
-           << "' is taken; choose another prefix with --name";
+  if (failed(checkSymbolFree(module, implName)))
+    return failure();
   if (failed(SymbolTable::replaceAllSymbolUses(
           fn, StringAttr::get(module.getContext(), implName), module)))
     return fn.emitError() << "cannot rename the model function";
