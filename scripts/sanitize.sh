@@ -6,8 +6,9 @@
 # uninstrumented.
 #
 # Usage: scripts/sanitize.sh [--build-only] [ctest args...]
-#   builds, then runs the whole suite (ctest) under the sanitizers, but for
-#   the ONNX conformance runner (test/Conformance, run by scripts/test.sh).
+#   builds, then runs the suites that exercise our C++ (ctest: unit tests and
+#   lit, less the tests listed below, which scripts/test.sh runs) under the
+#   sanitizers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${QUANTC_SANITIZE_BUILD_DIR:-$root/build-sanitize}
@@ -29,15 +30,22 @@ ninja -C "$build"
 # * detect_leaks=0: LLVM / MLIR tools leave their statics to the OS at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# Tests that run once, in the plain build (scripts/test.sh), because they
-# spend their minutes in LLVM's uninstrumented code generation and in the
-# generated code, not in ours:
+# The sanitizers watch our C++: the parsers, verifiers, passes, tools and
+# runtime. The lit tests whose minutes go to LLVM's uninstrumented code
+# generation and to running the generated code run once, in the plain build
+# (scripts/test.sh), not twice:
 # * the ONNX conformance runner (label conformance): hundreds of models;
-# * the per-ISA random kernel tests (test/Integration/Kernels/random-*-<isa>:
-#   the same lowering as random-convs / random-matmuls / ..., which stay,
-#   compiled and run for AVX-VNNI, AVX-512 VNNI, AMX and AArch64 under
-#   qemu, 1-2 minutes each);
-# * the zoo slice (test/Zoo: torchvision models, CI's reference stage).
+# * the randomized kernel tests (test/Integration/Kernels/random-*: tens of
+#   random models per test compiled for each ISA and run; the lowering they
+#   take is the one of the small Integration/Kernels and Conversion tests,
+#   which stay);
+# * the zoo slice (test/Zoo: torchvision models, CI's reference stage);
+# * the slowest end-to-end tests (20-80 s each in the plain build), whole
+#   compiles of models that other tests compile too: Python/accuracy-budget (the budget's search),
+#   Integration/Compile/{ortquant,batch-images,fashion-mnist-mobile},
+#   Integration/Quantize/{vision,norm-act}.
 # LIT_FILTER_OUT set by the caller replaces this list.
-export LIT_FILTER_OUT=${LIT_FILTER_OUT:-'^QUANTC :: (Zoo/|Integration/Kernels/random-[a-z-]*-(aarch64|vnni|amx|amx-twin)[.]mlir$)'}
+slow='Python/accuracy-budget|Integration/Compile/(ortquant|batch-images'
+slow+='|fashion-mnist-mobile)|Integration/Quantize/(vision|norm-act)'
+export LIT_FILTER_OUT=${LIT_FILTER_OUT:-"^QUANTC :: (Zoo/|Integration/Kernels/random-|($slow)[.]mlir\$)"}
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -LE conformance "$@"
