@@ -34,17 +34,22 @@ for layer in report["layers"]:
         print(f"  {'  weight ' + w['name']:<50} {w['channels']} channels, scales"
               f" {w['scale_min']:.2g}..{w['scale_max']:.2g}, SQNR "
               f"{w['sqnr_db']:.1f} dB")
-if summary.get("output_dtype"):  # integer output (ArgMax indices)
-    line = (f"  model output ({summary['output_dtype']}): equal to float on "
-            f"{100 * summary['output_agreement']:.1f} % of the elements")
-elif summary["output_sqnr_db"] is None:
-    line = "  model output: SQNR undefined (zero output)"
-else:
-    line = f"  model output: SQNR {summary['output_sqnr_db']:.1f} dB"
-if summary.get("classifier"):
-    line += (f", top-1 equal to float on "
-             f"{100 * summary['top1_agreement']:.1f} % of the samples")
-print(line)
+for out in summary["outputs"]:
+    line = f"  model output {out['name']} {tuple(out['shape'])}: "
+    if out["dtype"] != "float32":  # integer output (ArgMax indices)
+        line += (f"{out['dtype']}, equal to float on "
+                 f"{100 * out['agreement']:.1f} % of the elements")
+    elif out["sqnr_db"] is None:
+        line += "SQNR undefined (zero output)"
+    elif out["sqnr_db"] == "inf":
+        line += "exact"
+    else:
+        line += (f"SQNR {out['sqnr_db']:.1f} dB, largest error "
+                 f"{out['max_abs_error']:.3g}")
+    if out["classifier"]:
+        line += (f", top-1 equal to float on "
+                 f"{100 * out['top1_agreement']:.1f} % of the samples")
+    print(line)
 floats = report.get("float_ops") or []
 print("  computed in float: " + (", ".join(
     f["op"] + (f" ({f['layer']})" if f["layer"] else "") for f in floats)

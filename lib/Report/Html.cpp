@@ -280,6 +280,35 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
   os << "</section>\n";
 }
 
+/// The table of the model's outputs, each int8 against float.
+void writeOutputs(const ModelReport &r, raw_ostream &os) {
+  os << "<table id=\"outputs\">\n<thead><tr><th>#</th>"
+        "<th class=\"name\">output</th><th class=\"name\">shape</th>"
+        "<th class=\"name\">dtype</th><th>SQNR (dB)</th>"
+        "<th>max |float - int8|</th><th class=\"name\">agreement</th>"
+        "</tr></thead>\n<tbody>\n";
+  for (const OutputReport &o : r.outputs) {
+    std::optional<double> sqnr = o.sqnr();
+    std::string shape;
+    for (int64_t d : o.shape)
+      shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    std::string agreement;
+    if (o.classifier && o.rows)
+      agreement = "top-1 " + num(100.0 * o.top1Agree / o.rows) + " % of " +
+                  std::to_string(o.rows) + " rows";
+    else if (!o.isFloat() && o.elements)
+      agreement = num(100.0 * o.equal / o.elements) + " % of " +
+                  std::to_string(o.elements) + " elements equal";
+    os << "<tr><td>" << o.index << "</td><td class=\"name\">" << escape(o.name)
+       << "</td><td class=\"name\">" << shape << "</td><td class=\"name\">"
+       << escape(o.dtype) << "</td><td class=\""
+       << (o.isFloat() ? grade(sqnr) : "") << "\">"
+       << (o.isFloat() ? db(sqnr) : "") << "</td><td>" << num(o.maxAbsError)
+       << "</td><td class=\"name\">" << agreement << "</td></tr>\n";
+  }
+  os << "</tbody>\n</table>\n";
+}
+
 /// The JSON for a <script> element: no '<', '>' or '&' (so neither HTML nor
 /// XML parsing sees markup), still valid JSON.
 std::string scriptJson(const ModelReport &report) {
@@ -301,7 +330,6 @@ std::string scriptJson(const ModelReport &report) {
 } // namespace
 
 void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
-  std::optional<double> out = sqnrDb(r.outputSignal, r.outputError);
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
         "charset=\"utf-8\"/>\n<title>Quantization report: "
      << escape(r.function) << "</title>\n<style>" << kStyle
@@ -316,16 +344,12 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
   };
   row("calibration samples (model runs)", std::to_string(r.samples));
   row("int8 activations from", escape(r.int8Executor));
-  if (r.outputDtype == "float32")
-    row("output SQNR, int8 vs float", db(out) + " dB", grade(out));
-  else if (r.outputElements)
-    row("output elements equal, int8 vs float",
-        num(100.0 * r.outputEqual / r.outputElements) + " % of " +
-            std::to_string(r.outputElements) + " (" + r.outputDtype + ")");
-  if (r.classifier && r.rows)
-    row("top-1 agreement, int8 vs float", num(100.0 * r.top1Agree / r.rows) +
-                                              " % of " +
-                                              std::to_string(r.rows) + " rows");
+  if (const OutputReport *worst = worstOutput(r)) {
+    std::optional<double> out = worst->sqnr();
+    row("output SQNR, int8 vs float (the worst output)",
+        db(out) + " dB (" + escape(worst->name) + ")", grade(out));
+  }
+  row("model outputs (table below)", std::to_string(r.outputs.size()));
   row("quantized activations", std::to_string(r.layers.size()));
   std::string floats = r.floatOps.empty() ? "none" : "";
   for (const FloatOp &f : r.floatOps)
@@ -369,6 +393,7 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
   }
   row("worst layers (cumulative SQNR)", names);
   os << "</tbody>\n</table>\n";
+  writeOutputs(r, os);
   os << "<p><label><input type=\"checkbox\" id=\"linear\"/> linear count "
         "scale in the histograms (default: log)</label></p>\n";
   os << "<p class=\"legend\"><span style=\"color:#777\">dotted grey: "

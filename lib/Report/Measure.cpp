@@ -532,38 +532,52 @@ void accumulateLayer(LayerReport &l, ArrayRef<float> f, ArrayRef<float> q,
   l.count += static_cast<int64_t>(f.size());
 }
 
-/// Adds one run's first model result, float `f` and int8 `q`: its error,
+/// Adds one run of model result `o`, float `f` and int8 `q`: its error,
 /// equal elements and, for a classifier, top-1 agreement.
-void accumulateOutput(ModelReport &report, ArrayRef<float> f,
-                      ArrayRef<float> q) {
+void accumulateOutput(OutputReport &o, ArrayRef<float> f, ArrayRef<float> q) {
   for (size_t k = 0; k < f.size(); ++k) {
     double d = static_cast<double>(f[k]) - q[k];
-    report.outputSignal += static_cast<double>(f[k]) * f[k];
-    report.outputError += d * d;
-    report.outputEqual += f[k] == q[k];
+    o.signal += static_cast<double>(f[k]) * f[k];
+    o.error += d * d;
+    o.maxAbsError = std::max(o.maxAbsError, std::abs(d));
+    o.equal += f[k] == q[k];
   }
-  report.outputElements += static_cast<int64_t>(f.size());
-  if (report.classifier) {
-    int64_t classes = report.outputShape.back();
-    for (int64_t r = 0; r < report.outputShape[0]; ++r) {
+  o.elements += static_cast<int64_t>(f.size());
+  if (o.classifier) {
+    int64_t classes = o.shape.back();
+    for (int64_t r = 0; r < o.shape[0]; ++r) {
       auto fr = f.begin() + r * classes, qr = q.begin() + r * classes;
-      report.top1Agree += std::max_element(fr, fr + classes) - fr ==
-                          std::max_element(qr, qr + classes) - qr;
-      ++report.rows;
+      o.top1Agree += std::max_element(fr, fr + classes) - fr ==
+                     std::max_element(qr, qr + classes) - qr;
+      ++o.rows;
     }
   }
 }
 
+/// The model's results as the report measures them (no sums yet): names,
+/// shapes, dtypes, which are a classifier's scores.
+std::vector<OutputReport> describeOutputs(ArrayRef<ModelTensor> results) {
+  std::vector<OutputReport> outputs;
+  for (auto [i, t] : llvm::enumerate(results)) {
+    OutputReport o;
+    o.index = static_cast<int64_t>(i);
+    o.name = t.name.empty() ? "output" + std::to_string(i) : t.name;
+    o.shape = t.shape;
+    o.dtype = t.dtype;
+    // [rows, 1, ..., 1, classes]: a classifier's scores.
+    ArrayRef<int64_t> shape(o.shape);
+    o.classifier = o.isFloat() && shape.size() >= 2 && shape.back() >= 2 &&
+                   computeProduct(shape.drop_front().drop_back()) == 1;
+    outputs.push_back(std::move(o));
+  }
+  return outputs;
+}
+
 /// Pass 2 over the data: float and int8 side by side.
 Error measureErrors(const ReportOptions &options, FloatProbe &floats,
-                    Int8Probe &int8, ModelReport &report) {
-  const std::vector<int64_t> &out = floats.model->outputs().front().shape;
-  report.outputShape = out;
-  report.outputDtype = floats.model->outputs().front().dtype;
-  // [rows, 1, ..., 1, classes]: a classifier's scores.
-  report.classifier =
-      report.outputDtype == "float32" && out.size() >= 2 && out.back() >= 2 &&
-      computeProduct(ArrayRef(out).drop_front().drop_back()) == 1;
+                    Int8Probe &int8, size_t modelResults, ModelReport &report) {
+  report.outputs = describeOutputs(
+      ArrayRef(floats.model->outputs()).take_front(modelResults));
   Error e = forEachSample(
       options.data, options.maxSamples, floats.model->inputs(), &report.sources,
       [&](ArrayRef<const float *> x) -> Error {
@@ -575,8 +589,9 @@ Error measureErrors(const ReportOptions &options, FloatProbe &floats,
         for (auto [i, l] : llvm::enumerate(report.layers))
           accumulateLayer(l, floats.activation(i, x), int8.activation(i),
                           int8.quantizeOnHost[i]);
-        accumulateOutput(report, floats.outputs->data.front(),
-                         int8.outputs->data.front());
+        for (OutputReport &o : report.outputs)
+          accumulateOutput(o, floats.outputs->data[o.index],
+                           int8.outputs->data[o.index]);
         return Error::success();
       });
   if (e)
@@ -594,6 +609,19 @@ std::optional<double> quantc::sqnrDb(double signal, double error) {
   if (error <= 0)
     return INFINITY;
   return 10 * std::log10(signal / error);
+}
+
+std::optional<double> OutputReport::sqnr() const {
+  return isFloat() ? sqnrDb(signal, error) : std::nullopt;
+}
+
+const OutputReport *quantc::worstOutput(const ModelReport &report) {
+  const OutputReport *worst = nullptr;
+  for (const OutputReport &o : report.outputs)
+    if (std::optional<double> db = o.sqnr())
+      if (!worst || *db < *worst->sqnr())
+        worst = &o;
+  return worst;
 }
 
 Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
@@ -626,7 +654,8 @@ Expected<ModelReport> quantc::buildReport(ModuleOp calibrated,
     return int8.takeError();
   if (Error e = measureExtremes(options, *floats, report))
     return std::move(e);
-  if (Error e = measureErrors(options, *floats, *int8, report))
+  if (Error e =
+          measureErrors(options, *floats, *int8, fn.getNumResults(), report))
     return std::move(e);
   return report;
 }

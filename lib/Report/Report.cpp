@@ -107,6 +107,66 @@ static json::Value toJSON(const LayerReport &l) {
   };
 }
 
+/// One model output: int8 against float (see OutputReport).
+static json::Value toJSON(const OutputReport &o) {
+  json::Object out{
+      {"name", o.name},
+      {"index", o.index},
+      {"shape", toArray(o.shape)},
+      {"dtype", o.dtype},
+      {"sqnr_db",
+       o.isFloat() ? sqnrValue(o.signal, o.error) : json::Value(nullptr)},
+      {"max_abs_error", o.maxAbsError},
+      {"elements", o.elements},
+      {"classifier", o.classifier},
+      {"sums", json::Object{{"signal", o.signal}, {"error", o.error}}},
+  };
+  if (!o.isFloat())
+    out["agreement"] =
+        o.elements ? json::Value(static_cast<double>(o.equal) / o.elements)
+                   : json::Value(nullptr);
+  if (o.classifier) {
+    out["rows"] = o.rows;
+    out["top1_agreement"] =
+        o.rows ? json::Value(static_cast<double>(o.top1Agree) / o.rows)
+               : json::Value(nullptr);
+  }
+  return out;
+}
+
+/// The summary's figures over several outputs, each the worst output's:
+/// top-1 agreement of the classifier outputs, and for integer outputs
+/// (ArgMax indices) the fraction of equal elements.
+static void addWorstAgreements(const ModelReport &r, json::Object &summary) {
+  const OutputReport *classifier = nullptr, *integer = nullptr;
+  auto fraction = [](int64_t part, int64_t whole) {
+    return whole ? static_cast<double>(part) / whole : 1.0;
+  };
+  for (const OutputReport &o : r.outputs) {
+    if (o.classifier &&
+        (!classifier || fraction(o.top1Agree, o.rows) <
+                            fraction(classifier->top1Agree, classifier->rows)))
+      classifier = &o;
+    if (!o.isFloat() &&
+        (!integer || fraction(o.equal, o.elements) <
+                         fraction(integer->equal, integer->elements)))
+      integer = &o;
+  }
+  summary["classifier"] = classifier != nullptr;
+  summary["rows"] = classifier ? classifier->rows : 0;
+  summary["top1_agreement"] =
+      classifier && classifier->rows
+          ? json::Value(fraction(classifier->top1Agree, classifier->rows))
+          : json::Value(nullptr);
+  if (integer) {
+    summary["output_dtype"] = integer->dtype;
+    summary["output_agreement"] =
+        integer->elements
+            ? json::Value(fraction(integer->equal, integer->elements))
+            : json::Value(nullptr);
+  }
+}
+
 std::vector<const LayerReport *> quantc::worstLayers(const ModelReport &r) {
   std::vector<const LayerReport *> order;
   for (const LayerReport &l : r.layers)
@@ -172,28 +232,22 @@ json::Value quantc::toJSON(const ModelReport &r) {
   json::Array floatOps;
   for (const FloatOp &f : r.floatOps)
     floatOps.push_back(json::Object{{"op", f.op}, {"layer", f.layer}});
+  json::Array outputs;
+  for (const OutputReport &o : r.outputs)
+    outputs.push_back(::toJSON(o));
+  const OutputReport *worstOut = worstOutput(r);
+  const OutputReport *first = r.outputs.empty() ? nullptr : &r.outputs[0];
   json::Object summary{
-      {"output_shape", toArray(r.outputShape)},
-      {"output_sqnr_db", r.outputDtype == "float32"
-                             ? sqnrValue(r.outputSignal, r.outputError)
-                             : json::Value(nullptr)},
-      {"classifier", r.classifier},
-      {"rows", r.rows},
-      {"top1_agreement",
-       r.classifier && r.rows
-           ? json::Value(static_cast<double>(r.top1Agree) / r.rows)
-           : json::Value(nullptr)},
+      {"output_shape", first ? toArray(first->shape) : json::Array()},
+      {"output_sqnr_db", worstOut ? sqnrValue(worstOut->signal, worstOut->error)
+                                  : json::Value(nullptr)},
+      {"worst_output",
+       worstOut ? json::Value(worstOut->name) : json::Value(nullptr)},
+      {"outputs", std::move(outputs)},
       {"layers", static_cast<int64_t>(r.layers.size())},
       {"worst_layers", std::move(worst)},
   };
-  // An integer output (ArgMax indices): the fraction of equal elements.
-  if (r.outputDtype != "float32") {
-    summary["output_dtype"] = r.outputDtype;
-    summary["output_agreement"] =
-        r.outputElements
-            ? json::Value(static_cast<double>(r.outputEqual) / r.outputElements)
-            : json::Value(nullptr);
-  }
+  addWorstAgreements(r, summary);
   json::Object out{
       {"format", kFormat},
       {"version", kVersion},

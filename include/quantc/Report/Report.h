@@ -111,6 +111,31 @@ struct LayerReport {
   std::vector<WeightReport> weights;
 };
 
+/// One model result (output), int8 against float over all runs. Built in
+/// Measure.cpp (measureErrors), written by Report.cpp's toJSON(OutputReport)
+/// and Html.cpp's output table: a new per-output field goes in those three.
+struct OutputReport {
+  /// The output's name (the ONNX graph's), else "output<index>" as quant-run
+  /// names it.
+  std::string name;
+  int64_t index = 0;
+  std::vector<int64_t> shape;
+  /// For an integer output (ArgMax indices), whose SQNR means nothing,
+  /// the elements equal in float and int8 (of `elements`) tell.
+  std::string dtype = "float32";
+  /// Sums of f^2 and (f - int8)^2, and the largest |f - int8|.
+  double signal = 0, error = 0, maxAbsError = 0;
+  int64_t equal = 0, elements = 0;
+  /// Outputs [rows, 1, ..., 1, classes] (classifiers): rows where the arg
+  /// max of the int8 output equals the float one.
+  bool classifier = false;
+  int64_t rows = 0, top1Agree = 0;
+
+  bool isFloat() const { return dtype == "float32"; }
+  /// SQNR in dB (sqnrDb): nullopt for an integer output or a zero signal.
+  std::optional<double> sqnr() const;
+};
+
 /// An op of the int8 model that computes in float (its layer name, if the
 /// location has one).
 struct FloatOp {
@@ -131,17 +156,8 @@ struct ModelReport {
   /// Model runs (forward passes) and the files they came from.
   int64_t samples = 0;
   std::vector<std::string> sources;
-  std::vector<int64_t> outputShape;
-  /// First model result: sums of f^2 and (f - int8)^2.
-  double outputSignal = 0, outputError = 0;
-  /// Its dtype; for an integer one (ArgMax indices), whose SQNR means
-  /// nothing, the elements equal in float and int8 (of outputElements).
-  std::string outputDtype = "float32";
-  int64_t outputEqual = 0, outputElements = 0;
-  /// Outputs [rows, 1, ..., 1, classes] (classifiers): rows where the arg
-  /// max of the int8 output equals the float one.
-  bool classifier = false;
-  int64_t rows = 0, top1Agree = 0;
+  /// Every model result, in the model's order.
+  std::vector<OutputReport> outputs;
   std::vector<LayerReport> layers;
   /// The ops the int8 model computes in float (findFloatOps).
   std::vector<FloatOp> floatOps;
@@ -152,6 +168,10 @@ struct ModelReport {
 /// SQNR in dB of a signal with `signal` energy and `error` noise energy:
 /// +inf for no error, nullopt for a zero signal.
 std::optional<double> sqnrDb(double signal, double error);
+
+/// The float output with the lowest SQNR (the first of equals; outputs
+/// with a zero signal are skipped); null if none has one.
+const OutputReport *worstOutput(const ModelReport &report);
 
 /// The layers by cumulative SQNR, worst first (zero signals last).
 std::vector<const LayerReport *> worstLayers(const ModelReport &report);

@@ -52,4 +52,4 @@
 // RUN: %python -c "import json; s = json.load(open('%t/report/report.json'))['summary']; print('REPORT', s['output_dtype'], s['output_sqnr_db'], s['output_agreement'] >= 0.95)" | FileCheck %s --check-prefix=REPORT
 // REPORT: REPORT int64 None True
 // RUN: %python %quantc_src_root/scripts/show_report.py %t/report/report.json | FileCheck %s --check-prefix=SHOW
-// SHOW: model output (int64): equal to float on {{[0-9.]+}} % of the elements
+// SHOW: model output classes (1, 16, 16): int64, equal to float on {{[0-9.]+}} % of the elements

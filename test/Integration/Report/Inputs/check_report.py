@@ -9,8 +9,11 @@ independently with numpy from activations dumped by quant-run.
       Any layer: float.npy holds the float model's activation, int8.npy the
       int8 model's dequantized activation at that point (quant-run on a copy
       of the model that returns it, see truncate.py).
-  check_report.py report.json output <float.npy> <int8.npy>
-      The model summary: output SQNR and top-1 agreement.
+  check_report.py report.json output <float.npy|.npz> <int8.npy|.npz>
+      The model summary: every output's SQNR, largest error and top-1
+      agreement (an .npz holds the outputs by name, as quant-run -o x.npz
+      writes them; an .npy the one output), and the summary's output SQNR,
+      the worst output's.
   check_report.py report.json weight <layer> <weight> <goldens.json>
       A weight quantized per channel (symmetric qint8) against PyTorch's
       PerChannelMinMaxObserver and fake_quantize_per_channel_affine, as
@@ -94,15 +97,38 @@ elif mode == "layer":
     layer = next(l for l in report["layers"] if l["name"] == sys.argv[3])
     ok = check_layer(layer, np.load(sys.argv[4]), np.load(sys.argv[5]))
 elif mode == "output":
-    f = np.load(sys.argv[3]).astype(np.float64)
-    q = np.load(sys.argv[4]).astype(np.float64)
+    def arrays(path):
+        a = np.load(path)
+        return dict(a) if path.endswith(".npz") else {None: a}
+    floats, int8s = arrays(sys.argv[3]), arrays(sys.argv[4])
     summary = report["summary"]
-    ok = close("output_sqnr_db", summary["output_sqnr_db"], sqnr(f, f - q), 1e-6)
-    if summary["classifier"]:
-        rows_f = f.reshape(-1, f.shape[-1])
-        rows_q = q.reshape(-1, q.shape[-1])
-        agree = float((rows_f.argmax(1) == rows_q.argmax(1)).mean())
-        ok &= close("top1_agreement", summary["top1_agreement"], agree, 1e-12)
+    outputs = summary["outputs"]
+    ok = close("outputs", len(outputs), len(floats), 0)
+    sqnrs = {}
+    for o in outputs:
+        key = o["name"] if None not in floats else None
+        f = floats[key].astype(np.float64)
+        q = int8s[key].astype(np.float64)
+        ok &= close(f"{o['name']} shape", o["shape"][1:] == list(f.shape[1:]),
+                    True, 0)
+        sqnrs[o["name"]] = sqnr(f, f - q)
+        ok &= close(f"{o['name']} sqnr_db", o["sqnr_db"], sqnrs[o["name"]],
+                    1e-6)
+        ok &= close(f"{o['name']} max_abs_error", o["max_abs_error"],
+                    float(np.abs(f - q).max()), 0)
+        if o["classifier"]:
+            rows_f = f.reshape(-1, f.shape[-1])
+            rows_q = q.reshape(-1, q.shape[-1])
+            agree = float((rows_f.argmax(1) == rows_q.argmax(1)).mean())
+            ok &= close(f"{o['name']} top1_agreement", o["top1_agreement"],
+                        agree, 1e-12)
+            if len(outputs) == 1:
+                ok &= close("top1_agreement", summary["top1_agreement"],
+                            agree, 1e-12)
+    worst = min(sqnrs, key=lambda n: sqnrs[n])
+    ok &= close("output_sqnr_db (the worst output)", summary["output_sqnr_db"],
+                sqnrs[worst], 1e-6)
+    ok &= close("worst_output", summary["worst_output"] == worst, True, 0)
     worst = [w["name"] for w in summary["worst_layers"]]
     def key(l):
         v = reported(l["sqnr_cumulative_db"])
