@@ -298,6 +298,9 @@ Expected<OwningOpRef<ModuleOp>> foldedClone(ModuleOp calibrated,
   OwningOpRef<ModuleOp> folded = calibrated.clone();
   PassManager pm(calibrated.getContext());
   pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(options.fold));
+  // The simulation's outputs are produced as the object's are.
+  if (options.floatOutputs)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntFloatOutputs());
   if (failed(pm.run(*folded)))
     return fail("cannot fold the observers (see above)");
   return std::move(folded);

@@ -53,6 +53,7 @@ quantc::QuantizeOptions quantc::PostTrainingOptions::quantizeOptions() const {
   options.fold.reduceRange = rangeReduction();
   options.quantize.exclude.assign(exclude.begin(), exclude.end());
   options.correctBias = biasCorrection;
+  options.floatOutputs = !int8Outputs;
   return options;
 }
 

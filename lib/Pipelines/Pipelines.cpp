@@ -130,6 +130,8 @@ void quantc::buildPreparePipeline(OpPassManager &pm,
 void quantc::buildQuantizePipeline(OpPassManager &pm,
                                    const QuantizeOptions &options) {
   pm.addNestedPass<func::FuncOp>(qnt::createQntFoldObservers(options.fold));
+  if (options.floatOutputs)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntFloatOutputs());
   if (options.correctBias)
     pm.addNestedPass<func::FuncOp>(qnt::createQntCorrectBias(
         qnt::QntCorrectBiasOptions{options.quantize.exclude}));
@@ -285,12 +287,18 @@ struct QuantizeRegistryOptions : PassPipelineOptions<QuantizeRegistryOptions> {
       llvm::cl::desc("Run qnt-correct-bias (the layers' qnt.input_mean) "
                      "between folding and quantization"),
       llvm::cl::init(false)};
+  Option<bool> floatOutputs{
+      *this, "float-outputs",
+      llvm::cl::desc("Run qnt-float-outputs after folding: model outputs "
+                     "produced in float by their layers"),
+      llvm::cl::init(true)};
 
   quantc::QuantizeOptions get() const {
     quantc::QuantizeOptions options;
     options.fold.reduceRange = reduceRange;
     options.quantize.exclude.assign(exclude.begin(), exclude.end());
     options.correctBias = correctBias;
+    options.floatOutputs = floatOutputs;
     return options;
   }
 };

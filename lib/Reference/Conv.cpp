@@ -13,11 +13,12 @@ using namespace quantc::ref;
 using namespace quantc::ref::detail;
 using quantc::Status;
 
-Status quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
-                           const int32_t *bias, const Conv2DParams &params,
-                           const QTensor *residual, const QTensor &output) {
+namespace {
+
+/// The checks conv2d and conv2dDequantized share; the output shape.
+Status checkConv(const QTensor &input, const QWeights &weights,
+                 const Conv2DParams &params, std::vector<int64_t> &outShape) {
   QUANTC_TRY(input.validate("input", 4));
-  QUANTC_TRY(output.validate("output", 4));
   QUANTC_TRY(checkWeights(weights, 4));
   const int64_t n = input.shape[0], h = input.shape[1], w = input.shape[2],
                 c = input.shape[3];
@@ -44,26 +45,23 @@ Status quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
                                       win.padRight, win.dilationW);
   if (oh < 1 || ow < 1)
     return Status::failure("padded input is smaller than the dilated kernel");
-  QUANTC_TRY(checkShape("output", output.shape, {n, oh, ow, o}));
-  if (residual) {
-    QUANTC_TRY(residual->validate("residual", 4));
-    QUANTC_TRY(checkShape("residual", residual->shape, output.shape));
-  }
-  Bounds bounds;
-  QUANTC_TRY(outputBounds(params.activation, output, bounds));
-  std::vector<float> multipliers(o);
-  for (int64_t oc = 0; oc < o; ++oc) {
-    multipliers[oc] =
-        requantMultiplier(input.scale, weights.scale(oc), output.scale);
-    QUANTC_TRY(checkMultiplier("conv2d", multipliers[oc]));
-  }
-  const float residualMultiplier =
-      residual ? requantMultiplier(residual->scale, 1.0f, output.scale) : 0.0f;
-  QUANTC_TRY(checkMultiplier("residual", residualMultiplier));
-  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, o, kh * kw * wi));
+  outShape = {n, oh, ow, o};
+  return Status::success();
+}
 
-  const int64_t outPerGroup = o / groups;
-  for (int64_t b = 0; b < n; ++b)
+/// Calls `fn(outIndex, oc, acc)` with the exact accumulator of every output
+/// element of the convolution (checked by checkConv).
+template <typename Fn>
+void forEachConvAccumulator(const QTensor &input, const QWeights &weights,
+                            const int32_t *bias, const Conv2DParams &params,
+                            const std::vector<int64_t> &outShape, Fn fn) {
+  const int64_t h = input.shape[1], w = input.shape[2], c = input.shape[3];
+  const int64_t o = weights.shape[0], kh = weights.shape[1],
+                kw = weights.shape[2], wi = weights.shape[3];
+  const int64_t oh = outShape[1], ow = outShape[2];
+  const Window2D &win = params.window;
+  const int64_t outPerGroup = o / params.groups;
+  for (int64_t b = 0; b < outShape[0]; ++b)
     for (int64_t y = 0; y < oh; ++y)
       for (int64_t x = 0; x < ow; ++x)
         for (int64_t oc = 0; oc < o; ++oc) {
@@ -89,18 +87,107 @@ Status quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
               }
             }
           }
-          const int64_t outIndex = ((b * oh + y) * ow + x) * o + oc;
-          int32_t q;
-          if (residual)
-            q = requantize2(static_cast<int32_t>(acc), multipliers[oc],
-                            residual->get(outIndex) - residual->zeroPoint,
-                            residualMultiplier, output.zeroPoint, bounds.lo,
-                            bounds.hi);
-          else
-            q = requantize(static_cast<int32_t>(acc), multipliers[oc],
-                           output.zeroPoint, bounds.lo, bounds.hi);
-          output.set(outIndex, q);
+          fn(((b * oh + y) * ow + x) * o + oc, oc, static_cast<int32_t>(acc));
         }
+}
+
+/// The dequantization multipliers input_scale * weight_scale[o] of a
+/// dequantized output (requantMultiplier to scale 1), checked.
+Status dequantMultipliers(const QTensor &input, const QWeights &weights,
+                          int64_t channels, const char *what,
+                          std::vector<float> &multipliers) {
+  multipliers.resize(channels);
+  for (int64_t oc = 0; oc < channels; ++oc) {
+    multipliers[oc] = requantMultiplier(input.scale, weights.scale(oc), 1.0f);
+    QUANTC_TRY(checkMultiplier(what, multipliers[oc]));
+  }
+  return Status::success();
+}
+
+} // namespace
+
+float quantc::ref::dequantizeAccumulator(int32_t acc, float multiplier,
+                                         const FusedActivation &activation) {
+  float v = static_cast<float>(acc) * multiplier;
+  switch (activation.kind) {
+  case Activation::None:
+    return v;
+  case Activation::Relu:
+    return v < 0.0f ? 0.0f : v;
+  case Activation::Relu6:
+    return v < 0.0f ? 0.0f : (v > 6.0f ? 6.0f : v);
+  case Activation::Clamp:
+    return v < activation.clampMin
+               ? activation.clampMin
+               : (v > activation.clampMax ? activation.clampMax : v);
+  }
+  return v;
+}
+
+Status quantc::ref::conv2d(const QTensor &input, const QWeights &weights,
+                           const int32_t *bias, const Conv2DParams &params,
+                           const QTensor *residual, const QTensor &output) {
+  std::vector<int64_t> outShape;
+  QUANTC_TRY(checkConv(input, weights, params, outShape));
+  QUANTC_TRY(output.validate("output", 4));
+  QUANTC_TRY(checkShape("output", output.shape, outShape));
+  if (residual) {
+    QUANTC_TRY(residual->validate("residual", 4));
+    QUANTC_TRY(checkShape("residual", residual->shape, output.shape));
+  }
+  Bounds bounds;
+  QUANTC_TRY(outputBounds(params.activation, output, bounds));
+  const int64_t o = weights.shape[0];
+  std::vector<float> multipliers(o);
+  for (int64_t oc = 0; oc < o; ++oc) {
+    multipliers[oc] =
+        requantMultiplier(input.scale, weights.scale(oc), output.scale);
+    QUANTC_TRY(checkMultiplier("conv2d", multipliers[oc]));
+  }
+  const float residualMultiplier =
+      residual ? requantMultiplier(residual->scale, 1.0f, output.scale) : 0.0f;
+  QUANTC_TRY(checkMultiplier("residual", residualMultiplier));
+  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, o,
+                                   weights.shape[1] * weights.shape[2] *
+                                       weights.shape[3]));
+  forEachConvAccumulator(
+      input, weights, bias, params, outShape,
+      [&](int64_t outIndex, int64_t oc, int32_t acc) {
+        int32_t q;
+        if (residual)
+          q = requantize2(acc, multipliers[oc],
+                          residual->get(outIndex) - residual->zeroPoint,
+                          residualMultiplier, output.zeroPoint, bounds.lo,
+                          bounds.hi);
+        else
+          q = requantize(acc, multipliers[oc], output.zeroPoint, bounds.lo,
+                         bounds.hi);
+        output.set(outIndex, q);
+      });
+  return Status::success();
+}
+
+Status quantc::ref::conv2dDequantized(const QTensor &input,
+                                      const QWeights &weights,
+                                      const int32_t *bias,
+                                      const Conv2DParams &params, float *output,
+                                      const std::vector<int64_t> &outputShape) {
+  std::vector<int64_t> outShape;
+  QUANTC_TRY(checkConv(input, weights, params, outShape));
+  QUANTC_TRY(checkShape("output", outputShape, outShape));
+  if (!output)
+    return Status::failure("output: no data");
+  std::vector<float> multipliers;
+  QUANTC_TRY(dequantMultipliers(input, weights, weights.shape[0], "conv2d",
+                                multipliers));
+  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, weights.shape[0],
+                                   weights.shape[1] * weights.shape[2] *
+                                       weights.shape[3]));
+  forEachConvAccumulator(input, weights, bias, params, outShape,
+                         [&](int64_t outIndex, int64_t oc, int32_t acc) {
+                           output[outIndex] = dequantizeAccumulator(
+                               acc, multipliers[oc], params.activation);
+                         });
   return Status::success();
 }
 
@@ -134,6 +221,34 @@ Status quantc::ref::matmul(const QTensor &input, const QWeights &weights,
       output.set(i * n + j,
                  requantize(static_cast<int32_t>(acc), multipliers[j],
                             output.zeroPoint, bounds.lo, bounds.hi));
+    }
+  return Status::success();
+}
+
+Status quantc::ref::matmulDequantized(const QTensor &input,
+                                      const QWeights &weights,
+                                      const int32_t *bias,
+                                      const FusedActivation &activation,
+                                      float *output) {
+  QUANTC_TRY(input.validate("input", 2));
+  QUANTC_TRY(checkWeights(weights, 2));
+  const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
+  if (weights.shape[1] != k)
+    return Status::failure("weights: expected [N, " + std::to_string(k) +
+                           "], got " + shapeString(weights.shape));
+  if (!output)
+    return Status::failure("output: no data");
+  std::vector<float> multipliers;
+  QUANTC_TRY(dequantMultipliers(input, weights, n, "matmul", multipliers));
+  QUANTC_TRY(checkAccumulatorRange(input, weights, bias, n, k));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t acc = bias ? bias[j] : 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        acc += (input.get(i * k + kk) - int64_t(input.zeroPoint)) *
+               int64_t(weights.data[j * k + kk]);
+      output[i * n + j] = dequantizeAccumulator(static_cast<int32_t>(acc),
+                                                multipliers[j], activation);
     }
   return Status::success();
 }

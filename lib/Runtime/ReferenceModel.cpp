@@ -172,6 +172,15 @@ Status evalConv(qnt::Conv2DOp conv, Env &env) {
   p.groups = static_cast<int64_t>(conv.getGroups());
   p.activation = activationOf(conv.getActivation(), conv.getClampMin(),
                               conv.getClampMax());
+  if (conv.getOutput().getType().getElementType().isF32()) {
+    // The dequantized-output form (a model output).
+    Buffer &out = env.create(conv.getOutput());
+    return ref::conv2dDequantized(
+        env.in(conv.getInput()),
+        weights(env[conv.getFilter()], conv.getFilter()),
+        conv.getBias() ? env[conv.getBias()].q32.data() : nullptr, p,
+        out.f.data(), out.shape);
+  }
   std::optional<ref::QTensor> residual;
   if (conv.getResidual())
     residual = env.in(conv.getResidual());
@@ -184,16 +193,21 @@ Status evalConv(qnt::Conv2DOp conv, Env &env) {
 Status evalLinear(qnt::LinearOp linear, Env &env) {
   // [..., K] x [N, K]: the leading dimensions are rows.
   ref::QTensor x = env.in(linear.getInput());
-  ref::QTensor y = env.out(linear.getOutput());
   int64_t k = x.shape.back(), rows = x.numElements() / k;
   x.shape = {rows, k};
+  ref::QWeights w = weights(env[linear.getWeight()], linear.getWeight());
+  const int32_t *bias =
+      linear.getBias() ? env[linear.getBias()].q32.data() : nullptr;
+  ref::FusedActivation act = activationOf(
+      linear.getActivation(), linear.getClampMin(), linear.getClampMax());
+  if (linear.getOutput().getType().getElementType().isF32()) {
+    // The dequantized-output form (a model output).
+    Buffer &out = env.create(linear.getOutput());
+    return ref::matmulDequantized(x, w, bias, act, out.f.data());
+  }
+  ref::QTensor y = env.out(linear.getOutput());
   y.shape = {rows, y.shape.back()};
-  return ref::matmul(x, weights(env[linear.getWeight()], linear.getWeight()),
-                     linear.getBias() ? env[linear.getBias()].q32.data()
-                                      : nullptr,
-                     activationOf(linear.getActivation(), linear.getClampMin(),
-                                  linear.getClampMax()),
-                     y);
+  return ref::matmul(x, w, bias, act, y);
 }
 
 Status evalMatMul(qnt::MatMulOp op, Env &env) {

@@ -190,6 +190,13 @@ static cl::list<std::string>
     excludeLayers("exclude", cl::CommaSeparated,
                   cl::desc("Layer or op names to keep in float"),
                   cl::cat(ptqCategory));
+static cl::opt<bool> int8Outputs(
+    "int8-outputs",
+    cl::desc("Quantize model outputs like any activation, through 8 bits "
+             "(default: the layer that computes an output through data "
+             "movement or a final softmax / sigmoid / argmax produces it in "
+             "float from its int32 accumulator; docs/accuracy.md)"),
+    cl::init(false), cl::cat(ptqCategory));
 static cl::opt<bool> equalize(
     "equalize",
     cl::desc("Cross-layer equalization: balance the per-channel weight "
@@ -473,6 +480,7 @@ postTrainingOptions(const quantc::CompileTarget &target,
   ptq.activationKind = activationObserver;
   ptq.weightKind = weightObserver;
   ptq.exclude.assign(excludeLayers.begin(), excludeLayers.end());
+  ptq.int8Outputs = int8Outputs;
   ptq.equalize = equalize;
   ptq.biasCorrection = biasCorrection;
   ptq.smoothAlpha = smoothAlpha;

@@ -426,6 +426,9 @@ SmallVector<std::pair<unsigned, int64_t>> Conv2DOp::getObservedWeights() {
   return {{1, 0}}; // OHWI: one range per output channel
 }
 
+/// The bias operand (float before qnt-quantize), if any.
+Value Conv2DOp::getFloatBias() { return getBias(); }
+
 /// The per-tensor 8-bit f32 quantized element type of `value`, or null.
 static UniformQuantizedType getActivationType(Value value) {
   auto type = dyn_cast<UniformQuantizedType>(
@@ -577,10 +580,13 @@ LogicalResult Conv2DOp::verify() {
                               "!quant.uniform type with 8-bit storage and f32 "
                               "expressed type";
     outType = getActivationType(getOutput());
-    if (!outType)
+    if (!outType && !isF32(getOutput()))
       return emitOpError() << "result element type must be a per-tensor "
                               "!quant.uniform type with 8-bit storage and f32 "
-                              "expressed type";
+                              "expressed type, or f32 (dequantized output)";
+    if (!outType && getResidual())
+      return emitOpError() << "the dequantized-output form (f32 result) has "
+                              "no residual";
   }
 
   ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
@@ -692,10 +698,11 @@ LogicalResult LinearOp::verify() {
     return emitOpError() << "input element type must be a per-tensor "
                             "!quant.uniform type with 8-bit storage and f32 "
                             "expressed type";
-  if (!getActivationType(getOutput()))
+  if (!getActivationType(getOutput()) &&
+      !getOutput().getType().getElementType().isF32())
     return emitOpError() << "result element type must be a per-tensor "
                             "!quant.uniform type with 8-bit storage and f32 "
-                            "expressed type";
+                            "expressed type, or f32 (dequantized output)";
   auto inShape = getInput().getType().getShape();
   auto wShape = getWeight().getType().getShape();
   auto outShape = getOutput().getType().getShape();

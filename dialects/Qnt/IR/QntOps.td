@@ -158,7 +158,8 @@ def Qnt_BatchNormOp : Qnt_Op<"batch_norm", [Pure,
 
 def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Qnt_QuantizableOpInterface,
-                              ["getObservedWeights", "quantize"]>]> {
+                              ["getObservedWeights", "getFloatBias",
+                               "quantize"]>]> {
   let summary = "2-D convolution with bias, residual add and activation (NHWC)";
   let description = [{
     A convolution layer as one op: `input` is NHWC, `filter` OHWI
@@ -184,7 +185,13 @@ def Qnt_Conv2DOp : Qnt_Op<"conv2d", [Pure, AttrSizedOperandSegments,
       requantization factor `input_scale * filter_scale[o] / result_scale`
       of the int8 reference (`quantc::ref`), which defines the exact
       arithmetic: `q = clamp(round_half_even(float(acc) * multiplier[o]) +
-      zero_point, lo, hi)`.
+      zero_point, lo, hi)`;
+    * **dequantized output** (a quantized form with an f32 result and no
+      residual; `qnt-float-outputs` marks the layers that compute a model
+      output, `qnt-quantize` builds it): `multiplier[o]` is
+      `input_scale * filter_scale[o]` (`requantMultiplier(input_scale,
+      filter_scale[o], 1)`) and the result is `activation(float(acc) *
+      multiplier[o])` in float32, never rounded to 8 bits.
 
     Example (quantized):
     ```mlir
@@ -383,7 +390,8 @@ def Qnt_LinearOp : Qnt_Op<"linear", [Pure]> {
     on quantized tensors: `input` has a per-tensor 8-bit type, `weight`
     ([N, K]) i8 per tensor or per output feature (quantized dimension 0)
     with zero points 0, `bias` i32 with scale `input_scale * weight_scale[n]`.
-    Requantization as in `qnt.conv2d` (`multiplier[n]`).
+    Requantization as in `qnt.conv2d` (`multiplier[n]`); an f32 result is
+    the dequantized-output form of `qnt.conv2d`.
   }];
   let arguments = (ins
     Qnt_QTensor:$input,
@@ -394,7 +402,7 @@ def Qnt_LinearOp : Qnt_Op<"linear", [Pure]> {
     OptionalAttr<F32Attr>:$clamp_max,
     OptionalAttr<DenseF32ArrayAttr>:$multiplier
   );
-  let results = (outs Qnt_QTensor:$output);
+  let results = (outs TensorOf<[F32, quant_QuantizedType]>:$output);
   let assemblyFormat = [{
     $input `,` $weight (`bias` `(` $bias^ `)`)? attr-dict `:`
     functional-type(operands, results)

@@ -16,15 +16,19 @@ using namespace mlir::qnt;
 using quant::UniformQuantizedPerAxisType;
 
 /// Quantized with the parameters of its input, filter and output; its
-/// fused activation and residual carry over. Fails when a parameter or the
-/// constant filter or bias is missing, or a bias does not fit int32.
+/// fused activation and residual carry over. A layer marked
+/// kFloatOutputAttr without a quantized output gets the dequantized-output
+/// form (f32 result, multipliers input_scale * filter_scale[o]). Fails when
+/// a parameter or the constant filter or bias is missing, or a bias does not
+/// fit int32.
 LogicalResult Conv2DOp::quantize(RewriterBase &b) {
   if (isQuantized())
     return success();
   Conv2DOp op = *this;
   Value qi = quantizedSource(op.getInput());
   quant::QuantizeCastOp sink = quantizedSink(op.getOutput());
-  if (!qi || !sink)
+  bool floatOut = !sink && op->hasAttr(kFloatOutputAttr) && !op.getResidual();
+  if (!qi || (!sink && !floatOut))
     return layerError(op)
            << "no quantization parameters for its "
            << (!qi ? "input" : "output")
@@ -41,11 +45,13 @@ LogicalResult Conv2DOp::quantize(RewriterBase &b) {
     return layerError(op) << "no quantization parameters for the residual";
 
   QuantParams in = *quantParams(elementOf(qi)),
-              wp = *quantParams(elementOf(qw)),
-              out = *quantParams(elementOf(sink.getResult()));
+              wp = *quantParams(elementOf(qw));
+  // The dequantized output is the requantization to scale 1.
+  float outScale =
+      floatOut ? 1.0f : quantParams(elementOf(sink.getResult()))->scale();
   int64_t channels = op.getFilter().getType().getDimSize(0);
   auto wScale = [&](int64_t o) { return wp.scale(o); };
-  b.setInsertionPoint(sink);
+  b.setInsertionPoint(floatOut ? op.getOperation() : sink.getOperation());
   Value bias;
   if (op.getBias()) {
     std::optional<SmallVector<float>> fb = floatConstant(op.getBias());
@@ -74,12 +80,17 @@ LogicalResult Conv2DOp::quantize(RewriterBase &b) {
   SmallVector<float> multipliers;
   for (int64_t o = 0; o < channels; ++o)
     multipliers.push_back(
-        quantc::ref::requantMultiplier(in.scale(), wScale(o), out.scale()));
+        quantc::ref::requantMultiplier(in.scale(), wScale(o), outScale));
+  Type outType = floatOut ? op.getOutput().getType() : sink.getType();
   auto conv = Conv2DOp::create(
-      b, op.getLoc(), sink.getType(), qi, qw, bias, qr, op.getStridesAttr(),
+      b, op.getLoc(), outType, qi, qw, bias, qr, op.getStridesAttr(),
       op.getPadAttr(), op.getDilationsAttr(), op.getGroupsAttr(),
       op.getActivationAttr(), op.getClampMinAttr(), op.getClampMaxAttr(),
       b.getDenseF32ArrayAttr(multipliers));
+  if (floatOut) {
+    b.replaceOp(op, conv.getOutput());
+    return success();
+  }
   b.replaceOp(sink, conv.getOutput());
   b.eraseOp(op);
   return success();

@@ -45,6 +45,26 @@ static LogicalResult quantizeActivationMatmul(tosa::MatMulOp op, Value qa,
   return success();
 }
 
+tosa::AddOp mlir::qnt::linearBiasAdd(tosa::MatMulOp op) {
+  Value result = op.getResult();
+  if (!result.hasOneUse())
+    return nullptr;
+  auto add = dyn_cast<tosa::AddOp>(*result.getUsers().begin());
+  if (!add)
+    return nullptr;
+  Value other = add.getInput1() == result ? add.getInput2() : add.getInput1();
+  std::optional<SmallVector<float>> fb = floatConstant(other);
+  int64_t n = cast<ShapedType>(op.getB().getType()).getDimSize(2);
+  return fb && static_cast<int64_t>(fb->size()) == n ? add : nullptr;
+}
+
+Value mlir::qnt::linearBias(tosa::MatMulOp op) {
+  tosa::AddOp add = linearBiasAdd(op);
+  if (!add)
+    return nullptr;
+  return add.getInput1() == op.getResult() ? add.getInput2() : add.getInput1();
+}
+
 LogicalResult mlir::qnt::quantizeMatMul(tosa::MatMulOp op, RewriterBase &b) {
   Value qa = quantizedSource(op.getA()), qw = quantizedSource(op.getB());
   std::optional<SmallVector<int32_t>> w =
@@ -57,42 +77,39 @@ LogicalResult mlir::qnt::quantizeMatMul(tosa::MatMulOp op, RewriterBase &b) {
   // Optional bias: matmul -> add(constant) -> qcast.
   Value result = op.getResult();
   std::optional<SmallVector<float>> fb;
-  Operation *biasAdd = nullptr;
-  if (result.hasOneUse())
-    if (auto add = dyn_cast<tosa::AddOp>(*result.getUsers().begin())) {
-      Value other =
-          add.getInput1() == result ? add.getInput2() : add.getInput1();
-      if ((fb = floatConstant(other)) &&
-          static_cast<int64_t>(fb->size()) == wType.getDimSize(2)) {
-        biasAdd = add;
-        result = add.getResult();
-      } else {
-        fb.reset();
-      }
-    }
+  Operation *biasAdd = linearBiasAdd(op);
+  if (biasAdd) {
+    fb = floatConstant(linearBias(op));
+    result = biasAdd->getResult(0);
+  }
   // A fused activation (qnt-fuse moves a Gemm's relu before the reshape).
   auto [clamp, act] = clampAfter(result);
   quant::QuantizeCastOp sink = quantizedSink(result);
+  // A model output (qnt-float-outputs): the dequantized-output form.
+  bool floatOut = !sink && op->hasAttr(kFloatOutputAttr);
   // A QDQ model (ONNX Gemm) quantizes the output after the reshape back to
   // 2-D: the layer computes in that quantized type and is reshaped.
   tosa::ReshapeOp reshape;
-  if (!sink && result.hasOneUse())
+  if (!sink && !floatOut && result.hasOneUse())
     if ((reshape = dyn_cast<tosa::ReshapeOp>(*result.getUsers().begin())))
       sink = quantizedSink(reshape.getResult());
-  if (!sink)
+  if (!sink && !floatOut)
     return layerError(op) << "no quantization parameters for its output; "
                              "calibrate the model and run qnt-fold-observers "
                              "first, or exclude the layer";
   // [1, K, N] quantized along N -> [N, K] quantized along dimension 0.
   int64_t k = wType.getDimSize(1), n = wType.getDimSize(2);
   QuantParams wp = *quantParams(elementOf(qw)),
-              in = *quantParams(elementOf(qa)),
-              out = *quantParams(elementOf(sink.getResult()));
+              in = *quantParams(elementOf(qa));
+  // The dequantized output is the requantization to scale 1.
+  float outScale =
+      floatOut ? 1.0f : quantParams(elementOf(sink.getResult()))->scale();
   SmallVector<int32_t> transposed(n * k);
   for (int64_t i = 0; i < k; ++i)
     for (int64_t j = 0; j < n; ++j)
       transposed[j * k + i] = (*w)[i * n + j];
-  b.setInsertionPoint(sink);
+  Operation *replaced = floatOut ? result.getDefiningOp() : sink;
+  b.setInsertionPoint(replaced);
   Type wElt = elementOf(qw);
   if (auto perAxis = dyn_cast<UniformQuantizedPerAxisType>(wElt))
     wElt = UniformQuantizedPerAxisType::get(
@@ -127,7 +144,7 @@ LogicalResult mlir::qnt::quantizeMatMul(tosa::MatMulOp op, RewriterBase &b) {
   SmallVector<float> multipliers;
   for (int64_t o = 0; o < n; ++o)
     multipliers.push_back(
-        quantc::ref::requantMultiplier(in.scale(), wScale(o), out.scale()));
+        quantc::ref::requantMultiplier(in.scale(), wScale(o), outScale));
   SmallVector<Location> locs{op.getLoc()};
   if (biasAdd)
     locs.insert(locs.begin(), biasAdd->getLoc());
@@ -135,7 +152,8 @@ LogicalResult mlir::qnt::quantizeMatMul(tosa::MatMulOp op, RewriterBase &b) {
     locs.insert(locs.begin(), clamp->getLoc());
   Location loc = FusedLoc::get(b.getContext(), locs);
   Type outType =
-      reshape
+      floatOut ? result.getType()
+      : reshape
           ? RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
                                   elementOf(sink.getResult()))
           : sink.getType();
@@ -149,7 +167,10 @@ LogicalResult mlir::qnt::quantizeMatMul(tosa::MatMulOp op, RewriterBase &b) {
   if (reshape)
     output = tosa::ReshapeOp::create(b, reshape.getLoc(), sink.getType(),
                                      output, reshape.getShape());
-  b.replaceOp(sink, output);
+  if (floatOut)
+    b.replaceAllUsesWith(result, output);
+  else
+    b.replaceOp(sink, output);
   if (reshape)
     b.eraseOp(reshape);
   if (clamp)

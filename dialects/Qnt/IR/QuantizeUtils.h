@@ -28,6 +28,10 @@ namespace mlir::qnt {
 // The QDQ form
 //===----------------------------------------------------------------------===//
 
+/// The unit attribute of a layer that produces a model output in float
+/// (qnt-float-outputs): qnt-quantize builds its dequantized-output form.
+constexpr llvm::StringLiteral kFloatOutputAttr = "qnt.float_output";
+
 /// The element type of the shaped value `v`.
 Type elementOf(Value v);
 /// `q` for a value `dcast(q)`, else null.
@@ -54,6 +58,8 @@ std::optional<std::pair<quantc::ref::QTensor, quantc::ref::QTensor>>
 elementwiseViews(Value q, quant::QuantizeCastOp sink);
 /// An error at `op` that names its layer and op.
 InFlightDiagnostic layerError(Operation *op);
+/// A warning at `op` that names its layer and op.
+InFlightDiagnostic layerWarning(Operation *op);
 /// Whether `op` is a layer named in `excluded`: by its op name, by a name of
 /// its (fused) location, or by the name of the observer of its output (a
 /// `qnt.fake_quant`, or the qcast it became), which survives printing IR
@@ -77,6 +83,16 @@ SmallVector<int32_t> quantizeValues(ArrayRef<float> values,
 SmallVector<float> dequantizeValues(ArrayRef<int32_t> q,
                                     ArrayRef<int64_t> shape,
                                     const QuantParams &p);
+
+/// WeightScaleForBias.cpp: before qnt-quantize quantizes the weights, each
+/// layer under `root` with a bias (QuantizableOpInterface::getFloatBias) and
+/// observer-chosen weight parameters, not in `excluded`, whose int32
+/// accumulator cannot hold its bias plus the weighted sum of any input at
+/// input_scale * weight_scale gets the weight scale of those channels (per
+/// tensor: the tensor's) raised on its weight's qnt.fake_quant until it
+/// can, with a warning naming the layer, channels and old and new scales.
+void fitWeightScalesToBiases(Operation *root,
+                             const llvm::StringSet<> &excluded);
 
 //===----------------------------------------------------------------------===//
 // Role same_as_input
@@ -104,6 +120,12 @@ void keepInputParamsInFloat(Operation *op, RewriterBase &rewriter);
 /// QuantizeMatmul.cpp: a linear layer (constant weights) or a matmul of two
 /// activations.
 LogicalResult quantizeMatMul(tosa::MatMulOp op, RewriterBase &rewriter);
+/// The bias add of a linear layer: the add that is the only user of `op`'s
+/// result, with a float constant of N values (`op`'s [1, K, N] weight) as
+/// its other operand; null otherwise.
+tosa::AddOp linearBiasAdd(tosa::MatMulOp op);
+/// That bias add's float constant, or null.
+Value linearBias(tosa::MatMulOp op);
 /// QuantizeElementwise.cpp: add / sub / mul of two quantized activations, or
 /// of one and a constant (a lookup table).
 LogicalResult quantizeAdd(tosa::AddOp op, RewriterBase &rewriter);

@@ -339,6 +339,35 @@ def QntSmooth : Pass<"qnt-smooth", "func::FuncOp"> {
   ];
 }
 
+def QntFloatOutputs : Pass<"qnt-float-outputs", "func::FuncOp"> {
+  let summary = "Produce model outputs in float by the layer that computes them";
+  let description = [{
+    Works on a folded model (`qnt-fold-observers`), before `qnt-quantize`.
+    A model output whose value comes from a layer with weights (a float
+    `qnt.conv2d` without residual, or a linear layer: `tosa.matmul` with a
+    constant `[1, K, N]` weight, its constant bias add and clamp) through
+    data movement only (ops whose `QuantizableOpInterface` says
+    `movesStorage`: reshape, transpose, slice, ...; `tosa.concat`), or
+    through a `qnt.softmax`, a sigmoid (`qnt.unary`) or a `tosa.argmax` that
+    ends the model, is produced in float by that layer: the pass removes the
+    observers' `qnt.fake_quant`s on the way and marks the layer
+    `qnt.float_output`, which `qnt-quantize` turns into the layer's
+    dequantized-output form (int8 input and weights, the int32 accumulator
+    times `input_scale * weight_scale[o]`, the fused activation in float).
+    The data movement and the final function then run in float on exact
+    layer outputs, never through an 8-bit tensor: a detector's score head
+    whose logits span [-6000, 3] keeps its positive scores.
+
+    An output is left as it is when any value on the way has a reader off
+    the way to the return, when a branch reaches anything else than such a
+    layer or a constant (an add of two activations, a model input), or when
+    a `qnt.fake_quant` on the way comes from the model (a QDQ model's
+    explicit output quantization, without `range_min`). Each marked layer
+    gets a remark.
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect"];
+}
+
 def QntQuantize : Pass<"qnt-quantize", "func::FuncOp"> {
   let summary = "Convert a folded float model to quantized qnt ops";
   let description = [{

@@ -53,6 +53,9 @@ struct PostTrainingOptions {
   std::vector<Int8Isa> int8Isas;
   /// Layer / op names kept in float.
   std::vector<std::string> exclude;
+  /// Model outputs quantized like any activation (through 8 bits) instead
+  /// of produced in float by their layers (qnt-float-outputs).
+  bool int8Outputs = false;
   /// Cross-layer equalization of the fused float model before observers
   /// are inserted (qnt-equalize).
   bool equalize = false;
@@ -75,10 +78,11 @@ struct PostTrainingOptions {
   /// Where to time the steps (fusion, calibration build and run, folding
   /// and quantization, with their passes); null = not timed.
   mlir::TimingScope *timing = nullptr;
-  /// The accuracy budget (--min-output-sqnr, dB): layers are kept in float,
-  /// most sensitive first, until the int8 model's output SQNR against the
-  /// float model reaches it (findFloatLayers); unset: no budget.
-  std::optional<double> minOutputSqnr;
+  /// The accuracy budget (--min-output-sqnr, dB, for every output or per
+  /// output): layers are kept in float, most sensitive first, until every
+  /// constrained output's SQNR (int8 against float) reaches its target
+  /// (findFloatLayers); empty: no budget.
+  OutputSqnrBudget minOutputSqnr;
   /// Measure the layers' sensitivity ranking (into the report) without
   /// keeping any in float (--rank-layers).
   bool rankLayers = false;

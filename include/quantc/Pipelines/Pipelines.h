@@ -55,12 +55,17 @@ struct QuantizeOptions {
   /// Run qnt-correct-bias between folding and quantization (the layers'
   /// `qnt.input_mean`, e.g. from attachInputMeans), with `quantize.exclude`.
   bool correctBias = false;
+  /// Run qnt-float-outputs after folding: the layers that compute model
+  /// outputs (through data movement or a final softmax / sigmoid / argmax)
+  /// produce them in float from their int32 accumulators.
+  bool floatOutputs = true;
 };
 
 /// Quantize (PyTorch's convert): qnt-fold-observers (calibrated observers
-/// become constant qnt.fake_quant), with `correctBias` qnt-correct-bias,
-/// then qnt-quantize (int8 qnt ops), on every function. Registered as
-/// `quantc-quantize{reduce-range=... exclude=... correct-bias}`. A model
+/// become constant qnt.fake_quant), with `floatOutputs` qnt-float-outputs,
+/// with `correctBias` qnt-correct-bias, then qnt-quantize (int8 qnt ops), on
+/// every function. Registered as `quantc-quantize{reduce-range=...
+/// exclude=... correct-bias float-outputs=...}`. A model
 /// without observers (a QDQ model) is only quantized.
 void buildQuantizePipeline(mlir::OpPassManager &pm,
                            const QuantizeOptions &options = {});

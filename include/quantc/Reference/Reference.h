@@ -121,6 +121,22 @@ Status conv2d(const QTensor &input, const QWeights &weights,
               const int32_t *bias, const Conv2DParams &params,
               const QTensor *residual, const QTensor &output);
 
+/// The dequantized output of a layer (a model output computed by it, never
+/// rounded to 8 bits): `activation(float(acc) * multiplier)` in float32,
+/// with multiplier = requantMultiplier(input.scale, weights.scale(o), 1) and
+/// the activation in float (relu max(v, 0), relu6 [0, 6], clamp [min, max]).
+float dequantizeAccumulator(int32_t acc, float multiplier,
+                            const FusedActivation &activation);
+
+/// conv2d's dequantized-output form: the same accumulators (no residual),
+/// each output element dequantizeAccumulator(acc, input.scale *
+/// weights.scale(o) as requantMultiplier(..., 1), params.activation) into
+/// `output` of shape `outputShape` ([N, OH, OW, O]).
+Status conv2dDequantized(const QTensor &input, const QWeights &weights,
+                         const int32_t *bias, const Conv2DParams &params,
+                         float *output,
+                         const std::vector<int64_t> &outputShape);
+
 /// Quantized matmul / linear: input [M, K], weights [N, K], bias [N] or null,
 /// output [M, N]:
 ///   acc = bias[n] + sum_k (x[m, k] - input.zeroPoint) * w[n, k]
@@ -129,6 +145,12 @@ Status conv2d(const QTensor &input, const QWeights &weights,
 Status matmul(const QTensor &input, const QWeights &weights,
               const int32_t *bias, const FusedActivation &activation,
               const QTensor &output);
+
+/// matmul's dequantized-output form: output [M, N] floats,
+/// dequantizeAccumulator of each accumulator (see conv2dDequantized).
+Status matmulDequantized(const QTensor &input, const QWeights &weights,
+                         const int32_t *bias, const FusedActivation &activation,
+                         float *output);
 
 /// Quantized batched matmul of two activations: a [B, M, K], b [B, K, N],
 /// output [B, M, N] (PyTorch's quantized::matmul, ONNX QLinearMatMul):

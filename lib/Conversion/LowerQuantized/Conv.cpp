@@ -138,6 +138,31 @@ template <typename T> std::optional<SmallVector<T>> constantStorage(Value v) {
   return values;
 }
 
+/// The dequantized-output form's activation bounds in float (the int8
+/// reference's dequantizeAccumulator); no requantization to check.
+LogicalResult prepareFloatOutput(Activation activation,
+                                 std::optional<APFloat> clampMin,
+                                 std::optional<APFloat> clampMax,
+                                 ConvProblem &p) {
+  switch (refActivation(activation)) {
+  case quantc::ref::Activation::None:
+    break;
+  case quantc::ref::Activation::Relu:
+    p.floatLo = 0.0f;
+    break;
+  case quantc::ref::Activation::Relu6:
+    p.floatLo = 0.0f;
+    p.floatHi = 6.0f;
+    break;
+  case quantc::ref::Activation::Clamp:
+    p.floatLo = clampMin ? clampMin->convertToFloat() : 0.0f;
+    p.floatHi = clampMax ? clampMax->convertToFloat() : 0.0f;
+    break;
+  }
+  p.noOverflow = true;
+  return success();
+}
+
 /// Fills the quantization part of `p` common to conv2d and linear.
 LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
                                   Value bias, Value residual, Value output,
@@ -145,7 +170,8 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
                                   std::optional<APFloat> clampMin,
                                   std::optional<APFloat> clampMax,
                                   ConvProblem &p) {
-  auto in = activationType(input), out = activationType(output);
+  auto in = activationType(input);
+  p.floatOut = cast<ShapedType>(output.getType()).getElementType().isF32();
   std::optional<SmallVector<int8_t>> w = constantStorage<int8_t>(filter);
   if (!w)
     return op->emitError() << "int8 lowering needs constant weights";
@@ -164,7 +190,9 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
   p.inZp = static_cast<int32_t>(zp);
   std::optional<QuantParams> wParams = quantParams(filter.getType());
   float inScale = static_cast<float>(in.getScale());
-  float outScale = static_cast<float>(out.getScale());
+  // The dequantized output is the requantization to scale 1.
+  float outScale =
+      p.floatOut ? 1.0f : static_cast<float>(activationType(output).getScale());
   int64_t perO = static_cast<int64_t>(p.weights.size()) / p.o;
   for (int64_t o = 0; o < p.o; ++o) {
     int64_t sum = 0;
@@ -179,6 +207,12 @@ LogicalResult prepareQuantization(Operation *op, Value input, Value filter,
     p.mult.push_back(
         quantc::ref::requantMultiplier(inScale, wParams->scale(o), outScale));
   }
+  if (p.floatOut) {
+    p.family().analyzeConv(
+        p, std::max<int64_t>(in.getStorageTypeMax() + p.shift, 0));
+    return prepareFloatOutput(activation, clampMin, clampMax, p);
+  }
+  auto out = activationType(output);
   p.outSigned = out.isSigned();
   p.outZp = static_cast<int32_t>(out.getZeroPoint());
   quantc::ref::Bounds bounds = quantc::ref::activationBounds(
@@ -502,6 +536,27 @@ Value ConvEmitter::roundToInt(Value v) {
 
 /// float(acc) * m (+ float(r - zr) * mr), round half to even, clamp to
 /// [lo - zp, hi - zp] in float (exact small integers), + zp, to i32.
+Value ConvEmitter::floatEpilogue(Value acc, Value mult) {
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto vf32 = VectorType::get({lanes}, b.getF32Type());
+  auto splatF = [&](float v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vf32, b.getF32FloatAttr(v).getValue()));
+  };
+  Value v = scaled(acc, mult, Value());
+  // v is never NaN (a finite product): the reference's comparisons.
+  auto nnan = arith::FastMathFlags::nnan;
+  if (!std::isinf(p.floatLo))
+    v = arith::MaximumFOp::create(b, loc, v, splatF(p.floatLo), nnan);
+  if (!std::isinf(p.floatHi))
+    v = arith::MinimumFOp::create(b, loc, v, splatF(p.floatHi), nnan);
+  return v;
+}
+
+Type ConvEmitter::outElementType() {
+  return p.floatOut ? Type(b.getF32Type()) : Type(b.getI8Type());
+}
+
 Value ConvEmitter::epilogue(Value acc, Value mult, Value res) {
   int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
   auto v8f32 = VectorType::get({lanes}, b.getF32Type());
@@ -581,14 +636,17 @@ struct ConvLowering : public OpConversionPattern<Conv2DOp> {
     if (!op.isQuantized())
       return rewriter.notifyMatchFailure(op, "float conv");
     ConvProblem p;
-    p.isa = isa;
+    // A dequantized output (a model's output layer) takes the portable
+    // kernels, whose epilogue stores floats.
+    bool floatOut = op.getOutput().getType().getElementType().isF32();
+    p.isa = floatOut ? Int8Isa::Generic : isa;
     auto in = op.getInput().getType().getShape();
     auto f = op.getFilter().getType().getShape();
     auto out = op.getOutput().getType().getShape();
     p.n = in[0], p.h = in[1], p.w = in[2], p.c = in[3];
     p.groups = static_cast<int64_t>(op.getGroups());
     p.cg = p.c / p.groups;
-    int64_t group = getInfo(isa).depthGroup;
+    int64_t group = getInfo(p.isa).depthGroup;
     p.cg4 = (p.cg + group - 1) / group * group;
     p.o = f[0], p.og = p.o / p.groups;
     p.blocks = (p.og + kLanes - 1) / kLanes;
@@ -605,7 +663,8 @@ struct ConvLowering : public OpConversionPattern<Conv2DOp> {
       return failure();
     ModuleOp module = op->getParentOfType<ModuleOp>();
     ConvEmitter emitter(rewriter, op.getLoc(), p, module);
-    op.emitRemark() << "int8 kernel: " << emitter.pathName();
+    op.emitRemark() << "int8 kernel: " << emitter.pathName()
+                    << (floatOut ? " (dequantized float output)" : "");
     Value input = toBuffer(rewriter, op.getLoc(), adaptor.getInput());
     Value residual = adaptor.getResidual() ? toBuffer(rewriter, op.getLoc(),
                                                       adaptor.getResidual())
@@ -633,10 +692,11 @@ struct LinearLowering : public OpConversionPattern<LinearOp> {
     for (int64_t d : inShape.drop_back())
       rows *= d;
     ConvProblem p;
-    p.isa = isa;
+    bool floatOut = op.getOutput().getType().getElementType().isF32();
+    p.isa = floatOut ? Int8Isa::Generic : isa;
     p.n = 1, p.h = 1, p.w = rows, p.c = k;
     p.groups = 1, p.cg = k;
-    int64_t group = getInfo(isa).depthGroup;
+    int64_t group = getInfo(p.isa).depthGroup;
     p.cg4 = (k + group - 1) / group * group;
     p.o = wShape[0], p.og = p.o, p.blocks = (p.og + kLanes - 1) / kLanes;
     p.kh = p.kw = p.sh = p.sw = p.dh = p.dw = 1;
@@ -649,7 +709,8 @@ struct LinearLowering : public OpConversionPattern<LinearOp> {
       return failure();
     ModuleOp module = op->getParentOfType<ModuleOp>();
     ConvEmitter emitter(rewriter, loc, p, module);
-    op.emitRemark() << "int8 kernel: " << emitter.pathName();
+    op.emitRemark() << "int8 kernel: " << emitter.pathName()
+                    << (floatOut ? " (dequantized float output)" : "");
     // View the input [..., K] as [1, 1, rows, K] and the result back.
     Value in = toBuffer(rewriter, loc, adaptor.getInput());
     auto in4 = MemRefType::get({1, 1, rows, k}, rewriter.getI8Type());
@@ -662,8 +723,8 @@ struct LinearLowering : public OpConversionPattern<LinearOp> {
     for (int64_t d = static_cast<int64_t>(outShape.size()) - 2; d >= 0; --d)
       strides[d] = strides[d + 1] * outShape[d + 1];
     Value outV = memref::ReinterpretCastOp::create(
-        rewriter, loc, MemRefType::get(outShape, rewriter.getI8Type()), out4, 0,
-        outShape, strides);
+        rewriter, loc, MemRefType::get(outShape, emitter.outElementType()),
+        out4, 0, outShape, strides);
     rewriter.replaceOp(op, toTensor(rewriter, loc, outV));
     return success();
   }

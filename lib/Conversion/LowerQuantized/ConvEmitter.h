@@ -42,6 +42,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <limits>
+
 namespace mlir::qnt::conv {
 
 using quantc::Int8Isa;
@@ -95,6 +97,12 @@ struct ConvProblem {
   /// input's storage range: the rounded value fits int32, so vcvtps2dq
   /// cannot overflow and the saturating packs alone can clamp.
   bool noOverflow = false;
+  /// The dequantized-output form (an f32 result, a model output): `mult` is
+  /// input_scale * weight_scale[o], the result float(acc) * mult clamped to
+  /// [floatLo, floatHi] (the fused activation in float), stored as f32.
+  bool floatOut = false;
+  float floatLo = -std::numeric_limits<float>::infinity();
+  float floatHi = std::numeric_limits<float>::infinity();
   /// Set for qnt.matmul (emitMatmul); the lhs is the "input" above (shift,
   /// inZp, domainSigned).
   std::optional<MatmulShape> matmul;
@@ -354,6 +362,11 @@ public:
   /// family has one: KernelFamily::roundToInt).
   Value roundToInt(Value v);
   Value epilogue(Value acc, Value mult, Value res);
+  /// The dequantized-output form's epilogue: float(acc) * mult clamped to
+  /// [p.floatLo, p.floatHi], an f32 vector.
+  Value floatEpilogue(Value acc, Value mult);
+  /// The element type of the layer's result buffer: i8, or f32 (floatOut).
+  Type outElementType();
 
   ConversionPatternRewriter &b;
   Location loc;

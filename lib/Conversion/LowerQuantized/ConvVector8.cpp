@@ -177,6 +177,14 @@ void ConvEmitter::storePixel(Value acc, Value m, Value out, Value residual,
                              Value mask) {
   auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
   SmallVector<Value> indices{n, oy, ox, outCh};
+  if (p.floatOut) {
+    Value v = floatEpilogue(acc, m);
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, out, indices, mask, v);
+    else
+      vector::StoreOp::create(b, loc, v, out, indices);
+    return;
+  }
   Value res;
   if (residual) {
     Value r =
@@ -214,7 +222,7 @@ Value ConvEmitter::emitDepthwise(Value input, Value residual) {
   Value w = global("__qnt_weights", wType,
                    DenseElementsAttr::get(wType, ArrayRef<int8_t>(packed)));
   auto [compV, multV] = compMultTables(1, cpad, p.c);
-  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, outElementType());
   Value out = memref::AllocOp::create(b, loc, outType);
   auto v8i32 = VectorType::get({kLanes}, b.getI32Type());
   auto v8i8 = VectorType::get({kLanes}, b.getI8Type());
@@ -275,7 +283,7 @@ Value ConvEmitter::emitVector8(Value input, Value residual) {
   Value xp = padInput(input, p.cg4, p.groups * p.cg4, p.inZp, p.shift != 0);
   Value packed = packWeights();
   auto [compV, multV] = compMultTables(p.groups, p.blocks * kLanes, p.og);
-  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, b.getI8Type());
+  auto outType = MemRefType::get({p.n, p.oh, p.ow, p.o}, outElementType());
   Value out = memref::AllocOp::create(b, loc, outType);
 
   auto loop = [&](int64_t lb, int64_t ub, int64_t step, auto body) {
