@@ -37,7 +37,8 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
     quantized tensor, and on its storage integers after lowering.
 
     `getObservedWeights` names the constant operands observed per channel
-    (weights) with their channel axis; `fusesIntoProducer` says that the op
+    (weights) with their channel axis, `getFloatBias` the bias added per
+    channel to the weighted sum of operand 0; `fusesIntoProducer` says that the op
     is fused with the op that produces its operand 0 (conv-batch_norm,
     conv-relu, matmul-bias), so that only the fused chain's output is
     observed.
@@ -63,6 +64,12 @@ def Qnt_QuantizableOpInterface : OpInterface<"QuantizableOpInterface"> {
       channel axis)}],
       "::llvm::SmallVector<std::pair<unsigned, int64_t>>",
       "getObservedWeights", (ins), "", "return {};">,
+    InterfaceMethod<[{The float constant added per output channel (along
+      the weight's channel axis of `getObservedWeights`) to the weighted sum
+      of operand 0, which `quantize` rounds to int32 at input_scale *
+      weight_scale (a convolution's bias operand, a linear layer's bias
+      add); null when there is none}],
+      "::mlir::Value", "getFloatBias", (ins), "", "return nullptr;">,
     InterfaceMethod<[{Whether the op fuses with `producer`, the op that
       produces its operand 0}],
       "bool", "fusesIntoProducer", (ins "::mlir::Operation *":$producer), "",

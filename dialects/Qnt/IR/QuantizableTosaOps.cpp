@@ -27,19 +27,28 @@ namespace {
 template <typename OpTy>
 using QuantizeFn = LogicalResult (*)(OpTy op, RewriterBase &rewriter);
 
+/// The float bias of an op of type OpTy (see
+/// QuantizableOpInterface::getFloatBias).
+template <typename OpTy> using BiasFn = Value (*)(OpTy op);
+
 /// An op whose result gets its own observed parameters; `weightAxis` >= 0
 /// observes operand 1 per channel along that axis; `quantizeFn` converts it
-/// (none: it stays float).
+/// (none: it stays float); `biasFn` finds its bias (none: it has none).
 template <typename OpTy, int64_t weightAxis = -1,
-          QuantizeFn<OpTy> quantizeFn = nullptr>
+          QuantizeFn<OpTy> quantizeFn = nullptr, BiasFn<OpTy> biasFn = nullptr>
 struct Observed : QuantizableOpInterface::ExternalModel<
-                      Observed<OpTy, weightAxis, quantizeFn>, OpTy> {
+                      Observed<OpTy, weightAxis, quantizeFn, biasFn>, OpTy> {
   QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
   SmallVector<std::pair<unsigned, int64_t>>
   getObservedWeights(Operation *) const {
     if (weightAxis < 0)
       return {};
     return {{1u, weightAxis}};
+  }
+  Value getFloatBias(Operation *op) const {
+    if constexpr (biasFn != nullptr)
+      return biasFn(cast<OpTy>(op));
+    return nullptr;
   }
   LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
     if constexpr (quantizeFn != nullptr)
@@ -154,8 +163,8 @@ void mlir::qnt::attachQuantizableTosaModels(MLIRContext &ctx) {
   tosa::Conv2DOp::attachInterface<Observed<tosa::Conv2DOp, 0>>(ctx);
   tosa::DepthwiseConv2DOp::attachInterface<
       Observed<tosa::DepthwiseConv2DOp, 2>>(ctx);
-  tosa::MatMulOp::attachInterface<Observed<tosa::MatMulOp, 2, quantizeMatMul>>(
-      ctx);
+  tosa::MatMulOp::attachInterface<
+      Observed<tosa::MatMulOp, 2, quantizeMatMul, linearBias>>(ctx);
   // Arithmetic and pooling with new ranges.
   tosa::AddOp::attachInterface<AddModel>(ctx);
   tosa::SubOp::attachInterface<Observed<tosa::SubOp, -1, quantizeSub>>(ctx);

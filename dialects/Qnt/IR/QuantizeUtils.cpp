@@ -119,12 +119,22 @@ mlir::qnt::elementwiseViews(Value q, quant::QuantizeCastOp sink) {
   return std::make_pair(*in, *out);
 }
 
-InFlightDiagnostic mlir::qnt::layerError(Operation *op) {
+/// `diag` at `op`, starting with its layer's name and op.
+static InFlightDiagnostic layerDiagnostic(Operation *op,
+                                          InFlightDiagnostic diag) {
   SmallVector<std::string> names = getLayerNames(op->getLoc());
   std::string name =
       names.empty() || names.front().empty() ? "?" : names.front();
-  return op->emitError() << "layer '" << name << "' (" << op->getName()
-                         << "): ";
+  return std::move(diag << "layer '" << name << "' (" << op->getName()
+                        << "): ");
+}
+
+InFlightDiagnostic mlir::qnt::layerError(Operation *op) {
+  return layerDiagnostic(op, op->emitError());
+}
+
+InFlightDiagnostic mlir::qnt::layerWarning(Operation *op) {
+  return layerDiagnostic(op, op->emitWarning());
 }
 
 bool mlir::qnt::isExcludedLayer(Operation *op,

@@ -214,6 +214,7 @@ void QntQuantizePass::runOnOperation() {
     }
     fakeQuants.push_back(op);
   });
+  fitWeightScalesToBiases(getOperation(), excluded);
   for (FakeQuantOp op : fakeQuants) {
     // The weight of layers kept in float stays the float weight where an
     // observer chose its parameters (range attributes); a QDQ model's weight
