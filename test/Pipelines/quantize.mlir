@@ -1,31 +1,43 @@
-// The quantize stage, quantc-quantize: qnt-fold-observers, then
-// qnt-quantize, the IR of the two passes run one by one, with either pass's
-// options. A model without observers (a QDQ model's fake_quants) is only
-// quantized.
+// The quantize stage, quantc-quantize: qnt-fold-observers,
+// qnt-float-outputs (unless float-outputs=false), then qnt-quantize, the IR
+// of the passes run one by one, with each pass's options. A model without
+// observers (a QDQ model's fake_quants) is only quantized.
 //
-// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize)' -o %t.stage.mlir
-// RUN: quant-opt %s --split-input-file --qnt-fold-observers --qnt-quantize -o %t.passes.mlir
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize)' -o %t.stage.mlir 2>/dev/null
+// RUN: quant-opt %s --split-input-file --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t.passes.mlir 2>/dev/null
 // RUN: diff %t.stage.mlir %t.passes.mlir
 // RUN: FileCheck %s < %t.stage.mlir
 //
-// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize{reduce-range=weights exclude=conv2})' -o %t.opts-stage.mlir
-// RUN: quant-opt %s --split-input-file --qnt-fold-observers=reduce-range=weights --qnt-quantize=exclude=conv2 -o %t.opts-passes.mlir
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize{float-outputs=false})' -o %t.int8-stage.mlir
+// RUN: quant-opt %s --split-input-file --qnt-fold-observers --qnt-quantize -o %t.int8-passes.mlir
+// RUN: diff %t.int8-stage.mlir %t.int8-passes.mlir
+// RUN: FileCheck %s --check-prefix=INT8OUT < %t.int8-stage.mlir
+//
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize{reduce-range=weights exclude=conv2})' -o %t.opts-stage.mlir 2>/dev/null
+// RUN: quant-opt %s --split-input-file --qnt-fold-observers=reduce-range=weights --qnt-float-outputs --qnt-quantize=exclude=conv2 -o %t.opts-passes.mlir 2>/dev/null
 // RUN: diff %t.opts-stage.mlir %t.opts-passes.mlir
 // RUN: FileCheck %s --check-prefix=OPTS < %t.opts-stage.mlir
 //
-// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize{reduce-range=activations})' -o %t.act-stage.mlir
-// RUN: quant-opt %s --split-input-file --qnt-fold-observers=reduce-range=activations --qnt-quantize -o %t.act-passes.mlir
+// RUN: quant-opt %s --split-input-file --pass-pipeline='builtin.module(quantc-quantize{reduce-range=activations})' -o %t.act-stage.mlir 2>/dev/null
+// RUN: quant-opt %s --split-input-file --qnt-fold-observers=reduce-range=activations --qnt-float-outputs --qnt-quantize -o %t.act-passes.mlir 2>/dev/null
 // RUN: diff %t.act-stage.mlir %t.act-passes.mlir
 //
 // RUN: not quant-opt %s --pass-pipeline='builtin.module(quantc-quantize{reduce-range=on})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: for the --reduce-range option: Cannot find option named 'on'!
 
 // Calibrated observers (the weight's is folded from the constant itself)
-// become the parameters of a quantized conv.
+// become the parameters of a quantized conv. The conv computes the model
+// output: by default in float from its accumulator, with float-outputs=false
+// through the output observer's 8-bit type.
 // CHECK-LABEL: func.func @conv
 // CHECK: quant.qcast %{{.*}} to tensor<1x4x4x2x!quant.uniform<u8:f32, 0.0500{{[0-9]*}}:128>>
-// CHECK: qnt.conv2d %{{.*}} {activation = #qnt<activation relu>, multiplier = {{.*}}} : ({{.*}}) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1000{{[0-9]*}}>>
-// CHECK: quant.dcast
+// CHECK: qnt.conv2d %{{.*}} {activation = #qnt<activation relu>, multiplier = {{.*}}} : ({{.*}}) -> tensor<1x4x4x2xf32>
+// CHECK-NOT: quant.dcast
+// CHECK: return
+// INT8OUT-LABEL: func.func @conv
+// INT8OUT: quant.qcast %{{.*}} to tensor<1x4x4x2x!quant.uniform<u8:f32, 0.0500{{[0-9]*}}:128>>
+// INT8OUT: qnt.conv2d %{{.*}} {activation = #qnt<activation relu>, multiplier = {{.*}}} : ({{.*}}) -> tensor<1x4x4x2x!quant.uniform<u8:f32, 0.1000{{[0-9]*}}>>
+// INT8OUT: quant.dcast
 // OPTS-LABEL: func.func @conv
 // OPTS: quant.scast %{{.*}} : tensor<2x1x1x2xi8> to tensor<2x1x1x2x!quant.uniform<i8<-64:63>:f32:0,
 func.func @conv(%x: tensor<1x4x4x2xf32> loc("input")) -> tensor<1x4x4x2xf32> {
@@ -43,7 +55,9 @@ func.func @conv(%x: tensor<1x4x4x2xf32> loc("input")) -> tensor<1x4x4x2xf32> {
 // An excluded layer stays float; reading the model input and writing the
 // model result, nothing around it is quantized.
 // CHECK-LABEL: func.func @excluded
-// CHECK: qnt.conv2d %{{.*}} -> tensor<1x4x4x2x!quant.uniform
+// CHECK: qnt.conv2d %{{.*}} -> tensor<1x4x4x2xf32>
+// INT8OUT-LABEL: func.func @excluded
+// INT8OUT: qnt.conv2d %{{.*}} -> tensor<1x4x4x2x!quant.uniform
 // OPTS-LABEL: func.func @excluded
 // OPTS-NOT: quant.qcast
 // OPTS: qnt.conv2d %arg0, {{.*}} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>

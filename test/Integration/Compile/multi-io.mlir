@@ -42,7 +42,7 @@
 // RUN: quant-translate --import-onnx %quantc_src_root/test/Import/Inputs/two_tower.onnx --mlir-print-debuginfo -o %t/float.mlir
 // RUN: quant-opt %t/float.mlir --pass-pipeline='builtin.module(func.func(qnt-fuse,qnt-insert-observers{activation-kind=min_max}))' --mlir-print-debuginfo -o %t/observed.mlir
 // RUN: quant-calibrate %t/observed.mlir --profile %t/q/profile.json --quiet -o %t/calibrated.mlir
-// RUN: quant-opt %t/calibrated.mlir --pass-pipeline='builtin.module(func.func(qnt-fold-observers,qnt-quantize))' -o %t/int8.mlir
+// RUN: quant-opt %t/calibrated.mlir --pass-pipeline='builtin.module(func.func(qnt-fold-observers,qnt-float-outputs,qnt-quantize))' -o %t/int8.mlir
 // RUN: quant-run %t/int8.mlir --reference --input %quantc_src_root/test/Import/Inputs/two_tower.calib.npz -o %t/reference.npz
 // RUN: %python -c "import numpy as np; r = np.load('%t/reference.npz'); [np.testing.assert_array_equal(r[n], np.load(f'%t/q/{n}.npy')) for n in ('scores', 'embedding')]; print('BIT-IDENTICAL', r.files)" | FileCheck %s --check-prefix=BITS
 // BITS: BIT-IDENTICAL ['scores', 'embedding']
