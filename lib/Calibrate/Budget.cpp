@@ -36,6 +36,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 #include <algorithm>
@@ -52,6 +53,42 @@ std::vector<std::string> BudgetResult::names() const {
   std::vector<std::string> out;
   for (const LayerSensitivity &l : floatLayers)
     out.push_back(l.name);
+  return out;
+}
+
+std::optional<double> OutputSqnrBudget::of(StringRef name) const {
+  for (const auto &[output, db] : outputs)
+    if (output == name)
+      return db;
+  return all;
+}
+
+Error OutputSqnrBudget::add(StringRef output, double db) {
+  std::string what =
+      output.empty() ? "every output" : "output '" + output.str() + "'";
+  if (!std::isfinite(db))
+    return fail("--min-output-sqnr: the target of " + what +
+                " must be a finite number of dB");
+  if (output.empty() ? all.has_value() : llvm::any_of(outputs, [&](auto &o) {
+        return o.first == output;
+      }))
+    return fail("--min-output-sqnr: the target of " + what +
+                " is given twice: give it once (NAME=DB for one output, DB "
+                "for the others)");
+  if (output.empty())
+    all = db;
+  else
+    outputs.emplace_back(output.str(), db);
+  return Error::success();
+}
+
+std::string OutputSqnrBudget::str() const {
+  std::string out;
+  auto dB = [](double db) { return llvm::formatv("{0:F2} dB", db).str(); };
+  if (all)
+    out = dB(*all);
+  for (const auto &[name, db] : outputs)
+    out += (out.empty() ? "" : ", ") + name + " " + dB(db);
   return out;
 }
 
@@ -342,49 +379,111 @@ Expected<Simulation> buildSimulation(ModuleOp calibrated,
   return std::move(sim);
 }
 
-/// Output SQNR in dB of sums of f^2 and (f - q)^2.
-double sqnr(double signal, double error) {
-  return error == 0 ? INFINITY : 10 * std::log10(signal / error);
-}
+/// Highest SQNR (dB) the search compares: an exact output (no error, +inf)
+/// counts as this, so that margins and gains stay finite.
+constexpr double kExactDb = 1000;
+
+/// Per model output, the SQNR (dB) of one measurement: nullopt for an
+/// output not measured (integer) or with a zero float signal.
+using OutputSqnrs = std::vector<std::optional<double>>;
+
+/// Sums of f^2 and (f - q)^2 per model output over the runs.
+struct OutputSums {
+  std::vector<double> signal, error;
+  explicit OutputSums(size_t outputs) : signal(outputs), error(outputs) {}
+
+  void add(size_t j, ArrayRef<float> f, ArrayRef<float> q) {
+    for (size_t i = 0; i < f.size(); ++i) {
+      double d = static_cast<double>(f[i]) - q[i];
+      signal[j] += static_cast<double>(f[i]) * f[i];
+      error[j] += d * d;
+    }
+  }
+  /// The SQNRs of the outputs `measured`.
+  OutputSqnrs sqnrs(ArrayRef<size_t> measured) const {
+    OutputSqnrs out(signal.size());
+    for (size_t j : measured)
+      if (signal[j] > 0)
+        out[j] =
+            error[j] == 0 ? INFINITY : 10 * std::log10(signal[j] / error[j]);
+    return out;
+  }
+};
+
+/// The outputs the budget measures (the float ones) and their targets.
+struct Targets {
+  std::vector<size_t> measured;
+  /// Per model output; nullopt: not constrained.
+  std::vector<std::optional<double>> target;
+
+  /// The smallest margin (SQNR - target) over the constrained outputs with
+  /// a SQNR (kExactDb if none): >= 0 when the budget holds.
+  double margin(const OutputSqnrs &sqnrs) const {
+    double m = kExactDb;
+    for (size_t j : measured)
+      if (target[j] && sqnrs[j])
+        m = std::min(m, std::min(*sqnrs[j], kExactDb) - *target[j]);
+    return m;
+  }
+  /// The sum of the constrained outputs' margins.
+  double total(const OutputSqnrs &sqnrs) const {
+    double t = 0;
+    for (size_t j : measured)
+      if (target[j] && sqnrs[j])
+        t += std::min(*sqnrs[j], kExactDb) - *target[j];
+    return t;
+  }
+  /// The worst measured output's SQNR (+inf if none has one).
+  double worst(const OutputSqnrs &sqnrs) const {
+    double w = INFINITY;
+    for (size_t j : measured)
+      if (sqnrs[j])
+        w = std::min(w, *sqnrs[j]);
+    return w;
+  }
+};
 
 /// The data, the float outputs and the runs of the models measured on it.
 class Bench {
 public:
-  Bench(const BudgetOptions &options, Simulation &sim)
-      : options(options), sim(sim) {}
+  Bench(const BudgetOptions &options, Simulation &sim, const Targets &targets)
+      : options(options), sim(sim), targets(targets) {}
 
-  /// Runs the float model (every switch off) and keeps its outputs.
+  /// Runs the float model (every switch off) and keeps its measured
+  /// outputs.
   Error measureFloat(BudgetResult &result) {
     std::fill(sim.mask.begin(), sim.mask.end(), 0.0f);
     floats.clear();
     return forEachRun(&result.sources, [&](ArrayRef<const float *> x) -> Error {
       if (Error e = runSimulation(x))
         return e;
-      floats.emplace_back(sim.probe->result(0).begin(),
-                          sim.probe->result(0).end());
+      std::vector<std::vector<float>> &run = floats.emplace_back();
+      for (size_t j : targets.measured)
+        run.emplace_back(sim.probe->result(j).begin(),
+                         sim.probe->result(j).end());
       return Error::success();
     });
   }
 
-  /// The simulation's output SQNR with `floatLayers` in float.
-  Expected<double> simulate(const llvm::StringSet<> &floatLayers) {
+  /// The simulation's output SQNRs with `floatLayers` in float.
+  Expected<OutputSqnrs> simulate(const llvm::StringSet<> &floatLayers) {
     sim.setMask(floatLayers);
-    double signal = 0, error = 0;
+    OutputSums sums(sim.probe->numResults());
     size_t run = 0;
     Error e = forEachRun(nullptr, [&](ArrayRef<const float *> x) -> Error {
       if (Error e = runSimulation(x))
         return e;
-      accumulate(floats[run++], sim.probe->result(0), signal, error);
+      accumulate(run++, sums, [&](size_t j) { return sim.probe->result(j); });
       return Error::success();
     });
     if (e)
       return std::move(e);
-    return sqnr(signal, error);
+    return sums.sqnrs(targets.measured);
   }
 
-  /// The real int8 model's output SQNR with `floatLayers` in float, and its
-  /// median milliseconds per run.
-  Expected<std::pair<double, double>>
+  /// The real int8 model's output SQNRs with `floatLayers` in float, and
+  /// its median milliseconds per run.
+  Expected<std::pair<OutputSqnrs, double>>
   measureInt8(ModuleOp calibrated, const std::vector<std::string> &floatLayers,
               const std::string &isa) {
     OwningOpRef<ModuleOp> int8 = calibrated.clone();
@@ -408,7 +507,7 @@ public:
       out.emplace_back(t.numElements());
     for (std::vector<float> &o : out)
       pointers.push_back(o.data());
-    double signal = 0, error = 0;
+    OutputSums sums(out.size());
     std::vector<double> ms;
     size_t run = 0;
     Error e = forEachRun(nullptr, [&](ArrayRef<const float *> x) -> Error {
@@ -418,13 +517,13 @@ public:
       ms.push_back(std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count());
-      accumulate(floats[run++], out[0], signal, error);
+      accumulate(run++, sums, [&](size_t j) { return ArrayRef(out[j]); });
       return Error::success();
     });
     if (e)
       return std::move(e);
     std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    return std::make_pair(sqnr(signal, error), ms[ms.size() / 2]);
+    return std::make_pair(sums.sqnrs(targets.measured), ms[ms.size() / 2]);
   }
 
   int64_t runs() const { return static_cast<int64_t>(floats.size()); }
@@ -442,67 +541,146 @@ private:
                          });
   }
   Error runSimulation(ArrayRef<const float *> x) { return sim.probe->run(x); }
-  static void accumulate(ArrayRef<float> f, ArrayRef<float> q, double &signal,
-                         double &error) {
-    for (size_t i = 0; i < f.size(); ++i) {
-      double d = static_cast<double>(f[i]) - q[i];
-      signal += static_cast<double>(f[i]) * f[i];
-      error += d * d;
-    }
+  /// Adds run `run`'s measured outputs (`output(j)`: model output j)
+  /// against the float ones to `sums`.
+  void accumulate(size_t run, OutputSums &sums,
+                  llvm::function_ref<ArrayRef<float>(size_t)> output) const {
+    for (auto [k, j] : llvm::enumerate(targets.measured))
+      sums.add(j, floats[run][k], output(j));
   }
 
   const BudgetOptions &options;
   Simulation &sim;
-  std::vector<std::vector<float>> floats;
+  const Targets &targets;
+  /// Per run, the float model's measured outputs (targets.measured).
+  std::vector<std::vector<std::vector<float>>> floats;
 };
 
-/// Ranks `ranking[from:]` by the simulated output SQNR each layer gains when
-/// it is kept in float besides `base` (the user's exclusions) and
-/// `ranking[:from]`; most sensitive first. Ranking again after each step of
-/// the search lets a layer that only pays together with its neighbours
-/// (whose output quantization goes once its readers are float) rise.
-Error rankFrom(Bench &bench, const llvm::StringSet<> &base, size_t from,
+/// Ranks `ranking[from:]` by the simulated output margin (the worst
+/// constrained output's SQNR minus its target) each layer gains when it is
+/// kept in float besides `base` (the user's exclusions) and
+/// `ranking[:from]`; most sensitive first, ties by the sum of the margins'
+/// gains. Ranking again after each step of the search lets a layer that
+/// only pays together with its neighbours (whose output quantization goes
+/// once its readers are float) rise.
+Error rankFrom(Bench &bench, const Targets &targets,
+               const llvm::StringSet<> &base, size_t from,
                std::vector<LayerSensitivity> &ranking) {
   llvm::StringSet<> floats = base;
   for (size_t i = 0; i < from; ++i)
     floats.insert(ranking[i].name);
-  Expected<double> baseline = bench.simulate(floats);
+  Expected<OutputSqnrs> baseline = bench.simulate(floats);
   if (!baseline)
     return baseline.takeError();
   for (LayerSensitivity &c : llvm::drop_begin(ranking, from)) {
     llvm::StringSet<> with = floats;
     with.insert(c.name);
-    Expected<double> s = bench.simulate(with);
+    Expected<OutputSqnrs> s = bench.simulate(with);
     if (!s)
       return s.takeError();
-    c.gainDb = *s - *baseline;
+    c.gainDb = targets.margin(*s) - targets.margin(*baseline);
+    c.totalGainDb = targets.total(*s) - targets.total(*baseline);
   }
   std::stable_sort(ranking.begin() + from, ranking.end(),
                    [](const LayerSensitivity &a, const LayerSensitivity &b) {
-                     return a.gainDb > b.gainDb;
+                     return a.gainDb != b.gainDb
+                                ? a.gainDb > b.gainDb
+                                : a.totalGainDb > b.totalGainDb;
                    });
   return Error::success();
+}
+
+/// The name of model output `j` (the report's, quant-run's).
+std::string outputName(const ModelTensor &t, size_t j) {
+  return t.name.empty() ? "output" + std::to_string(j) : t.name;
+}
+
+/// Checks that every per-output target of `budget` names a float output of
+/// `results` (named `names`).
+Error checkTargetNames(ArrayRef<ModelTensor> results,
+                       ArrayRef<std::string> names,
+                       const OutputSqnrBudget &budget) {
+  for (const auto &[name, db] : budget.outputs) {
+    const auto *it = llvm::find(names, name);
+    if (it == names.end())
+      return fail("--min-output-sqnr: the model has no output '" + name +
+                  "' (its outputs: " + llvm::join(names, ", ") +
+                  "); give NAME=DB with one of them");
+    const ModelTensor &t = results[it - names.begin()];
+    if (!t.isFloat())
+      return fail("--min-output-sqnr: output '" + name + "' is " + t.dtype +
+                  ", which has no SQNR: give targets to float outputs");
+  }
+  return Error::success();
+}
+
+/// The outputs the budget measures (every float output of `results`, the
+/// model's) and their targets: an output's own, else the one for all
+/// outputs; with no target at all (a ranking alone) 0 dB for every output,
+/// which ranks by the worst output's SQNR. Records them in `result`.
+Expected<Targets> makeTargets(ArrayRef<ModelTensor> results,
+                              const BudgetOptions &options,
+                              BudgetResult &result) {
+  const OutputSqnrBudget &budget = options.minOutputSqnr;
+  for (const auto &[name, db] : budget.outputs)
+    if (!std::isfinite(db))
+      return fail("the SQNR budget of output '" + name +
+                  "' must be a finite number of dB");
+  if (budget.all && !std::isfinite(*budget.all))
+    return fail("the output SQNR budget must be a finite number of dB");
+  std::vector<std::string> names;
+  for (auto [j, t] : llvm::enumerate(results))
+    names.push_back(outputName(t, j));
+  if (Error e = checkTargetNames(results, names, budget))
+    return std::move(e);
+  Targets targets;
+  for (auto [j, t] : llvm::enumerate(results)) {
+    std::optional<double> target;
+    if (t.isFloat()) {
+      target = budget.empty() ? std::optional<double>(0) : budget.of(names[j]);
+      targets.measured.push_back(j);
+      OutputBudget &o = result.outputs.emplace_back();
+      o.name = names[j];
+      o.index = static_cast<int64_t>(j);
+      if (!budget.empty())
+        o.target = target;
+    }
+    targets.target.push_back(target);
+  }
+  if (targets.measured.empty())
+    return fail("the accuracy budget measures the SQNR of float outputs, and "
+                "the model's outputs are all integers (" +
+                llvm::join(names, ", ") +
+                "): keep layers in float with --exclude instead");
+  return targets;
+}
+
+/// Records the real int8 model's output SQNRs `sqnrs`: before any layer is
+/// kept in float (`before`) or after.
+void recordOutputs(BudgetResult &result, const Targets &targets,
+                   const OutputSqnrs &sqnrs, bool before) {
+  (before ? result.sqnrBefore : result.sqnrAfter) = targets.worst(sqnrs);
+  for (OutputBudget &o : result.outputs)
+    (before ? o.sqnrBefore : o.sqnrAfter) = sqnrs[o.index];
 }
 
 } // namespace
 
 Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
                                                const BudgetOptions &options) {
-  if (!options.rankOnly && !std::isfinite(options.minOutputSqnr))
-    return fail("the output SQNR budget must be a finite number of dB");
   Expected<Simulation> sim = buildSimulation(calibrated, options);
   if (!sim)
     return sim.takeError();
-  const ModelTensor &out = sim->probe->outputs().front();
-  if (!out.isFloat())
-    return fail("the accuracy budget compares the model's first result in "
-                "float and int8, which is " +
-                out.dtype + ", not float32");
   BudgetResult result;
+  Expected<Targets> targets = makeTargets(
+      ArrayRef(sim->probe->outputs()).take_front(sim->probe->numResults()),
+      options, result);
+  if (!targets)
+    return targets.takeError();
   result.minOutputSqnr = options.minOutputSqnr;
   result.totalMacs = sim->totalMacs;
   result.isa = hostInt8Isa();
-  Bench bench(options, *sim);
+  Bench bench(options, *sim, *targets);
   if (Error e = bench.measureFloat(result))
     return std::move(e);
   result.samples = bench.runs();
@@ -514,22 +692,22 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
   auto before = bench.measureInt8(calibrated, {}, result.isa);
   if (!before)
     return before.takeError();
-  std::tie(result.sqnrBefore, result.msBefore) = *before;
-  std::tie(result.sqnrAfter, result.msAfter) = *before;
-  result.met = result.sqnrBefore >= options.minOutputSqnr;
+  recordOutputs(result, *targets, before->first, /*before=*/true);
+  recordOutputs(result, *targets, before->first, /*before=*/false);
+  result.msBefore = result.msAfter = before->second;
+  result.met = targets->margin(before->first) >= 0;
   if (result.met && !options.rankOnly)
     return std::move(result);
   for (const LayerSensitivity &c : sim->candidates)
     if (!floats.count(c.name))
       result.ranking.push_back(c);
-  if (Error e = rankFrom(bench, floats, 0, result.ranking))
+  if (Error e = rankFrom(bench, *targets, floats, 0, result.ranking))
     return std::move(e);
   if (options.rankOnly)
     return std::move(result);
   // The smallest prefix of the ranking the real model accepts: doubling,
   // then bisection (assuming more float layers never lose accuracy).
-  std::map<int64_t, std::pair<double, double>> measured{
-      {0, {result.sqnrBefore, result.msBefore}}};
+  std::map<int64_t, std::pair<OutputSqnrs, double>> measured{{0, *before}};
   auto accepts = [&](int64_t k) -> Expected<bool> {
     if (!measured.count(k)) {
       std::vector<std::string> names;
@@ -539,9 +717,13 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
       if (!after)
         return after.takeError();
       measured[k] = *after;
-      result.checks.push_back({k, after->first});
+      BudgetCheck &check = result.checks.emplace_back();
+      check.floatLayers = k;
+      check.sqnrDb = targets->worst(after->first);
+      for (const OutputBudget &o : result.outputs)
+        check.outputsDb.push_back(after->first[o.index]);
     }
-    return measured[k].first >= options.minOutputSqnr;
+    return targets->margin(measured[k].first) >= 0;
   };
   int64_t count = static_cast<int64_t>(result.ranking.size());
   int64_t low = 0, high = std::min<int64_t>(1, count);
@@ -555,7 +737,7 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
     }
     low = high;
     high = std::min(2 * high, count);
-    if (Error e = rankFrom(bench, floats, low, result.ranking))
+    if (Error e = rankFrom(bench, *targets, floats, low, result.ranking))
       return std::move(e);
   }
   while (result.met && high - low > 1) {
@@ -567,6 +749,7 @@ Expected<BudgetResult> quantc::findFloatLayers(ModuleOp calibrated,
   }
   result.floatLayers.assign(result.ranking.begin(),
                             result.ranking.begin() + high);
-  std::tie(result.sqnrAfter, result.msAfter) = measured[high];
+  recordOutputs(result, *targets, measured[high].first, /*before=*/false);
+  result.msAfter = measured[high].second;
   return std::move(result);
 }

@@ -204,6 +204,23 @@ static Error measureInputMeans(ModuleOp module, StringRef function,
   return layers ? Error::success() : layers.takeError();
 }
 
+/// Says on stderr which outputs miss the accuracy budget `result` and with
+/// how many layers in float.
+static void warnUnmet(const quantc::BudgetResult &result) {
+  std::string missed;
+  for (const quantc::OutputBudget &o : result.outputs)
+    if (!o.met())
+      missed += llvm::formatv("{0}{1} {2:F2} dB < {3:F2} dB",
+                              missed.empty() ? "" : ", ", o.name, *o.sqnrAfter,
+                              *o.target)
+                    .str();
+  llvm::errs() << llvm::formatv(
+      "warning: the accuracy budget (output SQNR >= {0}) is not met: {1:F2} "
+      "dB with {2} layer(s) in float (short: {3})\n",
+      result.minOutputSqnr.str(), result.sqnrAfter, result.floatLayers.size(),
+      missed);
+}
+
 /// The accuracy budget: the layers to keep in float (findFloatLayers) on the
 /// validation data, else the calibration data (with a warning), added to
 /// `quantize`'s exclusions; says what it did on stderr.
@@ -214,8 +231,8 @@ meetBudget(ModuleOp module, StringRef function,
   TimingScope timer = nest(options.timing, "accuracy budget");
   quantc::BudgetOptions budget;
   budget.function = function.str();
-  budget.minOutputSqnr = options.minOutputSqnr.value_or(0);
-  budget.rankOnly = !options.minOutputSqnr;
+  budget.minOutputSqnr = options.minOutputSqnr;
+  budget.rankOnly = options.minOutputSqnr.empty();
   budget.quantize = quantize;
   budget.data = options.validationData;
   if (budget.data.empty()) {
@@ -235,10 +252,7 @@ meetBudget(ModuleOp module, StringRef function,
   for (const std::string &name : result->names())
     quantize.quantize.exclude.push_back(name);
   if (!result->met && !budget.rankOnly)
-    llvm::errs() << llvm::formatv(
-        "warning: the accuracy budget (output SQNR >= {0} dB) is not met: "
-        "{1:F2} dB with {2} layer(s) in float\n",
-        *options.minOutputSqnr, result->sqnrAfter, result->floatLayers.size());
+    warnUnmet(*result);
   return result;
 }
 
@@ -256,7 +270,7 @@ Error quantc::quantizePostTraining(ModuleOp module, StringRef function,
       return e;
   QuantizeOptions quantize = options.quantizeOptions();
   std::optional<BudgetResult> budget;
-  if (options.minOutputSqnr || options.rankLayers) {
+  if (!options.minOutputSqnr.empty() || options.rankLayers) {
     Expected<BudgetResult> found =
         meetBudget(module, function, options, quantize);
     if (!found)

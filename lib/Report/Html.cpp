@@ -280,6 +280,18 @@ void writeLayer(const LayerReport &l, size_t index, raw_ostream &os) {
   os << "</section>\n";
 }
 
+/// The accuracy budget's outputs: SQNR before -> after, and the target.
+std::string budgetOutputs(const BudgetResult &b) {
+  std::string out;
+  for (const OutputBudget &o : b.outputs)
+    out += escape(o.name) + " " + db(o.sqnrBefore) + " -> " + db(o.sqnrAfter) +
+           (o.target ? std::string(o.met() ? " &gt;= " : " <b>&lt;</b> ") +
+                           num(*o.target)
+                     : std::string(" (no target)")) +
+           "; ";
+  return out;
+}
+
 /// The table of the model's outputs, each int8 against float.
 void writeOutputs(const ModelReport &r, raw_ostream &os) {
   os << "<table id=\"outputs\">\n<thead><tr><th>#</th>"
@@ -366,8 +378,10 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
               " % of MACs) ";
       macs += l.macs;
     }
-    std::string asked =
-        "accuracy budget: output SQNR >= " + num(b.minOutputSqnr) + " dB";
+    std::string asked = b.minOutputSqnr.empty()
+                            ? std::string("accuracy budget: ranking alone")
+                            : "accuracy budget: output SQNR >= " +
+                                  escape(b.minOutputSqnr.str());
     row(asked.c_str(),
         std::string(b.met ? "met" : "<b>not met</b>") + ": " +
             num(b.sqnrBefore) + " dB all int8, " + num(b.sqnrAfter) +
@@ -380,8 +394,9 @@ void quantc::writeHtml(const ModelReport &r, raw_ostream &os) {
             (b.onCalibrationData ? "the calibration data" : "validation data") +
             ")");
     row("layers in float for the budget (sensitivity: simulated output SQNR "
-        "gained alone)",
+        "gained alone, the worst output's)",
         kept);
+    row("budget per output: SQNR all int8 -> as built (dB)", budgetOutputs(b));
   }
   std::vector<const LayerReport *> worst = worstLayers(r);
   std::string names;

@@ -190,24 +190,50 @@ static json::Object toJSON(const LayerSensitivity &l, int64_t totalMacs) {
        totalMacs ? static_cast<double>(l.macs) / totalMacs : 0.0}};
 }
 
+/// An optional SQNR (dB) for JSON: null for none.
+static json::Value dbValue(std::optional<double> db) {
+  return db ? dbValue(*db) : json::Value(nullptr);
+}
+
+/// The accuracy budget's float outputs: each one's target (null: not
+/// constrained) and the real int8 model's SQNR before and after.
+static json::Array budgetOutputs(const BudgetResult &b) {
+  json::Array outputs;
+  for (const OutputBudget &o : b.outputs)
+    outputs.push_back(json::Object{{"name", o.name},
+                                   {"index", o.index},
+                                   {"min_sqnr_db", dbValue(o.target)},
+                                   {"sqnr_before_db", dbValue(o.sqnrBefore)},
+                                   {"sqnr_after_db", dbValue(o.sqnrAfter)},
+                                   {"met", o.met()}});
+  return outputs;
+}
+
 /// The accuracy budget: what it asked, the layers it keeps in float (most
-/// sensitive first), the real int8 model's SQNR and speed before and after
-/// and at each number of float layers it tried, every candidate.
+/// sensitive first), the real int8 model's SQNR (the worst output's, and
+/// per output) and speed before and after and at each number of float
+/// layers it tried, every candidate.
 static json::Object budgetToJSON(const BudgetResult &b) {
   json::Array floats, ranking;
   for (const LayerSensitivity &l : b.floatLayers)
     floats.push_back(toJSON(l, b.totalMacs));
   json::Array checks;
-  for (const BudgetCheck &c : b.checks)
+  for (const BudgetCheck &c : b.checks) {
+    json::Array outputs;
+    for (std::optional<double> db : c.outputsDb)
+      outputs.push_back(dbValue(db));
     checks.push_back(json::Object{{"float_layers", c.floatLayers},
-                                  {"output_sqnr_db", dbValue(c.sqnrDb)}});
+                                  {"output_sqnr_db", dbValue(c.sqnrDb)},
+                                  {"outputs_sqnr_db", std::move(outputs)}});
+  }
   for (const LayerSensitivity &l : b.ranking)
     ranking.push_back(toJSON(l, b.totalMacs));
-  return json::Object{{"min_output_sqnr_db", b.minOutputSqnr},
+  return json::Object{{"min_output_sqnr_db", dbValue(b.minOutputSqnr.all)},
                       {"met", b.met},
                       {"data", toArray(b.sources)},
                       {"on_calibration_data", b.onCalibrationData},
                       {"samples", b.samples},
+                      {"outputs", budgetOutputs(b)},
                       {"output_sqnr_before_db", dbValue(b.sqnrBefore)},
                       {"output_sqnr_after_db", dbValue(b.sqnrAfter)},
                       {"float_layers", std::move(floats)},

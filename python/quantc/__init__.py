@@ -453,11 +453,14 @@ def compile(model, output=None, calibration=None, profile=None, cpu=None,
     returns or raises.
 
     Accuracy tools (docs/accuracy.md): min_output_sqnr (dB) keeps the most
-    sensitive layers in float until the int8 output SQNR against float
-    holds on `validation` (data as for calibration; default: the
-    calibration data); metric (a function of a loaded model, higher is
-    better) with min_metric or max_metric_drop runs that search on the
-    caller's own metric (see _compile_for_metric). report: a directory for
+    sensitive layers in float until the int8 SQNR against float of every
+    model output holds on `validation` (data as for calibration; default:
+    the calibration data); a dict {output name: dB} sets it per output
+    (key None: every other output; outputs without a target are not
+    constrained). metric (a function of a loaded model, higher is
+    better; the model returns all its outputs) with min_metric or
+    max_metric_drop runs that search on the caller's own metric (see
+    _compile_for_metric). report: a directory for
     the per-layer report. equalize, bias_correction, smooth_alpha and
     activation_observer ("auto", ...) pass --equalize, --bias-correction,
     --smooth-alpha and --activation-observer.
@@ -482,6 +485,14 @@ def _check_numeric_keywords(batch, min_output_sqnr, min_metric,
     """Refuses numeric keywords no compile can mean, as quant-compile
     refuses its options: a number that is NaN, infinite or no number, a
     negative max_metric_drop, a batch that is not a positive integer."""
+    if isinstance(min_output_sqnr, dict):
+        for output, value in min_output_sqnr.items():
+            if output is not None and (not isinstance(output, str) or
+                                       not output):
+                raise QuantcError("min_output_sqnr: the keys are output "
+                                  f"names (or None), not {output!r}")
+            _check_numeric_keywords(None, value, None, None, None)
+        min_output_sqnr = None
     for name, value in (("min_output_sqnr", min_output_sqnr),
                         ("min_metric", min_metric),
                         ("max_metric_drop", max_metric_drop),
@@ -530,7 +541,10 @@ def _compile_in(work, tool, model, output, calibration, profile, cpu,
         args.append("--validation-data=" +
                     _data_file(validation, work, "validation"))
     if min_output_sqnr is not None:
-        args.append(f"--min-output-sqnr={float(min_output_sqnr)!r}")
+        targets = min_output_sqnr if isinstance(min_output_sqnr, dict) \
+            else {None: min_output_sqnr}
+        args += [f"--min-output-sqnr={'' if output is None else output + '='}"
+                 f"{float(db)!r}" for output, db in targets.items()]
     if report is not None:
         args.append(f"--report={os.fspath(report)}")
     if equalize:
@@ -586,7 +600,9 @@ def _compile_for_metric(model, output, work, calibration, validation, metric,
     """compile(metric=...): the accuracy budget on the user's own metric.
 
     metric(model) -> float, higher is better, is called on the float model
-    and on int8 candidates. The target is min_metric, else the float model's
+    and on int8 candidates, loaded libraries whose call returns every model
+    output (a tuple for several). The ranking it follows is by the worst
+    output's SQNR. The target is min_metric, else the float model's
     score minus max_metric_drop (default 0). Layers go back to float in the
     order of quant-compile's measured sensitivity ranking (--rank-layers on
     the validation data, else the calibration data): the smallest prefix of

@@ -203,13 +203,15 @@ static cl::opt<bool> equalize(
              "ranges of consecutive conv / linear layers of the float model "
              "before calibration (qnt-equalize; docs/accuracy.md)"),
     cl::init(false), cl::cat(ptqCategory));
-static cl::opt<double, false, quantc::FiniteDoubleParser> minOutputSqnr(
-    "min-output-sqnr",
-    cl::desc("Accuracy budget: keep the layers whose int8 form costs the "
-             "most accuracy in float, most sensitive first (measured), until "
-             "the int8 model's output SQNR against the float model reaches "
-             "this many dB on --validation-data"),
-    cl::value_desc("dB"), cl::cat(ptqCategory));
+static cl::list<quantc::PerOutputValue, bool, quantc::PerOutputDoubleParser>
+    minOutputSqnr(
+        "min-output-sqnr",
+        cl::desc("Accuracy budget: keep the layers whose int8 form costs the "
+                 "most accuracy in float, most sensitive first (measured), "
+                 "until the SQNR of every model output (int8 against float) "
+                 "reaches this many dB on --validation-data; NAME=DB (may be "
+                 "repeated) for output NAME alone"),
+        cl::value_desc("[NAME=]dB"), cl::cat(ptqCategory));
 static cl::opt<bool> rankLayers(
     "rank-layers",
     cl::desc("Measure every layer's sensitivity (the accuracy budget's "
@@ -466,6 +468,15 @@ static void configureDiagnostics(mlir::MLIRContext &context) {
   });
 }
 
+/// --min-output-sqnr's values as the accuracy budget's targets.
+static Expected<quantc::OutputSqnrBudget> outputSqnrBudget() {
+  quantc::OutputSqnrBudget budget;
+  for (const quantc::PerOutputValue &v : minOutputSqnr)
+    if (Error e = budget.add(v.output, v.value))
+      return std::move(e);
+  return budget;
+}
+
 /// Post-training quantization as the command line asks for it: the object's
 /// int8 instruction sets choose reduce_range unless --reduce-range does;
 /// with --report, the per-layer report of the calibrated model.
@@ -502,8 +513,8 @@ postTrainingOptions(const quantc::CompileTarget &target,
     ptq.reduceRange = quantc::obs::RangeReduction::None;
     break;
   }
-  if (minOutputSqnr.getNumOccurrences())
-    ptq.minOutputSqnr = minOutputSqnr;
+  // Checked in main.
+  ptq.minOutputSqnr = llvm::cantFail(outputSqnrBudget());
   ptq.rankLayers = rankLayers;
   ptq.validationData.assign(validationData.begin(), validationData.end());
   if (!reportDir.empty()) {
@@ -695,6 +706,8 @@ int main(int argc, char **argv) {
     return error("--min-output-sqnr / --validation-data apply to "
                  "post-training quantization (--calibration-data or "
                  "--profile)");
+  if (Expected<quantc::OutputSqnrBudget> budget = outputSqnrBudget(); !budget)
+    return error(budget.takeError());
   if (!validationData.empty() && !minOutputSqnr.getNumOccurrences() &&
       !rankLayers)
     return error("--validation-data is the data of the accuracy budget: "

@@ -4,7 +4,8 @@
 // reads an empty value ("--min-output-sqnr=") as 0 and accepts "nan" and
 // "inf"; its integer parsers guess the radix, so "--batch=010" is 8. The
 // tools' numeric options use these instead: a finite decimal number, and a
-// decimal integer, anything else an error naming the option.
+// decimal integer, anything else an error naming the option; for options
+// with a value per model output, "NAME=NUMBER" as well.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,23 +18,55 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace quantc {
 
-/// A finite floating-point number (no empty value, NaN or infinity, no
-/// trailing text).
+/// Reads a finite floating-point number (no empty value, NaN or infinity,
+/// no trailing text) into `value`; false after an error naming `option`.
+inline bool readFiniteDouble(llvm::cl::Option &option, llvm::StringRef arg,
+                             double &value) {
+  if (arg.trim().empty())
+    return !option.error("needs a number (the value is empty)");
+  if (!llvm::to_float(arg, value) || !std::isfinite(value))
+    return !option.error("'" + arg + "' is not a finite number");
+  return true;
+}
+
+/// A finite floating-point number (readFiniteDouble).
 class FiniteDoubleParser : public llvm::cl::parser<double> {
 public:
   using llvm::cl::parser<double>::parser;
   bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
              double &value) {
-    if (arg.trim().empty())
-      return option.error("needs a number (the value is empty)");
-    if (!llvm::to_float(arg, value) || !std::isfinite(value))
-      return option.error("'" + arg + "' is not a finite number");
-    return false;
+    return !readFiniteDouble(option, arg, value);
   }
+};
+
+/// A value of a per-output option: "NUMBER" (`output` empty: every output)
+/// or "NAME=NUMBER" (output NAME).
+struct PerOutputValue {
+  std::string output;
+  double value = 0;
+};
+
+/// "NUMBER" or "NAME=NUMBER", the number finite (readFiniteDouble); the
+/// last '=' splits, so that a name may hold one.
+class PerOutputDoubleParser : public llvm::cl::basic_parser<PerOutputValue> {
+public:
+  using llvm::cl::basic_parser<PerOutputValue>::basic_parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
+             PerOutputValue &value) {
+    if (!arg.contains('='))
+      return !readFiniteDouble(option, arg, value.value);
+    auto [name, number] = arg.rsplit('=');
+    if (name.empty())
+      return option.error("'" + arg + "' names no output (NAME=NUMBER)");
+    value.output = name.str();
+    return !readFiniteDouble(option, number, value.value);
+  }
+  llvm::StringRef getValueName() const override { return "[NAME=]number"; }
 };
 
 /// A decimal integer of type T, optionally signed for signed T (no empty
