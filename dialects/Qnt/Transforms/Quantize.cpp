@@ -52,14 +52,47 @@ private:
   /// Excluded by op name, by any name of the (fused) layer's location, or
   /// by the name of the observer of its output (which survives printing
   /// IR without debug info).
-  bool isExcluded(Operation *op) const { return isExcludedLayer(op, excluded); }
+  bool isExcluded(Operation *op) const {
+    return floatDataMovement.contains(op) || isExcludedLayer(op, excluded);
+  }
+  void excludeDataMovementAfterExcluded();
   LogicalResult toQDQ(FakeQuantOp op);
   void fuseQuantizedRelu();
   void dropQuantizationBetweenFloatLayers();
   void cleanup();
 
   llvm::StringSet<> excluded;
+  /// Data movement that only reads layers kept in float (and constants).
+  llvm::DenseSet<Operation *> floatDataMovement;
 };
+
+/// `--exclude NAME` keeps the data movement after NAME in float too: an op
+/// that only moves values (movesStorage: reshape, transpose, slice, ...;
+/// concat) and whose every activation operand comes, through fake_quants,
+/// from an excluded op stays float, in program order, so a layer excluded
+/// to keep a model output in float reaches it without an 8-bit tensor.
+void QntQuantizePass::excludeDataMovementAfterExcluded() {
+  floatDataMovement.clear();
+  if (excluded.empty())
+    return;
+  getOperation().walk([&](Operation *op) {
+    if (!movesStorage(op) && !isa<tosa::ConcatOp>(op))
+      return;
+    bool readsActivation = false;
+    for (Value v : op->getOperands()) {
+      if (matchPattern(v, m_Constant()))
+        continue;
+      Operation *def = v.getDefiningOp();
+      while (auto fq = dyn_cast_or_null<FakeQuantOp>(def))
+        def = fq.getInput().getDefiningOp();
+      if (!def || !isExcluded(def))
+        return;
+      readsActivation = true;
+    }
+    if (readsActivation)
+      floatDataMovement.insert(op);
+  });
+}
 
 LogicalResult QntQuantizePass::toQDQ(FakeQuantOp op) {
   OpBuilder b(op);
@@ -200,6 +233,7 @@ void QntQuantizePass::runOnOperation() {
   excluded.clear();
   for (const std::string &e : exclude)
     excluded.insert(e);
+  excludeDataMovementAfterExcluded();
   SmallVector<FakeQuantOp> fakeQuants;
   // Identical fake_quants of one value (PyTorch's exporter writes one
   // DequantizeLinear per use) are one quantized tensor: keep the first.

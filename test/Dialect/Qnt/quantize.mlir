@@ -432,3 +432,34 @@ func.func @island(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %a2 = qnt.fake_quant %c2 to !quant.uniform<u8:f32, 0.1:128> {name = "a2"} : tensor<1x4x4x2xf32>
   return %a2 : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// The data movement after an excluded layer stays float up to the model
+// output (a detector head's Transpose + Reshape): no 8-bit tensor between
+// the float conv and the result. Not excluded, the head is int8 throughout
+// and dequantized at the end.
+// CHECK-LABEL: func.func @excluded_head
+// CHECK: qnt.conv2d {{.*}} -> tensor<1x4x4x2x!quant.uniform
+// CHECK: tosa.transpose {{.*}} -> tensor<1x2x4x4x!quant.uniform
+// CHECK: tosa.reshape {{.*}} -> tensor<1x32x!quant.uniform
+// CHECK: quant.dcast
+// EXCL-LABEL: func.func @excluded_head
+// EXCL: %[[C:.*]] = qnt.conv2d {{.*}} -> tensor<1x4x4x2xf32>
+// EXCL-NOT: quant.
+// EXCL: %[[T:.*]] = tosa.transpose %[[C]] {{.*}} -> tensor<1x2x4x4xf32>
+// EXCL-NOT: quant.
+// EXCL: %[[R:.*]] = tosa.reshape %[[T]], {{.*}} -> tensor<1x32xf32>
+// EXCL-NOT: quant.
+// EXCL: return %[[R]]
+func.func @excluded_head(%x: tensor<1x4x4x2xf32>) -> tensor<1x32xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %xq = qnt.fake_quant %x to !quant.uniform<u8:f32, 0.05:128> {name = "input", range_min = array<f32: -6.4>, range_max = array<f32: 6.35>} : tensor<1x4x4x2xf32>
+  %wq = qnt.fake_quant %w to !quant.uniform<i8:f32:0, {0.01, 0.005}> {range_min = array<f32: -0.25, 0.3>, range_max = array<f32: 0.5, 2.0>} : tensor<2x1x1x2xf32>
+  %c = qnt.conv2d %xq, %wq : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> loc("conv1")
+  %cq = qnt.fake_quant %c to !quant.uniform<u8:f32, 0.1:128> {name = "conv1", range_min = array<f32: -12.8>, range_max = array<f32: 12.7>} : tensor<1x4x4x2xf32>
+  %t = tosa.transpose %cq {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x4x4xf32>
+  %s = tosa.const_shape {values = dense<[1, 32]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %t, %s : (tensor<1x2x4x4xf32>, !tosa.shape<2>) -> tensor<1x32xf32>
+  return %r : tensor<1x32xf32>
+}
