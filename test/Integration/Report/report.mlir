@@ -17,7 +17,9 @@
 //
 // The summary against the float model and the int8 model run apart.
 // RUN: quant-run %t/calibrated.mlir --input %t/data.npy -o %t/float.npy
-// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/int8.mlir
+// The int8 model is the quantize stage as post-training quantization runs
+// it (quantc-quantize: the model output produced in float by its layer).
+// RUN: quant-opt %t/calibrated.mlir --quantc-quantize -o %t/int8.mlir
 // RUN: quant-run %t/int8.mlir --reference --input %t/data.npy -o %t/int8.npy
 // RUN: %python %S/Inputs/check_report.py %t/r/report.json output %t/float.npy %t/int8.npy | FileCheck %s --check-prefix=CHECKED
 //
