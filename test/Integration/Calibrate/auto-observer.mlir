@@ -58,7 +58,7 @@
 // SCORES: AUTO CHECKED
 //
 // The int8 object against the int8 reference of the same quantization.
-// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/int8.mlir
+// RUN: quant-opt %t/calibrated.mlir --quantc-quantize -o %t/int8.mlir
 // RUN: quant-run %t/int8.mlir --reference --input %t/data.npy -o %t/reference.npy
 // RUN: cc -I%t -DMODEL=auto_model -DMODEL_UPPER=AUTO_MODEL %quantc_src_root/examples/common/run_model.c %t/model.o -lm -o %t/run
 // RUN: %t/run %t/data.npy %t/compiled.npy
