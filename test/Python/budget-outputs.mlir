@@ -16,6 +16,7 @@
 // CHECK: budget 25.0 dB: met
 // CHECK: boxes=25.0: met
 // CHECK: met with every layer int8, boxes unconstrained
+// CHECK: metric on boxes:
 // CHECK: OUTPUTS BUDGET OK
 //
 // The command line: a target for every output and one for boxes, the
