@@ -89,7 +89,9 @@ static int writeNpyTyped(const char *path, const void *data, const char *descr,
                          int rank) {
   long elements = runs;
   char dims[256];
-  int n = snprintf(dims, sizeof dims, "(%ld,", runs * shape[0]);
+  /* A scalar (rank 0) output: one value per run, shape (runs,). */
+  int n =
+      snprintf(dims, sizeof dims, "(%ld,", rank > 0 ? runs * shape[0] : runs);
   for (int i = 0; i < rank; ++i)
     elements *= shape[i];
   for (int i = 1; i < rank; ++i)

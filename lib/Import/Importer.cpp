@@ -409,8 +409,6 @@ LogicalResult NodeImporter::setOutput(int i, Act a) {
           break;
         }
   }
-  if (a.rank() == 0)
-    return emitError() << "scalar (rank 0) activations are not supported";
   if (llvm::Error err = checkActivationShape(a.irShape()))
     return emitError() << "the result " << toString(std::move(err));
   // What running the model allocates for it, from the model's declarations

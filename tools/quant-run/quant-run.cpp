@@ -182,8 +182,13 @@ int main(int argc, char **argv) {
   for (auto [i, t] : llvm::enumerate(signature.outputs)) {
     quantc::NamedArray out;
     out.name = t.name.empty() ? "output" + std::to_string(i) : t.name;
+    // Stacked along the first dimension; a scalar (rank 0) output is one
+    // value per run.
     out.array.shape = t.shape;
-    out.array.shape[0] *= input->runs;
+    if (out.array.shape.empty())
+      out.array.shape.push_back(input->runs);
+    else
+      out.array.shape[0] *= input->runs;
     // Integer outputs (ArgMax indices) are written in their dtype, as the
     // compiled model writes them.
     out.array.dtype = t.dtype;

@@ -102,17 +102,13 @@ struct ClampModel
   }
 };
 
-/// Add: observed; matmul + constant bias is one linear layer.
+/// Add: observed; matmul + constant bias (one value per output, as
+/// quantizeMatMul takes it) is one linear layer.
 struct AddModel : QuantizableOpInterface::ExternalModel<AddModel, tosa::AddOp> {
   QuantRole getQuantRole(Operation *) const { return QuantRole::observed; }
   bool fusesIntoProducer(Operation *op, Operation *producer) const {
-    if (!isa<tosa::MatMulOp>(producer))
-      return false;
-    for (Value v : op->getOperands())
-      if (v.getDefiningOp() != producer)
-        return v.getDefiningOp() &&
-               v.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
-    return false;
+    auto matmul = dyn_cast<tosa::MatMulOp>(producer);
+    return matmul && linearBiasAdd(matmul) == op;
   }
   LogicalResult quantize(Operation *op, RewriterBase &rewriter) const {
     return quantizeAdd(cast<tosa::AddOp>(op), rewriter);

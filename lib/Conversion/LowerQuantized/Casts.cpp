@@ -61,22 +61,31 @@ struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
     auto from = dyn_cast<RankedTensorType>(input.getType());
     auto to = dyn_cast_or_null<RankedTensorType>(
         getTypeConverter()->convertType(op.getResult().getType()));
-    if (!from || !to || !from.hasStaticShape() || !to.hasStaticShape() ||
-        from.getRank() == 0 || to.getRank() == 0)
-      return rewriter.notifyMatchFailure(op, "needs static shapes, rank >= 1");
+    if (!from || !to || !from.hasStaticShape() || !to.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    // All dimensions into one; none for a scalar (rank 0), which is a
+    // tensor<1x...> of one element collapsed away.
     auto all = [](int64_t rank) {
       ReassociationIndices dims;
       for (int64_t d = 0; d < rank; ++d)
         dims.push_back(d);
-      return SmallVector<ReassociationIndices>{dims};
+      return rank == 0 ? SmallVector<ReassociationIndices>{}
+                       : SmallVector<ReassociationIndices>{dims};
     };
     Location loc = op.getLoc();
+    auto flatType =
+        RankedTensorType::get({from.getNumElements()}, from.getElementType());
     Value flat = input;
-    if (from.getRank() != 1)
+    if (from.getRank() == 0)
+      flat =
+          tensor::ExpandShapeOp::create(rewriter, loc, flatType, input, all(0));
+    else if (from.getRank() != 1)
       flat = tensor::CollapseShapeOp::create(rewriter, loc, input,
                                              all(from.getRank()));
     Value result = flat;
-    if (to.getRank() != 1)
+    if (to.getRank() == 0)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, to, flat, all(0));
+    else if (to.getRank() != 1)
       result = tensor::ExpandShapeOp::create(rewriter, loc, to, flat,
                                              all(to.getRank()));
     rewriter.replaceOp(op, result);

@@ -10,7 +10,10 @@
     ("bias B at input_scale * weight_scale = P): OLD -> NEW"): the bias
     fits int32 at the new scale and no smaller scale would do (the bias
     takes at least 99.9 % of int32: the weights of these channels are dead
-    or tiny). SCALES CHECKED: n."""
+    or tiny). SCALES CHECKED: n.
+  check.py identical OUTPUTS.npz NAME=FILE.npy ...
+    Each named member of OUTPUTS.npz (quant-run's outputs) bit-identical to
+    FILE.npy (the compiled object's): BIT-IDENTICAL."""
 import re
 import sys
 
@@ -50,4 +53,17 @@ def scales(args):
     print(f"SCALES CHECKED: {found}")
 
 
-{"sqnr": sqnr, "scales": scales}[sys.argv[1]](sys.argv[2:])
+def identical(args):
+    outputs = np.load(args[0])
+    for spec in args[1:]:
+        name, path = spec.split("=")
+        a, b = outputs[name], np.load(path)
+        if a.shape != b.shape or a.dtype != b.dtype or \
+                a.tobytes() != b.tobytes():
+            print(f"DIFFERENT: {name}")
+            return
+    print("BIT-IDENTICAL")
+
+
+{"sqnr": sqnr, "scales": scales, "identical": identical}[sys.argv[1]](
+    sys.argv[2:])
