@@ -292,13 +292,25 @@ std::string budgetOutputs(const BudgetResult &b) {
   return out;
 }
 
+/// How an output is produced, in words.
+std::string productionText(const OutputProduction &p) {
+  std::string by = p.layer.empty() ? p.op : p.layer + " (" + p.op + ")";
+  if (p.form == "dequantized_accumulator")
+    return "float, from the int32 accumulator of " + by;
+  if (p.form == "int8")
+    return "8-bit tensor of " + by + ", dequantized";
+  if (p.form == "float")
+    return "float, computed by " + by;
+  return p.form;
+}
+
 /// The table of the model's outputs, each int8 against float.
 void writeOutputs(const ModelReport &r, raw_ostream &os) {
   os << "<table id=\"outputs\">\n<thead><tr><th>#</th>"
         "<th class=\"name\">output</th><th class=\"name\">shape</th>"
         "<th class=\"name\">dtype</th><th>SQNR (dB)</th>"
         "<th>max |float - int8|</th><th class=\"name\">agreement</th>"
-        "</tr></thead>\n<tbody>\n";
+        "<th class=\"name\">produced</th></tr></thead>\n<tbody>\n";
   for (const OutputReport &o : r.outputs) {
     std::optional<double> sqnr = o.sqnr();
     std::string shape;
@@ -316,7 +328,8 @@ void writeOutputs(const ModelReport &r, raw_ostream &os) {
        << escape(o.dtype) << "</td><td class=\""
        << (o.isFloat() ? grade(sqnr) : "") << "\">"
        << (o.isFloat() ? db(sqnr) : "") << "</td><td>" << num(o.maxAbsError)
-       << "</td><td class=\"name\">" << agreement << "</td></tr>\n";
+       << "</td><td class=\"name\">" << agreement << "</td><td class=\"name\">"
+       << escape(productionText(o.produced)) << "</td></tr>\n";
   }
   os << "</tbody>\n</table>\n";
 }

@@ -392,6 +392,8 @@ struct Int8Probe {
   /// quantized and dequantized here (empty: none is).
   std::vector<bool> quantizeOnHost;
   std::unique_ptr<OutputBuffers> outputs;
+  /// How each model result is produced (the first results of the probe).
+  std::vector<OutputProduction> produced;
 
   ArrayRef<float> activation(size_t i) const {
     return outputs->data[result[i]];
@@ -413,6 +415,10 @@ Error quantizeProbe(Int8Probe &probe, func::FuncOp fn,
                 "(see above)");
   report.floatOps = findFloatOps(fn);
   Operation *ret = fn.getBody().front().getTerminator();
+  // The model's own results come first, the layers' after them.
+  for (unsigned r = 0, e = ret->getNumOperands() - probe.result.size(); r < e;
+       ++r)
+    probe.produced.push_back(describeOutputProduction(ret->getOperand(r)));
   for (auto [l, r] : llvm::zip(report.layers, probe.result)) {
     Value v = ret->getOperand(r);
     if (auto dcast = v.getDefiningOp<quant::DequantizeCastOp>())
@@ -578,6 +584,9 @@ Error measureErrors(const ReportOptions &options, FloatProbe &floats,
                     Int8Probe &int8, size_t modelResults, ModelReport &report) {
   report.outputs = describeOutputs(
       ArrayRef(floats.model->outputs()).take_front(modelResults));
+  for (OutputReport &o : report.outputs)
+    if (static_cast<size_t>(o.index) < int8.produced.size())
+      o.produced = int8.produced[o.index];
   Error e = forEachSample(
       options.data, options.maxSamples, floats.model->inputs(), &report.sources,
       [&](ArrayRef<const float *> x) -> Error {

@@ -120,6 +120,9 @@ static json::Value toJSON(const OutputReport &o) {
       {"elements", o.elements},
       {"classifier", o.classifier},
       {"sums", json::Object{{"signal", o.signal}, {"error", o.error}}},
+      {"produced", json::Object{{"form", o.produced.form},
+                                {"op", o.produced.op},
+                                {"layer", o.produced.layer}}},
   };
   if (!o.isFloat())
     out["agreement"] =

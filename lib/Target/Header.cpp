@@ -358,10 +358,13 @@ static void describeArguments(llvm::raw_ostream &os,
        << " * (exact below 2^24); " << model.name
        << "_runv takes them as void pointers.\n";
   if (model.quantized)
-    os << " * Inputs are quantized and outputs dequantized inside (the "
-          "model's\n"
-       << " * quant.qcast / quant.dcast; parameters below, for "
-          "information).\n";
+    os << " * Inputs are quantized inside; outputs are dequantized from "
+          "8 bits (the\n"
+       << " * model's quant.qcast / quant.dcast; parameters below, for "
+          "information)\n"
+       << " * or, without parameters below, computed in float by the layer "
+          "that\n"
+       << " * produces them.\n";
   else
     os << " * The model is float32 throughout.\n";
 }

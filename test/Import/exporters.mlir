@@ -63,7 +63,7 @@
 // RUN: quant-compile %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --calibration-data %S/Inputs/exporters/paddle_det.a.x.npy -o %t/det_q.o
 // RUN: FileCheck %s --check-prefix=INT8 < %t/det_q.h
 // INT8: int det_q_run(
-// INT8: Inputs are quantized and outputs dequantized inside
+// INT8: Inputs are quantized inside; outputs are dequantized from 8 bits
 // RUN: quant-calibrate %S/Inputs/exporters/paddle_det.onnx --input-shape x=1x3x24x24 --data %S/Inputs/exporters/paddle_det.a.x.npy --quiet -o %t/paddle_cal.mlir
 // RUN: FileCheck %s --check-prefix=CALIBRATED < %t/paddle_cal.mlir
 // CALIBRATED: qnt.observe

@@ -114,6 +114,18 @@ struct LayerReport {
 /// One model result (output), int8 against float over all runs. Built in
 /// Measure.cpp (measureErrors), written by Report.cpp's toJSON(OutputReport)
 /// and Html.cpp's output table: a new per-output field goes in those three.
+/// How the int8 model produces one of its outputs
+/// (describeOutputProduction).
+struct OutputProduction {
+  /// "dequantized_accumulator": a layer's int32 accumulator times its
+  /// scales, never 8 bits (qnt-float-outputs); "int8": an 8-bit tensor,
+  /// dequantized; "float": an op that computes in float (a layer kept in
+  /// float, an op without an int8 form); "input": a model input.
+  std::string form;
+  /// The producing op and its layer name (empty when it has none).
+  std::string op, layer;
+};
+
 struct OutputReport {
   /// The output's name (the ONNX graph's), else "output<index>" as quant-run
   /// names it.
@@ -131,6 +143,9 @@ struct OutputReport {
   bool classifier = false;
   int64_t rows = 0, top1Agree = 0;
 
+  /// How the int8 model computes it.
+  OutputProduction produced;
+
   bool isFloat() const { return dtype == "float32"; }
   /// SQNR in dB (sqnrDb): nullopt for an integer output or a zero signal.
   std::optional<double> sqnr() const;
@@ -146,6 +161,11 @@ struct FloatOp {
 /// dequantized values: float islands, and the float tail after the last
 /// dequantize, in order.
 std::vector<FloatOp> findFloatOps(mlir::Operation *function);
+
+/// How a result `result` of a quantized function is produced: from the op
+/// that computes it, looking through data movement (reshape, transpose,
+/// slice, concat, ...) and a final softmax / sigmoid / argmax / lookup.
+OutputProduction describeOutputProduction(mlir::Value result);
 
 struct ModelReport {
   std::string function;

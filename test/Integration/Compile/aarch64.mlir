@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t/x86 %t/a64 %t/ops
 // RUN: quant-opt %quantc_src_root/examples/small-cnn/model.mlir --qnt-fuse --qnt-insert-observers -o %t/observed.mlir
 // RUN: quant-calibrate %t/observed.mlir --max-samples 64 --data %quantc_src_root/examples/small-cnn/calibration.npy --quiet -o %t/calibrated.mlir
-// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/int8.mlir
+// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/int8.mlir
 // RUN: quant-run %t/int8.mlir --reference --input %quantc_src_root/examples/small-cnn/calibration.npy -o %t/reference.npy
 //
 // RUN: quant-compile %t/int8.mlir --target aarch64-linux-gnu --mattr=+dotprod -o %t/a64/model.o -v 2>&1 | FileCheck %s --check-prefix=TARGET

@@ -22,7 +22,8 @@
 // HEADER: On a CPU without any of the features above it returns 1 and runs nothing
 // HEADER: const char *torch_jit_int8_isa(void) names the int8 kernels this CPU runs
 // HEADER-NEXT: (NULL when it returns 1). QUANTC_INT8_ISA=<name> in the environment takes that variant
-// HEADER: dequantized from u8,
+// HEADER: output0 ("output"): float32[1, 10], row-major, 10 floats
+// HEADER-NEXT: */
 // HEADER: const char *torch_jit_int8_isa(void);
 //
 // Natively: the first instruction set of the table this machine has.
@@ -63,7 +64,8 @@
 // RUN: quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --cpu cascadelake -o %t/pinned/model.o
 // RUN: FileCheck %s --check-prefix=PINNED --input-file %t/pinned/model.h
 // PINNED: Target: x86_64-pc-linux-gnu, cpu cascadelake, int8 kernels: avx512-vnni
-// PINNED: dequantized from u8,
+// PINNED: output0 ("output"): float32[1, 10], row-major, 10 floats
+// PINNED-NEXT: */
 // RUN: %if avx512-vnni %{ quant-compile %quantc_src_root/test/Import/Inputs/resnet_block.onnx --profile %t/profile.json --int8-isas=avx512-vnni -o %t/vnni/model.o %}
 // RUN: %if avx512-vnni %{ cc -I%t/vnni -DMODEL=torch_jit -DMODEL_UPPER=TORCH_JIT %quantc_src_root/examples/common/run_model.c %t/vnni/model.o -lm -o %t/vnni/run %}
 // RUN: %if avx512-vnni %{ %t/vnni/run %quantc_src_root/test/Import/Inputs/resnet_block.input.npy %t/vnni.npy | FileCheck %s --check-prefix=VNNI %}

@@ -17,7 +17,7 @@
 // RUN:   %python %quantc_src_root/test/Import/Inputs/compare.py %t/$m/float.npy %S/Inputs/relu6/$m.output.npy && \
 // RUN:   quant-opt %t/$m/float.mlir --qnt-fuse --qnt-insert-observers -o %t/$m/observed.mlir && \
 // RUN:   quant-calibrate %t/$m/observed.mlir --data %S/Inputs/relu6/$m.calib.npy --quiet -o %t/$m/calibrated.mlir && \
-// RUN:   quant-opt %t/$m/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/$m/int8.mlir && \
+// RUN:   quant-opt %t/$m/calibrated.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/$m/int8.mlir && \
 // RUN:   quant-run %t/$m/int8.mlir --reference --input %S/Inputs/relu6/$m.input.npy -o %t/$m/ref.npy && \
 // RUN:   quant-run %t/$m/int8.mlir --int8-isa=generic --input %S/Inputs/relu6/$m.input.npy -o %t/$m/generic.npy 2>/dev/null && \
 // RUN:   cmp %t/$m/ref.npy %t/$m/generic.npy && \

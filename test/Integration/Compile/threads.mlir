@@ -55,7 +55,7 @@
 // The example model, quantized as the quick start does.
 // RUN: quant-opt %quantc_src_root/examples/small-cnn/model.mlir --qnt-fuse --qnt-insert-observers=target=x86 -o %t/observed.mlir
 // RUN: quant-calibrate %t/observed.mlir --max-samples 64 --data %quantc_src_root/examples/small-cnn/calibration.npy --quiet -o %t/calibrated.mlir
-// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/int8.mlir
+// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/int8.mlir
 // RUN: quant-compile %t/int8.mlir --name small_cnn --parallel=omp -o %t/int8/model.o
 // RUN: quant-compile %t/int8.mlir --name small_cnn -o %t/int8-seq/model.o
 // RUN: cc -I%t/int8 -DMODEL=small_cnn -DMODEL_UPPER=SMALL_CNN %quantc_src_root/examples/common/run_model.c %t/int8/model.o %libomp -lm -o %t/int8/run

@@ -24,8 +24,8 @@
 // RUN: quant-opt %t/equalized.mlir --qnt-insert-observers -o %t/observed-equalized.mlir
 // RUN: quant-calibrate %t/observed.mlir --data %t/calib.npy --quiet -o %t/calibrated.mlir
 // RUN: quant-calibrate %t/observed-equalized.mlir --data %t/calib.npy --quiet -o %t/calibrated-equalized.mlir
-// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-quantize -o %t/int8.mlir
-// RUN: quant-opt %t/calibrated-equalized.mlir --qnt-fold-observers --qnt-quantize -o %t/int8-equalized.mlir
+// RUN: quant-opt %t/calibrated.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/int8.mlir
+// RUN: quant-opt %t/calibrated-equalized.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/int8-equalized.mlir
 // RUN: quant-run %t/int8.mlir --reference --input %t/input.npy -o %t/int8.npy
 // RUN: quant-run %t/int8-equalized.mlir --reference --input %t/input.npy -o %t/int8-equalized.npy
 // RUN: %python %S/Inputs/check.py sqnr %t/float.npy %t/int8.npy %t/int8-equalized.npy 20 | FileCheck %s --check-prefix=SQNR

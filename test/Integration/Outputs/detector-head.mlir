@@ -14,7 +14,13 @@
 // REMARKS-DAG: loc("score_head"): model output produced in float by this layer
 // REMARKS-DAG: loc("box_head"): model output produced in float by this layer
 // REMARKS-DAG: loc("score_head"): int8 kernel: generic: exact 32-bit vector path (dequantized float output)
-// RUN: quant-compile %t/model.onnx --calibration-data %t/calib.npy --int8-outputs -o %t/q8/model.o
+// RUN: quant-compile %t/model.onnx --calibration-data %t/calib.npy --int8-outputs -o %t/q8/model.o --report %t/q8/report
+//
+// The report says per output how it is produced.
+// RUN: quant-compile %t/model.onnx --calibration-data %t/calib.npy -o %t/q/report.o --report %t/q/report
+// RUN: %python -c "import json; [print(d, [(o['name'], o['produced']['form'], o['produced']['layer']) for o in json.load(open(f'%t/{d}/report/report.json'))['summary']['outputs']]) for d in ('q', 'q8')]" | FileCheck %s --check-prefix=PRODUCED
+// PRODUCED: q [('scores', 'dequantized_accumulator', 'score_head'), ('boxes', 'dequantized_accumulator', 'box_head')]
+// PRODUCED: q8 [('scores', 'int8', 'score_head'), ('boxes', 'int8', 'box_head')]
 // RUN: for m in f q q8; do cc -I%t/$m -DMODEL=detector -DMODEL_UPPER=DETECTOR %quantc_src_root/examples/common/run_model.c %t/$m/model.o -lm -o %t/$m/run && %t/$m/run %t/test.npy %t/$m/scores.npy %t/$m/boxes.npy; done
 // RUN: %python %S/Inputs/check_outputs.py %t | FileCheck %s
 // CHECK: float outputs: {{99|100}}.{{[0-9]}} % of the positive scores kept, boxes SQNR {{[0-9.]+}} dB: OK
