@@ -141,11 +141,18 @@ LogicalResult relu(NodeImporter &n) {
   return n.setOutput({clamp(n, x->value, 0.0f, INFINITY), x->layout});
 }
 
-/// Clip: bounds from attributes (opsets < 11) or scalar constant inputs.
+/// Clip with bounds that the graph computes (below).
+LogicalResult clipByActivations(NodeImporter &n);
+
+/// Clip: bounds from attributes (opsets < 11) or scalar inputs (constants,
+/// or activations: clipByActivations).
 LogicalResult clip(NodeImporter &n) {
   bool fromInputs = n.opset() >= 11;
   if (failed(n.checkArity(1, fromInputs ? 3 : 1)))
     return failure();
+  if (fromInputs && ((n.hasInput(1) && n.isActivation(1)) ||
+                     (n.hasInput(2) && n.isActivation(2))))
+    return clipByActivations(n);
   FailureOr<Act> x = n.act(0);
   if (failed(x))
     return failure();
@@ -319,6 +326,26 @@ Value buildBinary(NodeImporter &n, Binary kind, Value lhs, Value rhs,
     return tosa::MaximumOp::create(b, type, lhs, rhs);
   }
   return {};
+}
+
+/// Clip with a bound that the graph computes (a log-mel front end's
+/// max - 80 dB, a scalar): max(x, min) then min(., max), with broadcasting;
+/// min > max gives max, as numpy.clip.
+LogicalResult clipByActivations(NodeImporter &n) {
+  SmallVector<int> inputs{0};
+  for (int i = 1; i <= 2; ++i)
+    if (n.hasInput(i))
+      inputs.push_back(i);
+  SmallVector<Value> values;
+  Layout layout;
+  SmallVector<int64_t> shape;
+  if (failed(n.broadcast(inputs, values, layout, shape)))
+    return failure();
+  RankedTensorType type = n.f32(toIrShape(shape, layout));
+  Value y = values.front();
+  for (auto [i, bound] : llvm::drop_begin(llvm::zip(inputs, values)))
+    y = buildBinary(n, i == 1 ? Binary::max : Binary::min, y, bound, type);
+  return n.setOutput({y, layout});
 }
 
 /// Folds `kind` over the inputs when all are constants.

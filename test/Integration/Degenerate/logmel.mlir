@@ -1,7 +1,8 @@
 // A log-mel front end with a scalar (rank 0) activation compiles in float
 // and int8 (Inputs/make_logmel.py): STFT as a 1-D conv, square, mel matmul,
 // 10 log10, ReduceMax over everything with keepdims = 0 (the peak, a second
-// model output of rank 0), Max(dB, peak - 80). The scalar is a
+// model output of rank 0), Clip(dB, peak - 80, +inf) (max(dB, peak - 80)
+// then min(., +inf): a Clip bound the graph computes). The scalar is a
 // tensor<f32> in the IR; in int8 it is quantized per tensor (a rank-0
 // !quant.uniform reshaped to and from its 1x1x1 reduction), and a rank-0
 // output is one value per run in the header (rank 0, 1 float) and in the

@@ -8,8 +8,9 @@ calibration and test audio, and NumPy's float64 outputs.
   matrix [32, 8], applied to the real and imaginary halves alike: power)
   -> Add 1e-6 -> Log -> Mul 10 / ln 10 (dB) -> ReduceMax over everything,
   keepdims = 0 (a scalar, rank 0: the second output, peak) -> Sub 80
-  -> Max(dB, max - 80): the spectrogram clamped to 80 dB under its peak,
-  [1, 16, 8] (the first output, logmel).
+  -> Clip(dB, max - 80, +inf) (a bound the graph computes, as
+  openWakeWord's melspectrogram.onnx has it): the spectrogram clamped to
+  80 dB under its peak, [1, 16, 8] (the first output, logmel).
 
 Into argv[1]: logmel.onnx, calib.npy (16 clips), input.npy (8 other clips),
 reference.npy and peak.npy (their float64 outputs)."""
@@ -51,6 +52,7 @@ inits = [
     ob.tensor("eps", F, [], [1e-6]),
     ob.tensor("db", F, [], [float(DB)]),
     ob.tensor("range", F, [], [80.0]),
+    ob.tensor("ceiling", F, [], [math.inf]),
 ]
 nodes = [
     ob.node("Conv", ["audio", "stft"], ["spec"], name="stft",
@@ -63,7 +65,8 @@ nodes = [
     ob.node("Mul", ["ln", "db"], ["dbs"], name="decibels"),
     ob.node("ReduceMax", ["dbs"], ["peak"], name="peak", keepdims=0),
     ob.node("Sub", ["peak", "range"], ["floor_db"], name="peak_minus_80"),
-    ob.node("Max", ["dbs", "floor_db"], ["logmel"], name="clamp"),
+    ob.node("Clip", ["dbs", "floor_db", "ceiling"], ["logmel"],
+            name="clamp"),
 ]
 model = ob.model(nodes, [ob.value_info("audio", F, [1, 1, LEN])],
                  [ob.value_info("logmel", F, [1, FRAMES, MELS]),
