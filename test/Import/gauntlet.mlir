@@ -17,10 +17,15 @@
 // RUN: quant-run %S/Inputs/gauntlet/pico_head.onnx --input-shape x=2x4x8x16 --input %S/Inputs/gauntlet/pico_head.b.x.npy -o %t/pico_b.npz
 // RUN: %python %S/Inputs/exporters/compare.py %t/pico_b.npz %S/Inputs/gauntlet/pico_head.b.out.npz 1e-5 | FileCheck %s --check-prefix=MATCH
 // MATCH: MATCH
-// The distributions' softmaxes feed the matmul: observed float islands,
-// everything else int8.
+// The distributions' softmaxes feed the matmul: observed float islands.
+// The score heads end in a sigmoid and reach the output through a reshape
+// and the concat: their convolutions produce floats (qnt-float-outputs), so
+// the sigmoids, the reshapes after them and the concat compute in float;
+// everything else int8. With --int8-outputs only the softmaxes stay float.
 // RUN: quant-compile %S/Inputs/gauntlet/pico_head.onnx --input-shape x=1x4x16x24 --calibration-data %S/Inputs/gauntlet/pico_head.a.x.npy -v -o %t/pico_q.o 2>&1 | FileCheck %s --check-prefix=PICOQ
-// PICOQ: quant-compile: 2 op(s) computed in float: qnt.softmax (/Softmax), qnt.softmax (/Softmax_1)
+// PICOQ: quant-compile: 7 op(s) computed in float: qnt.unary (/Sigmoid), tosa.reshape (/Reshape), qnt.softmax (/Softmax), qnt.unary (/Sigmoid_1), tosa.reshape (/Reshape_3), qnt.softmax (/Softmax_1), tosa.concat (/Concat_6)
+// RUN: quant-compile %S/Inputs/gauntlet/pico_head.onnx --input-shape x=1x4x16x24 --calibration-data %S/Inputs/gauntlet/pico_head.a.x.npy --int8-outputs -v -o %t/pico_q8.o 2>&1 | FileCheck %s --check-prefix=PICOQ8
+// PICOQ8: quant-compile: 2 op(s) computed in float: qnt.softmax (/Softmax), qnt.softmax (/Softmax_1)
 //
 // SVTR/CRNN-style recognizer head [N, 4, 8, W] (opset 11): Squeeze's axes
 // attribute, a written-out LayerNorm, Softmax(axis = 2) of [N, T, C].
@@ -54,4 +59,6 @@
 // RUN: quant-run %S/Inputs/gauntlet/db_head.onnx --input-shape x=2x4x8x8 --input %S/Inputs/gauntlet/db_head.b.x.npy -o %t/db_b.npy
 // RUN: %python %S/Inputs/exporters/compare.py %t/db_b.npy %S/Inputs/gauntlet/db_head.b.out.npy 1e-5 | FileCheck %s --check-prefix=MATCH
 // RUN: quant-compile %S/Inputs/gauntlet/db_head.onnx --input-shape x=1x4x16x24 --calibration-data %S/Inputs/gauntlet/db_head.a.x.npy -v -o %t/db_q.o 2>&1 | FileCheck %s --check-prefix=DBQ
-// DBQ: quant-compile: 0 op(s) computed in float
+// The probability map's last ConvTranspose produces floats (its sigmoid
+// ends the model): the sigmoid and the reshape after it run in float.
+// DBQ: quant-compile: 2 op(s) computed in float: qnt.unary (/Sigmoid), tosa.reshape (out)
