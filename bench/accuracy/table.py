@@ -160,7 +160,8 @@ def main():
                 cells.append("fails" if "error" in r else "")
         print(f"| {m.name} | " + " | ".join(cells) + " |")
 
-    print("\nCompile time (s, wall, `--emit=shared`; int8 with `--report`; CPU seconds in "
+    print("\nCompile time (s, wall, `--emit=shared`; int8 with `--report` unless run with "
+          "`--no-report`; CPU seconds in "
           "parentheses where recorded):\n")
     print("| model | input | " + " | ".join(configs) + " |")
     print("|---|---|" + "---|" * len(configs))
@@ -178,12 +179,14 @@ def main():
     for m in names:
         f = rows.get((m.name, "float"), {})
         got = ", ".join(f"{k} {v:.3f}" for k, v in f.items()
-                        if k not in ("model", "config", "compile_s", "error"))
+                        if k not in ("model", "config", "compile_s", "compile_cpu_s", "error"))
         print(f"| {m.name} | {m.kind} | {got or ('fails' if 'error' in f else '')} |")
 
     if errors:
         print("\nErrors:\n")
         for model, config, error in errors:
+            error = error.replace(os.path.join(args.cache, "npm") + "/", "").replace(
+                models.ROOT + "/", "")
             print(f"- {model}, {config}: `{short(error, 400)}`")
 
 
