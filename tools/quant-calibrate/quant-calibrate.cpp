@@ -92,8 +92,9 @@ static cl::opt<bool> insertObservers(
     cl::init(true), cl::cat(category));
 static cl::opt<std::string>
     activationKind("activation-observer",
-                   cl::desc("Observer kind for activations"),
-                   cl::init("histogram"), cl::cat(category));
+                   cl::desc("Observer kind for activations (default "
+                            "percentile, as quant-compile's)"),
+                   cl::init("percentile"), cl::cat(category));
 static cl::opt<std::string> weightKind("weight-observer",
                                        cl::desc("Observer kind for weights"),
                                        cl::init("per_channel_min_max"),

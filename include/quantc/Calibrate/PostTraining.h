@@ -39,7 +39,7 @@ struct PostTrainingOptions {
   /// The command's outputs, which the saved profile joins (committed by the
   /// caller); null: the profile is written on its own.
   OutputSet *outputs = nullptr;
-  std::string activationKind = "histogram";
+  std::string activationKind = "percentile";
   std::string weightKind = "per_channel_min_max";
   /// Fold one side of the int8 dot products with 7-bit ranges
   /// (reduce_range), for int8 kernels whose dot instruction can saturate

@@ -35,19 +35,20 @@
 //
 // The bias is just another constant: the compiled object is bit-identical
 // to the int8 reference, and the one-command path (the statistics inside
-// quant-compile) builds the same model.
+// quant-compile, with the observers the steps above inserted) builds the
+// same model.
 // RUN: quant-compile %t/corrected.mlir --name bc -o %t/corrected/model.o
 // RUN: cc -I%t/corrected -DMODEL=bc -DMODEL_UPPER=BC %quantc_src_root/examples/common/run_model.c %t/corrected/model.o -lm -o %t/corrected/run
 // RUN: %t/corrected/run %t/data.npy %t/corrected/out.npy
 // RUN: %python %S/../Compile/Inputs/compare.py %t/corrected.npy %t/corrected/out.npy | FileCheck %s --check-prefix=IDENTICAL
-// RUN: quant-compile %t/model.mlir --name bc --calibration-data %t/data.npy --weight-observer=min_max --bias-correction -o %t/oneshot/model.o
+// RUN: quant-compile %t/model.mlir --name bc --calibration-data %t/data.npy --activation-observer=histogram --weight-observer=min_max --bias-correction -o %t/oneshot/model.o
 // RUN: cc -I%t/oneshot -DMODEL=bc -DMODEL_UPPER=BC %quantc_src_root/examples/common/run_model.c %t/oneshot/model.o -lm -o %t/oneshot/run
 // RUN: %t/oneshot/run %t/data.npy %t/oneshot/out.npy
 // RUN: %python %S/../Compile/Inputs/compare.py %t/corrected.npy %t/oneshot/out.npy | FileCheck %s --check-prefix=IDENTICAL
 // IDENTICAL: BIT-IDENTICAL
 //
 // A profile without calibration data leaves nothing to measure.
-// RUN: not quant-compile %t/model.mlir --profile %t/profile.json --weight-observer=min_max --bias-correction -o %t/x.o 2>&1 | FileCheck %s --check-prefix=NODATA
+// RUN: not quant-compile %t/model.mlir --profile %t/profile.json --activation-observer=histogram --weight-observer=min_max --bias-correction -o %t/x.o 2>&1 | FileCheck %s --check-prefix=NODATA
 // RUN: not quant-calibrate %t/observed.mlir --profile %t/profile.json --input-means -o %t/x.mlir 2>&1 | FileCheck %s --check-prefix=NODATA-CAL
 // NODATA: error: bias correction needs calibration data (the layers' input means), not only a profile
 // NODATA-CAL: error: --input-means needs --data (the float model runs on it)

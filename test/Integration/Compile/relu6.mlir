@@ -15,7 +15,7 @@
 // RUN:   quant-translate --import-onnx %S/Inputs/relu6/$m.onnx -o %t/$m/float.mlir && \
 // RUN:   quant-run %t/$m/float.mlir --input %S/Inputs/relu6/$m.input.npy -o %t/$m/float.npy && \
 // RUN:   %python %quantc_src_root/test/Import/Inputs/compare.py %t/$m/float.npy %S/Inputs/relu6/$m.output.npy && \
-// RUN:   quant-opt %t/$m/float.mlir --qnt-fuse --qnt-insert-observers -o %t/$m/observed.mlir && \
+// RUN:   quant-opt %t/$m/float.mlir --qnt-fuse --qnt-insert-observers=activation-kind=percentile -o %t/$m/observed.mlir && \
 // RUN:   quant-calibrate %t/$m/observed.mlir --data %S/Inputs/relu6/$m.calib.npy --quiet -o %t/$m/calibrated.mlir && \
 // RUN:   quant-opt %t/$m/calibrated.mlir --qnt-fold-observers --qnt-float-outputs --qnt-quantize -o %t/$m/int8.mlir && \
 // RUN:   quant-run %t/$m/int8.mlir --reference --input %S/Inputs/relu6/$m.input.npy -o %t/$m/ref.npy && \

@@ -33,7 +33,7 @@
 //
 // Step by step: the int8 reference computes from the same raised scales and
 // requantized weights, and the object is bit-identical to it.
-// RUN: quant-opt %t/model.mlir --qnt-fuse --qnt-insert-observers -o %t/step/observed.mlir
+// RUN: quant-opt %t/model.mlir --qnt-fuse --qnt-insert-observers=activation-kind=percentile -o %t/step/observed.mlir
 // RUN: quant-calibrate %t/step/observed.mlir --data %t/data.npy --quiet -o %t/step/calibrated.mlir
 // RUN: quant-opt %t/step/calibrated.mlir --pass-pipeline='builtin.module(quantc-quantize)' -o %t/step/int8.mlir 2>/dev/null
 // RUN: quant-run %t/step/int8.mlir --reference --input %t/data.npy -o %t/step/reference.npy
@@ -53,7 +53,7 @@
 // PER-TENSOR-NOT: warning
 // RUN: %python %S/Inputs/check.py scales %t/pt/log.txt | FileCheck %s --check-prefix=SCALES1
 // SCALES1: SCALES CHECKED: 1
-// RUN: quant-opt %t/model.mlir --qnt-fuse --qnt-insert-observers=weight-kind=min_max -o %t/pt/observed.mlir
+// RUN: quant-opt %t/model.mlir --qnt-fuse --qnt-insert-observers="weight-kind=min_max activation-kind=percentile" -o %t/pt/observed.mlir
 // RUN: quant-calibrate %t/pt/observed.mlir --data %t/data.npy --quiet -o %t/pt/calibrated.mlir
 // RUN: quant-opt %t/pt/calibrated.mlir --pass-pipeline='builtin.module(quantc-quantize)' -o %t/pt/int8.mlir 2>/dev/null
 // RUN: quant-run %t/pt/int8.mlir --reference --input %t/data.npy -o %t/pt/reference.npy

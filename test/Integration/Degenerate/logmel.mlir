@@ -32,7 +32,7 @@
 // RUN: cc -I%t/int8 -DMODEL=lm -DMODEL_UPPER=LM %quantc_src_root/examples/common/run_model.c %t/int8/model.o -lm -o %t/int8/run
 // RUN: %t/int8/run %t/input.npy %t/int8/logmel.npy %t/int8/peak.npy
 // RUN: quant-translate --import-onnx %t/logmel.onnx -o %t/int8/float.mlir
-// RUN: quant-opt %t/int8/float.mlir --qnt-fuse --qnt-insert-observers -o %t/int8/observed.mlir
+// RUN: quant-opt %t/int8/float.mlir --qnt-fuse --qnt-insert-observers=activation-kind=percentile -o %t/int8/observed.mlir
 // RUN: quant-calibrate %t/int8/observed.mlir --data %t/calib.npy --quiet -o %t/int8/calibrated.mlir
 // RUN: quant-opt %t/int8/calibrated.mlir --pass-pipeline='builtin.module(quantc-quantize)' -o %t/int8/int8.mlir 2>/dev/null
 // RUN: FileCheck %s --check-prefix=SCALAR --input-file %t/int8/int8.mlir

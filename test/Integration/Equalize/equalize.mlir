@@ -38,7 +38,7 @@
 // RUN: cc -I%t/compiled -DMODEL=eq -DMODEL_UPPER=EQ %quantc_src_root/examples/common/run_model.c %t/compiled/model.o -lm -o %t/compiled/run
 // RUN: %t/compiled/run %t/input.npy %t/compiled/out.npy
 // RUN: %python %S/../Compile/Inputs/compare.py %t/int8-equalized.npy %t/compiled/out.npy | FileCheck %s --check-prefix=IDENTICAL
-// RUN: quant-compile %t/model.mlir --name eq --calibration-data %t/calib.npy --equalize -o %t/oneshot/model.o
+// RUN: quant-compile %t/model.mlir --name eq --calibration-data %t/calib.npy --activation-observer=histogram --equalize -o %t/oneshot/model.o
 // RUN: cc -I%t/oneshot -DMODEL=eq -DMODEL_UPPER=EQ %quantc_src_root/examples/common/run_model.c %t/oneshot/model.o -lm -o %t/oneshot/run
 // RUN: %t/oneshot/run %t/input.npy %t/oneshot/out.npy
 // RUN: %python %S/../Compile/Inputs/compare.py %t/int8-equalized.npy %t/oneshot/out.npy | FileCheck %s --check-prefix=IDENTICAL

@@ -30,7 +30,7 @@
 // default), on the int8 reference and JIT-compiled for the portable and the
 // avx2 kernels: the object's bits.
 // RUN: quant-translate --import-onnx %t/model.onnx --mlir-print-debuginfo -o %t/float.mlir
-// RUN: quant-opt %t/float.mlir --pass-pipeline='builtin.module(func.func(qnt-fuse,qnt-insert-observers))' --mlir-print-debuginfo -o %t/observed.mlir
+// RUN: quant-opt %t/float.mlir --pass-pipeline='builtin.module(func.func(qnt-fuse,qnt-insert-observers{activation-kind=percentile}))' --mlir-print-debuginfo -o %t/observed.mlir
 // RUN: quant-calibrate %t/observed.mlir --profile %t/profile.json --quiet -o %t/calibrated.mlir
 // RUN: quant-opt %t/calibrated.mlir --pass-pipeline='builtin.module(quantc-quantize)' -o %t/int8.mlir 2>/dev/null
 // RUN: FileCheck %s --check-prefix=IR --input-file %t/int8.mlir

@@ -77,7 +77,7 @@
 // ONNX-NEXT: "/bn1/BatchNormalization",
 // ONNX-NEXT: "/conv1/Conv"
 // ONNX: "name": "/Relu"
-// ONNX: "kind": "histogram"
+// ONNX: "kind": "percentile"
 // ONNX: "op": "qnt.conv2d relu"
 // ONNX: "channels": 8
 // ONNX: "name": "/conv1/Conv.weight"
