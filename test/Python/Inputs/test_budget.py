@@ -42,13 +42,17 @@ def sqnr(f, q):
 
 
 float_out = quantc.compile(model)(val)
-plain = quantc.compile(model, calibration=calib)
+# The histogram observer, under which the all-int8 model has room to gain
+# (with the default percentile observer it agrees on 254 of 256 images).
+OBS = "histogram"
+plain = quantc.compile(model, calibration=calib, activation_observer=OBS)
 before = sqnr(float_out, plain(val))
 print(f"all int8: {before:.2f} dB")
 
 budget = before + 1.5
 report = os.path.join(work, "report")
 int8 = quantc.compile(model, calibration=calib, validation=val,
+                      activation_observer=OBS,
                       min_output_sqnr=budget, report=report)
 after = sqnr(float_out, int8(val))
 with open(os.path.join(report, "report.json")) as f:
@@ -64,6 +68,7 @@ print(f"budget {budget:.2f} dB: met, {after:.2f} dB with {len(names)} "
       "float layer(s), a prefix of the ranking")
 
 met = quantc.compile(model, calibration=calib, validation=val,
+                     activation_observer=OBS,
                      min_output_sqnr=before - 1, report=report)
 with open(os.path.join(report, "report.json")) as f:
     b = json.load(f)["accuracy_budget"]
@@ -80,6 +85,7 @@ def agreement(m):
 
 target = agreement(plain) + 1.5 / len(val)  # two more images agree
 chosen = quantc.compile(model, calibration=calib, validation=val,
+                        activation_observer=OBS,
                         metric=agreement, min_metric=target)
 scores = chosen.metric_scores
 k = len(chosen.float_layers)
