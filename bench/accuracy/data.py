@@ -162,13 +162,16 @@ class LogMel:
 
 
 def speech(rng, n, mel_path):
-    """n utterances -> their openWakeWord features ([frames, 32]) and the
-    mel frame where each one's speech ends."""
+    """n utterances -> their openWakeWord features ([frames, 32]), the mel
+    frame where each one's speech ends and the log-mel front end's input:
+    the 12512 samples (76 frames) that end with the speech."""
     logmel = LogMel(mel_path)
     out = []
     for _ in range(n):
         audio, end = _speak(rng, rng.choice(PHRASES))
-        out.append(((logmel(audio) / 10 + 2).astype(np.float32), end // 160))
+        start = min(max(end - 12512, 0), len(audio) - 12512)
+        out.append(((logmel(audio) / 10 + 2).astype(np.float32), end // 160,
+                    audio[start:start + 12512]))
     return out
 
 

@@ -239,21 +239,23 @@ def speech_sets(args):
         rng = random.Random(seed)
         log(f"speech {split}: {n} utterances")
         utterances = data.speech(rng, n, mel_path)
-        feats = [f for f, _ in utterances]
+        feats = [f for f, _, _ in utterances]
         data.save(os.path.join(root, "speech-mel"), split, data.mel_windows(feats, rng, 1))
         seqs = [data.embedding_sequence(f, embed) for f in feats]
         for k in (16, 22, 34):
-            data.save(os.path.join(root, f"speech-emb{k}"), split,
-                      np.stack([data.head_input(s, e, k) for s, (_, e) in zip(seqs, utterances)]))
+            heads = [data.head_input(s, e, k) for s, (_, e, _) in zip(seqs, utterances)]
+            data.save(os.path.join(root, f"speech-emb{k}"), split, np.stack(heads))
         data.save(os.path.join(root, "speech-audio"), split,
-                  np.stack([f[:12512] for f in feats]))
+                  np.stack([a for _, _, a in utterances]))
     shutil.rmtree(folder)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cache", default=os.path.join(models.ROOT, "build", "accuracy"))
-    p.add_argument("--bin", default=os.path.join(models.ROOT, "build", "bin"))
+    p.add_argument("--cache", default=os.path.join(models.ROOT, "build", "accuracy"),
+                   help="packages, data, compiled runs and results.jsonl")
+    p.add_argument("--bin", default=os.path.join(models.ROOT, "build", "bin"),
+                   help="folder of quant-compile")
     p.add_argument("--models", help="comma-separated names, run in this order (default: all)")
     p.add_argument("--configs", help="comma-separated names (default: all)")
     p.add_argument("--calib", type=int, default=32, help="calibration samples per model")
