@@ -188,6 +188,54 @@ struct FoldBatchNorm : public OpRewritePattern<BatchNormOp> {
   }
 };
 
+/// conv(x) + c with a constant c of one value per output channel, or one
+/// for all ([1, 1, 1, O] or [1, 1, 1, 1]): the bias add becomes the conv's
+/// bias, b + c (ConvTranspose as paddle2onnx writes it: a conv without
+/// bias, then an Add). The layer's output is then the conv's, which
+/// observers see, and which qnt-float-outputs can produce in float.
+struct FoldBiasAdd : public OpRewritePattern<tosa::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::AddOp add,
+                                PatternRewriter &rewriter) const override {
+    Value lhs = add.getInput1(), rhs = add.getInput2();
+    Value convValue = isPlainFloatConv(lhs)   ? lhs
+                      : isPlainFloatConv(rhs) ? rhs
+                                              : Value();
+    if (!convValue || convValue.getType() != add.getType())
+      return failure();
+    Value other = convValue == lhs ? rhs : lhs;
+    std::optional<SmallVector<float>> c = floatConstant(other);
+    auto conv = convValue.getDefiningOp<Conv2DOp>();
+    auto filterType = cast<RankedTensorType>(conv.getFilter().getType());
+    int64_t channels = filterType.getDimSize(0);
+    auto cType = cast<RankedTensorType>(other.getType());
+    if (!c || cType.getRank() != 4 || cType.getDimSize(0) != 1 ||
+        cType.getDimSize(1) != 1 || cType.getDimSize(2) != 1 ||
+        (cType.getDimSize(3) != 1 && cType.getDimSize(3) != channels))
+      return rewriter.notifyMatchFailure(add, "not a per-channel constant");
+    SmallVector<float> bias(channels, 0.0f);
+    if (Value b = conv.getBias()) {
+      std::optional<SmallVector<float>> values = floatConstant(b);
+      if (!values)
+        return rewriter.notifyMatchFailure(add, "non-constant conv bias");
+      bias = *values;
+    }
+    for (int64_t o = 0; o < channels; ++o)
+      bias[o] += (*c)[c->size() == 1 ? 0 : o];
+    Location loc = conv.getLoc();
+    Value biasValue = makeConstant(
+        rewriter, loc,
+        RankedTensorType::get({channels}, filterType.getElementType()), bias);
+    Conv2DOp fused = rebuildConv(
+        rewriter, conv,
+        FusedLoc::get(getContext(), {add.getLoc(), conv.getLoc()}),
+        add.getType(), conv.getInput(), conv.getFilter(), biasValue, Value());
+    rewriter.replaceOp(add, fused.getOutput());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
 struct FuseResidualAdd : public OpRewritePattern<tosa::AddOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::AddOp add,
@@ -374,7 +422,7 @@ struct QntFusePass : public mlir::qnt::impl::QntFuseBase<QntFusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvertTosaConv, ConvertTosaDepthwise, FoldBatchNorm,
-                 FuseResidualAdd, FuseClamp, MergeClamps,
+                 FoldBiasAdd, FuseResidualAdd, FuseClamp, MergeClamps,
                  HoistClampAboveReshape, HoistBatchNormAboveReshape>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

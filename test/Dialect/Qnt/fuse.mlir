@@ -217,3 +217,46 @@ func.func @relu6_conv_relu(%x: tensor<1x2x2x1xf32>, %w: tensor<2x1x1x1xf32>, %b:
   %e = tosa.clamp %d {max_val = 3.0 : f32, min_val = 2.0 : f32} : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
   return %r, %e : tensor<1x2x2x2xf32>, tensor<1x2x2x1xf32>
 }
+
+// -----
+
+// A conv then an add of one constant per output channel (ConvTranspose as
+// paddle2onnx writes it): the add becomes the conv's bias, 0.5 + 1.0 and
+// -0.5 + 3.0. A constant of one value adds to every channel; a constant of
+// another shape is a residual-like add and stays.
+// CHECK-LABEL: func.func @bias_add
+// CHECK: %[[B:.*]] = arith.constant dense<[1.500000e+00, 2.500000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%[[B]])
+// CHECK-NOT: tosa.add
+// CHECK: return %[[C]]
+func.func @bias_add(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %b = arith.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %c = arith.constant dense<[[[[1.0, 3.0]]]]> : tensor<1x1x1x2xf32>
+  %y = qnt.conv2d %x, %w bias(%b) : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %z = tosa.add %y, %c : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  return %z : tensor<1x4x4x2xf32>
+}
+
+// CHECK-LABEL: func.func @bias_add_scalar
+// CHECK: %[[B:.*]] = arith.constant dense<2.500000e-01> : tensor<2xf32>
+// CHECK: %[[C:.*]] = qnt.conv2d %arg0, %{{.*}} bias(%[[B]])
+// CHECK: return %[[C]]
+func.func @bias_add_scalar(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %y = qnt.conv2d %x, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  %z = tosa.add %y, %c : (tensor<1x4x4x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x2xf32>
+  return %z : tensor<1x4x4x2xf32>
+}
+
+// CHECK-LABEL: func.func @row_add_stays
+// CHECK: qnt.conv2d
+// CHECK: tosa.add
+func.func @row_add_stays(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = arith.constant dense<[[[[0.5, -0.25]]], [[[0.3, 2.0]]]]> : tensor<2x1x1x2xf32>
+  %c = arith.constant dense<1.0> : tensor<1x4x1x2xf32>
+  %y = qnt.conv2d %x, %w : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+  %z = tosa.add %y, %c : (tensor<1x4x4x2xf32>, tensor<1x4x1x2xf32>) -> tensor<1x4x4x2xf32>
+  return %z : tensor<1x4x4x2xf32>
+}
