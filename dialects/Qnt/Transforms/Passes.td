@@ -235,6 +235,9 @@ def QntFuse : Pass<"qnt-fuse", "func::FuncOp"> {
       and bias is folded into them: `w' = w * gamma / sqrt(var + eps)`,
       `b' = (b - mean) * gamma / sqrt(var + eps) + beta` per output channel,
       computed in double and rounded to f32 once;
+    * a `tosa.add` of a convolution and a constant of one value per output
+      channel (`[1, 1, 1, O]`) or one for all (`[1, 1, 1, 1]`) is added to
+      the convolution's bias (ConvTranspose as paddle2onnx writes it);
     * a `tosa.add` of a convolution and another tensor of the same shape
       becomes the convolution's `residual`;
     * a `tosa.clamp` after a convolution becomes its activation (`relu` for
