@@ -191,17 +191,45 @@ Status quantc::ref::conv2dDequantized(const QTensor &input,
   return Status::success();
 }
 
+namespace {
+
+/// The checks matmul and matmulDequantized share: input [M, K], weights
+/// [N, K].
+Status checkMatmul(const QTensor &input, const QWeights &weights) {
+  QUANTC_TRY(input.validate("input", 2));
+  QUANTC_TRY(checkWeights(weights, 2));
+  if (weights.shape[1] != input.shape[1])
+    return Status::failure("weights: expected [N, " +
+                           std::to_string(input.shape[1]) + "], got " +
+                           shapeString(weights.shape));
+  return Status::success();
+}
+
+/// Calls `fn(outIndex, n, acc)` with the exact accumulator of every output
+/// element of the matmul (checked by checkMatmul).
+template <typename Fn>
+void forEachMatmulAccumulator(const QTensor &input, const QWeights &weights,
+                              const int32_t *bias, Fn fn) {
+  const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t acc = bias ? bias[j] : 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        acc += (input.get(i * k + kk) - int64_t(input.zeroPoint)) *
+               int64_t(weights.data[j * k + kk]);
+      fn(i * n + j, j, static_cast<int32_t>(acc));
+    }
+}
+
+} // namespace
+
 Status quantc::ref::matmul(const QTensor &input, const QWeights &weights,
                            const int32_t *bias,
                            const FusedActivation &activation,
                            const QTensor &output) {
-  QUANTC_TRY(input.validate("input", 2));
+  QUANTC_TRY(checkMatmul(input, weights));
   QUANTC_TRY(output.validate("output", 2));
-  QUANTC_TRY(checkWeights(weights, 2));
   const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
-  if (weights.shape[1] != k)
-    return Status::failure("weights: expected [N, " + std::to_string(k) +
-                           "], got " + shapeString(weights.shape));
   QUANTC_TRY(checkShape("output", output.shape, {m, n}));
   Bounds bounds;
   QUANTC_TRY(outputBounds(activation, output, bounds));
@@ -212,16 +240,11 @@ Status quantc::ref::matmul(const QTensor &input, const QWeights &weights,
     QUANTC_TRY(checkMultiplier("matmul", multipliers[j]));
   }
   QUANTC_TRY(checkAccumulatorRange(input, weights, bias, n, k));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      int64_t acc = bias ? bias[j] : 0;
-      for (int64_t kk = 0; kk < k; ++kk)
-        acc += (input.get(i * k + kk) - int64_t(input.zeroPoint)) *
-               int64_t(weights.data[j * k + kk]);
-      output.set(i * n + j,
-                 requantize(static_cast<int32_t>(acc), multipliers[j],
-                            output.zeroPoint, bounds.lo, bounds.hi));
-    }
+  forEachMatmulAccumulator(
+      input, weights, bias, [&](int64_t outIndex, int64_t j, int32_t acc) {
+        output.set(outIndex, requantize(acc, multipliers[j], output.zeroPoint,
+                                        bounds.lo, bounds.hi));
+      });
   return Status::success();
 }
 
@@ -230,26 +253,18 @@ Status quantc::ref::matmulDequantized(const QTensor &input,
                                       const int32_t *bias,
                                       const FusedActivation &activation,
                                       float *output) {
-  QUANTC_TRY(input.validate("input", 2));
-  QUANTC_TRY(checkWeights(weights, 2));
-  const int64_t m = input.shape[0], k = input.shape[1], n = weights.shape[0];
-  if (weights.shape[1] != k)
-    return Status::failure("weights: expected [N, " + std::to_string(k) +
-                           "], got " + shapeString(weights.shape));
+  QUANTC_TRY(checkMatmul(input, weights));
   if (!output)
     return Status::failure("output: no data");
+  const int64_t k = input.shape[1], n = weights.shape[0];
   std::vector<float> multipliers;
   QUANTC_TRY(dequantMultipliers(input, weights, n, "matmul", multipliers));
   QUANTC_TRY(checkAccumulatorRange(input, weights, bias, n, k));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      int64_t acc = bias ? bias[j] : 0;
-      for (int64_t kk = 0; kk < k; ++kk)
-        acc += (input.get(i * k + kk) - int64_t(input.zeroPoint)) *
-               int64_t(weights.data[j * k + kk]);
-      output[i * n + j] = dequantizeAccumulator(static_cast<int32_t>(acc),
-                                                multipliers[j], activation);
-    }
+  forEachMatmulAccumulator(
+      input, weights, bias, [&](int64_t outIndex, int64_t j, int32_t acc) {
+        output[outIndex] =
+            dequantizeAccumulator(acc, multipliers[j], activation);
+      });
   return Status::success();
 }
 
